@@ -1,0 +1,189 @@
+/*
+ * twz_format.h - the on-disk layout of a .twz file, shared by the writer
+ * (precompute/) and the reader (runtime/). FORMAT.md is the normative spec;
+ * every offset and size here is checked against it by _Static_assert.
+ *
+ * All fields are little-endian and are read and written only through the
+ * twz_le*() helpers below, never by casting a pointer into the mapping:
+ * the mapping is read-only and may be unaligned (twz_open_memory).
+ */
+#ifndef TWZ_FORMAT_H
+#define TWZ_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- identity and versions ---------------------------------------- */
+
+/* PNG-style magic: a high byte and CR LF ^Z LF catch text-mode damage. */
+#define TWZ_MAGIC "\x89TWZ\r\n\x1a\n"
+#define TWZ_MAGIC_SIZE 8
+#define TWZ_FORMAT_MAJOR 1
+#define TWZ_FORMAT_MINOR 0
+
+/* ---- fixed sizes ---------------------------------------------------- */
+
+#define TWZ_HEADER_SIZE 128
+#define TWZ_SECTION_ENTRY_SIZE 48
+#define TWZ_SECTION_ALIGN 64
+
+/* ---- limits, checked before any arithmetic on a stored size -------- */
+
+#define TWZ_MAX_SECTIONS 64
+#define TWZ_MAX_SIDE 16384u                 /* width or height, cells */
+#define TWZ_MAX_CELLS (1u << 26)            /* width * height */
+#define TWZ_MAX_NODES (1u << 26)            /* must fit TWZ_RUN_START_BITS */
+#define TWZ_MAX_RUNS 0xFFFFFFF0u            /* total runs, offsets are u32 */
+#define TWZ_MAX_RAW_SECTION ((uint64_t)1 << 40) /* 1 TiB: refuse larger */
+
+/* ---- header fields (byte offsets) ---------------------------------- */
+
+#define TWZ_H_MAGIC 0              /* u8[8]  TWZ_MAGIC */
+#define TWZ_H_MAJOR 8              /* u16    format major */
+#define TWZ_H_MINOR 10             /* u16    format minor */
+#define TWZ_H_HEADER_SIZE 12       /* u32    TWZ_HEADER_SIZE */
+#define TWZ_H_REQUIRED 16          /* u64    required feature bits */
+#define TWZ_H_OPTIONAL 24          /* u64    optional feature bits */
+#define TWZ_H_FILE_SIZE 32         /* u64    whole file, bytes */
+#define TWZ_H_SECTION_COUNT 40     /* u32    entries in the section table */
+#define TWZ_H_TABLE_OFFSET 44      /* u32    = TWZ_HEADER_SIZE */
+#define TWZ_H_TABLE_CHECKSUM 48    /* u64    XXH3-64 of the table bytes */
+#define TWZ_H_LEVEL_HASH 56        /* u64    XXH3-64 of the input level */
+#define TWZ_H_WIDTH 64             /* u32    grid width, cells */
+#define TWZ_H_HEIGHT 68            /* u32    grid height, cells */
+#define TWZ_H_NODE_COUNT 72        /* u32    walkable cells */
+#define TWZ_H_COMPONENT_COUNT 76   /* u32    connected regions */
+#define TWZ_H_METHOD 80            /* u8     TWZ_METHOD_* */
+#define TWZ_H_CONNECTIVITY 81      /* u8     4 or 8 */
+#define TWZ_H_NODE_ORDER 82        /* u8     TWZ_ORDER_* used by the bake */
+#define TWZ_H_BUILD_CODEC 83       /* u8     TWZ_CODEC_* asked for */
+#define TWZ_H_BUILD_LEVEL 84       /* i8     zstd level asked for */
+#define TWZ_H_RESERVED 85          /* u8[35] zero */
+#define TWZ_H_RESERVED_END 120
+#define TWZ_H_HEADER_CHECKSUM 120  /* u64    XXH3-64 of bytes [0, 120) */
+
+/* ---- section table entry fields ------------------------------------ */
+
+#define TWZ_S_KIND 0               /* u32    TWZ_SECTION_* */
+#define TWZ_S_CODEC 4              /* u16    TWZ_CODEC_* */
+#define TWZ_S_FLAGS 6              /* u16    zero (reserved) */
+#define TWZ_S_OFFSET 8             /* u64    from the file start, 64-aligned */
+#define TWZ_S_SIZE 16              /* u64    stored bytes */
+#define TWZ_S_RAW_SIZE 24          /* u64    bytes after decoding */
+#define TWZ_S_RAW_CHECKSUM 32      /* u64    XXH3-64 of the decoded bytes */
+#define TWZ_S_RESERVED 40          /* u64    zero */
+
+_Static_assert(TWZ_H_HEADER_CHECKSUM + 8 == TWZ_HEADER_SIZE, "header size");
+_Static_assert(TWZ_S_RESERVED + 8 == TWZ_SECTION_ENTRY_SIZE, "entry size");
+_Static_assert(TWZ_HEADER_SIZE % 8 == 0, "table alignment");
+
+/* ---- enumerations --------------------------------------------------- */
+
+enum twz_method {
+	TWZ_METHOD_CPD = 1,        /* all-pairs first-move rows */
+};
+
+enum twz_order {
+	TWZ_ORDER_DFS = 1,         /* DFS preorder, one region after another */
+};
+
+enum twz_codec {
+	TWZ_CODEC_RAW = 0,
+	TWZ_CODEC_ZSTD = 1,
+};
+
+/* Feature bits: none defined in 1.0. An unknown required bit refuses the
+ * file, an unknown optional bit is ignored. */
+#define TWZ_FEATURES_KNOWN_REQUIRED 0u
+#define TWZ_FEATURES_KNOWN_OPTIONAL 0u
+
+enum twz_section_kind {
+	TWZ_SECTION_CELL_NODE = 1,      /* u32[width*height]: node or NONE */
+	TWZ_SECTION_NODE_CELL = 2,      /* u32[node_count]: y*width + x */
+	TWZ_SECTION_NODE_COMPONENT = 3, /* u32[node_count]: region id */
+	TWZ_SECTION_ROW_OFFSETS = 4,    /* u32[node_count+1]: run index */
+	TWZ_SECTION_RUNS = 5,           /* u32[runs]: start << 4 | symbol */
+};
+#define TWZ_SECTION_KIND_MAX 5
+
+#define TWZ_NODE_NONE 0xFFFFFFFFu
+
+/* A run holds the first target (in node order) it covers and a move. */
+#define TWZ_RUN_SYMBOL_BITS 4
+#define TWZ_RUN_SYMBOL_MASK 0xFu
+#define TWZ_RUN_START_BITS 28
+/* A row whose source has no move toward any target of its own region (a
+ * region of one cell) holds this symbol. */
+#define TWZ_SYMBOL_NONE 8u
+
+/* ---- moves ------------------------------------------------------------
+ * 0..3 straight (N E S W), 4..7 diagonal (NE SE SW NW). 4-connected
+ * levels use 0..3 only. A diagonal is legal only when both straight cells
+ * it passes between are walkable (no corner cutting).
+ */
+#define TWZ_MOVE_COUNT 8
+static const int8_t twz_move_dx[TWZ_MOVE_COUNT] = { 0, 1, 0, -1, 1, 1, -1, -1 };
+static const int8_t twz_move_dy[TWZ_MOVE_COUNT] = { -1, 0, 1, 0, -1, 1, 1, -1 };
+
+static inline int twz_move_is_diagonal(unsigned move)
+{
+	return move >= 4;
+}
+
+/* The two straight moves a diagonal passes between. */
+static inline unsigned twz_diagonal_side_x(unsigned move)
+{
+	return twz_move_dx[move] > 0 ? 1u : 3u;
+}
+
+static inline unsigned twz_diagonal_side_y(unsigned move)
+{
+	return twz_move_dy[move] > 0 ? 2u : 0u;
+}
+
+/* ---- little-endian helpers (memcpy: alignment-safe, byte-order-safe) */
+
+static inline uint16_t twz_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+}
+
+static inline uint32_t twz_le32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+#else
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+#endif
+}
+
+static inline uint64_t twz_le64(const uint8_t *p)
+{
+	return (uint64_t)twz_le32(p) | (uint64_t)twz_le32(p + 4) << 32;
+}
+
+static inline void twz_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void twz_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void twz_put64(uint8_t *p, uint64_t v)
+{
+	twz_put32(p, (uint32_t)v);
+	twz_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+#endif /* TWZ_FORMAT_H */

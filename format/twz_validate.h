@@ -1,0 +1,70 @@
+/*
+ * twz_validate.h - the one validator of .twz files, pure (bytes in,
+ * status out, no I/O, no allocation). The runtime runs it at open; the
+ * writer's tests run it on what the writer made.
+ *
+ * Validation is two steps, in the order FORMAT.md gives:
+ *   1. twz_parse_container() on the file bytes: header, section table,
+ *      placement of every section;
+ *   2. twz_validate_content() on the decoded section bytes: sizes against
+ *      the header, and every cross-reference a query will follow.
+ * After both succeed, queries may trust every offset and count.
+ */
+#ifndef TWZ_VALIDATE_H
+#define TWZ_VALIDATE_H
+
+#include "twigz.h"
+#include "twz_format.h"
+
+struct twz_section_ref {
+	uint32_t kind;
+	uint16_t codec;
+	uint64_t offset;          /* stored bytes start here in the file */
+	uint64_t size;            /* stored bytes */
+	uint64_t raw_size;        /* decoded bytes */
+	uint64_t raw_checksum;    /* XXH3-64 of the decoded bytes */
+};
+
+struct twz_container {
+	uint16_t major;
+	uint16_t minor;
+	uint64_t required_features;
+	uint64_t optional_features;
+	uint64_t file_size;
+	uint64_t level_hash;
+	uint32_t width;
+	uint32_t height;
+	uint32_t node_count;
+	uint32_t component_count;
+	uint8_t method;
+	uint8_t connectivity;
+	uint8_t node_order;
+	uint8_t build_codec;
+	int8_t build_level;
+	uint32_t section_count;
+	struct twz_section_ref sections[TWZ_MAX_SECTIONS];
+};
+
+/* Decoded sections of a CPD database, indexed by section kind. */
+struct twz_content {
+	const uint8_t *data[TWZ_SECTION_KIND_MAX + 1];
+	uint64_t size[TWZ_SECTION_KIND_MAX + 1];
+};
+
+/* Step 1. On success every section lies inside [0, len), 64-aligned,
+ * without overlap, and its sizes are within limits. */
+twz_status twz_parse_container(const uint8_t *buf, size_t len,
+			       struct twz_container *c);
+
+/* The raw size a known section must have, from the header alone; 0 when
+ * it depends on the contents (RUNS). Used before allocating. */
+uint64_t twz_expected_raw_size(const struct twz_container *c, uint32_t kind);
+
+/* Step 2. */
+twz_status twz_validate_content(const struct twz_container *c,
+				const struct twz_content *v);
+
+/* XXH3-64 with seed 0, the checksum of FORMAT.md. */
+uint64_t twz_checksum(const void *data, size_t len);
+
+#endif /* TWZ_VALIDATE_H */
