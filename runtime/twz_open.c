@@ -1,0 +1,224 @@
+/*
+ * twz_open.c - map, validate and inflate a .twz file. Everything a query
+ * will rely on is checked here, once.
+ */
+#include "twz_db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#define TWZ_STR2(x) #x
+#define TWZ_STR(x) TWZ_STR2(x)
+
+const char *twz_version(void)
+{
+	return TWZ_STR(TWZ_VERSION_MAJOR) "." TWZ_STR(TWZ_VERSION_MINOR) "."
+		TWZ_STR(TWZ_VERSION_PATCH);
+}
+
+unsigned twz_version_number(void)
+{
+	return TWZ_VERSION_NUMBER;
+}
+
+const char *twz_strerror(twz_status status)
+{
+	switch (status) {
+	case TWZ_OK: return "success";
+	case TWZ_E_ARGUMENT: return "invalid argument";
+	case TWZ_E_IO: return "I/O error";
+	case TWZ_E_NOMEM: return "out of memory";
+	case TWZ_E_NOT_TWIGZ: return "not a twigz database";
+	case TWZ_E_VERSION: return "database made by a newer, incompatible format version";
+	case TWZ_E_FEATURE: return "database needs a feature this library lacks";
+	case TWZ_E_DAMAGED: return "database is truncated or damaged";
+	case TWZ_E_CHECKSUM: return "database checksum mismatch (damaged)";
+	case TWZ_E_RESERVED: return "database has non-zero reserved fields";
+	case TWZ_E_UNREACHABLE: return "goal unreachable";
+	case TWZ_E_BUFFER_TOO_SMALL: return "buffer too small";
+	case TWZ_E_LIMIT: return "database exceeds a size limit";
+	}
+	return "unknown status";
+}
+
+/* Decode one section into v; zstd sections are inflated into a buffer the
+ * database owns. */
+static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
+			       unsigned flags)
+{
+	const uint8_t *stored = db->file + s->offset;
+	const uint8_t *raw = stored;
+	uint64_t want = twz_expected_raw_size(&db->c, s->kind);
+
+	if (want && s->raw_size != want)
+		return TWZ_E_DAMAGED;
+	if (s->kind == TWZ_SECTION_RUNS &&
+	    s->raw_size > (uint64_t)TWZ_MAX_RUNS * 4)
+		return TWZ_E_LIMIT;
+	if (s->raw_size > SIZE_MAX)
+		return TWZ_E_LIMIT;
+
+	if (s->codec == TWZ_CODEC_ZSTD) {
+		unsigned long long content =
+			ZSTD_getFrameContentSize(stored, (size_t)s->size);
+		if (content == ZSTD_CONTENTSIZE_ERROR ||
+		    content == ZSTD_CONTENTSIZE_UNKNOWN || content != s->raw_size)
+			return TWZ_E_DAMAGED;
+		if (ZSTD_findFrameCompressedSize(stored, (size_t)s->size) !=
+		    s->size)
+			return TWZ_E_DAMAGED;
+		void *buf = malloc(s->raw_size ? (size_t)s->raw_size : 1);
+		if (!buf)
+			return TWZ_E_NOMEM;
+		db->inflated[s->kind] = buf;
+		size_t got = ZSTD_decompress(buf, (size_t)s->raw_size, stored,
+					     (size_t)s->size);
+		if (ZSTD_isError(got) || got != s->raw_size)
+			return TWZ_E_DAMAGED;
+		raw = buf;
+	}
+	if (!(flags & TWZ_OPEN_SKIP_CHECKSUMS) &&
+	    twz_checksum(raw, (size_t)s->raw_size) != s->raw_checksum)
+		return TWZ_E_CHECKSUM;
+	db->content.data[s->kind] = raw;
+	db->content.size[s->kind] = s->raw_size;
+	db->memory_size += s->raw_size;
+	return TWZ_OK;
+}
+
+static twz_status load(twz_db *db, unsigned flags)
+{
+	twz_status st = twz_parse_container(db->file, db->file_len, &db->c);
+	if (st != TWZ_OK)
+		return st;
+	for (uint32_t i = 0; i < db->c.section_count; i++) {
+		const struct twz_section_ref *s = &db->c.sections[i];
+		/* Kinds from a newer minor version are not ours to read. */
+		if (s->kind == 0 || s->kind > TWZ_SECTION_KIND_MAX)
+			continue;
+		st = load_section(db, s, flags);
+		if (st != TWZ_OK)
+			return st;
+	}
+	st = twz_validate_content(&db->c, &db->content);
+	if (st != TWZ_OK)
+		return st;
+
+	db->cell_node = db->content.data[TWZ_SECTION_CELL_NODE];
+	db->node_cell = db->content.data[TWZ_SECTION_NODE_CELL];
+	db->node_comp = db->content.data[TWZ_SECTION_NODE_COMPONENT];
+	db->row_offsets = db->content.data[TWZ_SECTION_ROW_OFFSETS];
+	db->runs = db->content.data[TWZ_SECTION_RUNS];
+	db->run_count = db->content.size[TWZ_SECTION_RUNS] / 4;
+	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+		db->move_offset[m] = twz_move_dx[m] +
+				     twz_move_dy[m] * (int32_t)db->c.width;
+	return TWZ_OK;
+}
+
+static twz_status open_common(twz_db *db, unsigned flags, twz_db **out)
+{
+	twz_status st = load(db, flags);
+	if (st != TWZ_OK) {
+		twz_close(db);
+		return st;
+	}
+	*out = db;
+	return TWZ_OK;
+}
+
+twz_status twz_open_memory(const void *buf, size_t len, unsigned flags,
+			   twz_db **out)
+{
+	if (!out)
+		return TWZ_E_ARGUMENT;
+	*out = NULL;
+	if (!buf)
+		return TWZ_E_ARGUMENT;
+	twz_db *db = calloc(1, sizeof *db);
+	if (!db)
+		return TWZ_E_NOMEM;
+	db->file = buf;
+	db->file_len = len;
+	return open_common(db, flags, out);
+}
+
+twz_status twz_open(const char *path, unsigned flags, twz_db **out)
+{
+	struct stat sb;
+	void *map;
+	int fd;
+
+	if (!out)
+		return TWZ_E_ARGUMENT;
+	*out = NULL;
+	if (!path)
+		return TWZ_E_ARGUMENT;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return TWZ_E_IO;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return TWZ_E_IO;
+	}
+	if ((uint64_t)sb.st_size < TWZ_MAGIC_SIZE) {
+		close(fd);
+		return TWZ_E_NOT_TWIGZ;
+	}
+	if ((uint64_t)sb.st_size > SIZE_MAX) {
+		close(fd);
+		return TWZ_E_LIMIT;
+	}
+	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);  /* the mapping keeps the file */
+	if (map == MAP_FAILED)
+		return TWZ_E_IO;
+
+	twz_db *db = calloc(1, sizeof *db);
+	if (!db) {
+		munmap(map, (size_t)sb.st_size);
+		return TWZ_E_NOMEM;
+	}
+	db->file = map;
+	db->file_len = (size_t)sb.st_size;
+	db->mapped = 1;
+	return open_common(db, flags, out);
+}
+
+void twz_close(twz_db *db)
+{
+	if (!db)
+		return;
+	for (unsigned k = 0; k <= TWZ_SECTION_KIND_MAX; k++)
+		free(db->inflated[k]);
+	if (db->mapped)
+		munmap((void *)db->file, db->file_len);
+	free(db);
+}
+
+twz_status twz_get_info(const twz_db *db, twz_info *info)
+{
+	if (!db || !info)
+		return TWZ_E_ARGUMENT;
+	memset(info, 0, sizeof *info);
+	info->format_major = db->c.major;
+	info->format_minor = db->c.minor;
+	info->method = db->c.method;
+	info->connectivity = db->c.connectivity;
+	info->width = db->c.width;
+	info->height = db->c.height;
+	info->node_count = db->c.node_count;
+	info->component_count = db->c.component_count;
+	info->level_hash = db->c.level_hash;
+	info->file_size = db->file_len;
+	info->memory_size = db->memory_size;
+	info->run_count = db->run_count;
+	info->build_codec = db->c.build_codec;
+	info->build_level = db->c.build_level;
+	return TWZ_OK;
+}
