@@ -1,0 +1,282 @@
+/*
+ * bake.c - runs the first-move searches on every thread and gathers the
+ * rows in source order, so the output is independent of the thread count.
+ */
+#include "bake.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "first_moves.h"
+#include "rows.h"
+#include "twz_writer.h"
+
+#define CHUNK 64  /* sources per unit of work */
+
+void twz_bake_options_default(struct twz_bake_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->connectivity = 8;
+	opt->threads = 0;
+	opt->codec = TWZ_CODEC_ZSTD;
+	opt->level = 9;
+	opt->name = "level";
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct bake_job {
+	const struct twz_graph *graph;
+	const struct twz_bake_options *opt;
+	uint32_t chunk_count;
+	struct twz_runs *chunk_runs;    /* [chunk_count] */
+	uint32_t *row_len;              /* [node_count] */
+	atomic_uint next_chunk;
+	atomic_uint done_sources;
+	atomic_int failed;
+	double started;
+};
+
+static void print_progress(struct bake_job *job)
+{
+	uint32_t n = job->graph->node_count;
+	unsigned done = atomic_load(&job->done_sources);
+	double el = now_seconds() - job->started;
+	double pairs = (double)done * n;
+	double rate = el > 0 ? pairs / el : 0;
+	double left = done ? el * (double)(n - done) / done : 0;
+	fprintf(stderr, "\r%s: %5.1f%% (%u/%u sources), %.1fM pairs/s, %.0fs left   ",
+		job->opt->name, 100.0 * done / (n ? n : 1), done, n, rate / 1e6, left);
+}
+
+struct bake_worker_arg {
+	struct bake_job *job;
+	int reporter;       /* prints the progress line */
+};
+
+static void *bake_worker(void *varg)
+{
+	const struct bake_worker_arg *arg = varg;
+	struct bake_job *job = arg->job;
+	const struct twz_graph *gr = job->graph;
+	struct twz_search ws;
+	int reporter = arg->reporter && job->opt->progress;
+	double last = 0;
+
+	if (twz_search_init(&ws, gr) != 0) {
+		atomic_store(&job->failed, 1);
+		return NULL;
+	}
+	for (;;) {
+		uint32_t c = atomic_fetch_add(&job->next_chunk, 1);
+		if (c >= job->chunk_count || atomic_load(&job->failed))
+			break;
+		uint32_t lo = c * CHUNK;
+		uint32_t hi = lo + CHUNK < gr->node_count ? lo + CHUNK : gr->node_count;
+		struct twz_runs *out = &job->chunk_runs[c];
+		for (uint32_t s = lo; s < hi; s++) {
+			uint32_t before = out->len;
+			if (twz_search_run(&ws, s) != 0 ||
+			    twz_row_encode(gr, s, ws.moves, out) != 0) {
+				atomic_store(&job->failed, 1);
+				break;
+			}
+			job->row_len[s] = out->len - before;
+		}
+		atomic_fetch_add(&job->done_sources, hi - lo);
+		if (reporter) {
+			double t = now_seconds();
+			if (t - last > 0.25) {
+				last = t;
+				print_progress(job);
+			}
+		}
+	}
+	twz_search_free(&ws);
+	return NULL;
+}
+
+static unsigned thread_count(const struct twz_bake_options *opt)
+{
+	if (opt->threads)
+		return opt->threads;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
+		 struct twz_cpd *out, struct twz_error *err)
+{
+	struct bake_job job;
+	unsigned threads = thread_count(opt);
+	pthread_t *tids = NULL;
+	unsigned started = 0;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	memset(&job, 0, sizeof job);
+	if (twz_graph_build(g, opt->connectivity, &out->graph, err) != 0)
+		return -1;
+	const struct twz_graph *gr = &out->graph;
+
+	job.graph = gr;
+	job.opt = opt;
+	job.chunk_count = (gr->node_count + CHUNK - 1) / CHUNK;
+	job.chunk_runs = calloc(job.chunk_count ? job.chunk_count : 1,
+				sizeof *job.chunk_runs);
+	job.row_len = calloc(gr->node_count ? gr->node_count : 1, sizeof(uint32_t));
+	out->row_offsets = malloc(((size_t)gr->node_count + 1) * sizeof(uint32_t));
+	tids = calloc(threads, sizeof *tids);
+	if (!job.chunk_runs || !job.row_len || !out->row_offsets || !tids) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		goto out_free;
+	}
+	atomic_init(&job.next_chunk, 0);
+	atomic_init(&job.done_sources, 0);
+	atomic_init(&job.failed, 0);
+	job.started = now_seconds();
+
+	/* The calling thread works too and reports progress. If a thread
+	 * cannot start, the others take its share. */
+	struct bake_worker_arg helper = { &job, 0 }, self = { &job, 1 };
+	for (unsigned i = 1; i < threads; i++) {
+		if (pthread_create(&tids[i], NULL, bake_worker, &helper) != 0)
+			break;
+		started++;
+	}
+	bake_worker(&self);
+	for (unsigned i = 1; i <= started; i++)
+		pthread_join(tids[i], NULL);
+	if (opt->progress)
+		fputc('\n', stderr);
+	out->seconds = now_seconds() - job.started;
+	if (atomic_load(&job.failed)) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory during the searches", opt->name);
+		goto out_free;
+	}
+
+	uint64_t total = 0;
+	for (uint32_t c = 0; c < job.chunk_count; c++)
+		total += job.chunk_runs[c].len;
+	if (total > TWZ_MAX_RUNS) {
+		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
+			      (unsigned long long)total);
+		goto out_free;
+	}
+	out->runs = malloc((total ? total : 1) * sizeof(uint32_t));
+	if (!out->runs) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for %llu runs", opt->name,
+			      (unsigned long long)total);
+		goto out_free;
+	}
+	uint64_t pos = 0;
+	for (uint32_t c = 0; c < job.chunk_count; c++) {
+		memcpy(out->runs + pos, job.chunk_runs[c].v,
+		       job.chunk_runs[c].len * sizeof(uint32_t));
+		pos += job.chunk_runs[c].len;
+		twz_runs_free(&job.chunk_runs[c]);
+	}
+	out->row_offsets[0] = 0;
+	for (uint32_t s = 0; s < gr->node_count; s++)
+		out->row_offsets[s + 1] = out->row_offsets[s] + job.row_len[s];
+	out->run_count = total;
+	rc = 0;
+
+out_free:
+	if (job.chunk_runs)
+		for (uint32_t c = 0; c < job.chunk_count; c++)
+			twz_runs_free(&job.chunk_runs[c]);
+	free(job.chunk_runs);
+	free(job.row_len);
+	free(tids);
+	if (rc != 0)
+		twz_cpd_free(out);
+	return rc;
+}
+
+void twz_cpd_free(struct twz_cpd *cpd)
+{
+	twz_graph_free(&cpd->graph);
+	free(cpd->row_offsets);
+	free(cpd->runs);
+	memset(cpd, 0, sizeof *cpd);
+}
+
+/* Little-endian copy of a u32 array (the host may be big-endian). */
+static uint8_t *le_copy(const uint32_t *v, size_t n)
+{
+	uint8_t *b = malloc(n ? n * 4 : 1);
+	if (!b)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		twz_put32(b + 4 * i, v[i]);
+	return b;
+}
+
+int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
+		   const struct twz_bake_options *opt, uint8_t **buf,
+		   size_t *len, struct twz_error *err)
+{
+	const struct twz_graph *gr = &cpd->graph;
+	size_t cells = (size_t)gr->width * gr->height;
+	const uint32_t *arrays[5] = { gr->cell_node, gr->node_cell, gr->node_comp,
+				      cpd->row_offsets, cpd->runs };
+	size_t counts[5] = { cells, gr->node_count, gr->node_count,
+			     (size_t)gr->node_count + 1, (size_t)cpd->run_count };
+	uint32_t kinds[5] = { TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_CELL,
+			      TWZ_SECTION_NODE_COMPONENT, TWZ_SECTION_ROW_OFFSETS,
+			      TWZ_SECTION_RUNS };
+	struct twz_out_section sec[5];
+	uint8_t *le[5] = { 0 };
+	int rc = -1;
+
+	for (int i = 0; i < 5; i++) {
+		le[i] = le_copy(arrays[i], counts[i]);
+		if (!le[i]) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+			goto out_free;
+		}
+		sec[i] = (struct twz_out_section){ kinds[i], le[i], counts[i] * 4 };
+	}
+	struct twz_out_header h = {
+		.level_hash = g->level_hash,
+		.width = gr->width,
+		.height = gr->height,
+		.node_count = gr->node_count,
+		.component_count = gr->component_count,
+		.method = TWZ_METHOD_CPD,
+		.connectivity = (uint8_t)gr->connectivity,
+		.node_order = TWZ_ORDER_DFS,
+		.codec = (uint8_t)opt->codec,
+		.level = (int8_t)opt->level,
+	};
+	rc = twz_encode(&h, sec, 5, buf, len, err);
+out_free:
+	for (int i = 0; i < 5; i++)
+		free(le[i]);
+	return rc;
+}
+
+int twz_cpd_write(const struct twz_cpd *cpd, const struct twz_grid *g,
+		  const struct twz_bake_options *opt, const char *path,
+		  struct twz_error *err)
+{
+	uint8_t *buf;
+	size_t len;
+
+	if (twz_cpd_encode(cpd, g, opt, &buf, &len, err) != 0)
+		return -1;
+	int rc = twz_write_atomic(path, buf, len, err);
+	free(buf);
+	return rc;
+}

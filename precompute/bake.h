@@ -1,0 +1,49 @@
+/*
+ * bake.h - the bake pipeline for grid levels: graph -> per-source
+ * first-move searches (on every thread asked for) -> run-length rows.
+ * The result does not depend on the number of threads.
+ */
+#ifndef BAKE_H
+#define BAKE_H
+
+#include <stdint.h>
+
+#include "graph.h"
+#include "level_map.h"
+#include "twz_error.h"
+
+struct twz_bake_options {
+	unsigned connectivity;   /* 8 or 4 */
+	unsigned threads;        /* 0: one per core */
+	unsigned codec;          /* TWZ_CODEC_* of the written sections */
+	int level;               /* zstd level */
+	int progress;            /* print a progress line on stderr */
+	const char *name;        /* level name for progress and messages */
+};
+
+void twz_bake_options_default(struct twz_bake_options *opt);
+
+struct twz_cpd {
+	struct twz_graph graph;
+	uint32_t *row_offsets;   /* [node_count+1], into runs */
+	uint32_t *runs;          /* [run_count]: start << 4 | symbol */
+	uint64_t run_count;
+	double seconds;          /* wall time of the searches */
+};
+
+int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
+		 struct twz_cpd *out, struct twz_error *err);
+
+void twz_cpd_free(struct twz_cpd *cpd);
+
+/* Write the database to path atomically (temporary file, then rename). */
+int twz_cpd_write(const struct twz_cpd *cpd, const struct twz_grid *g,
+		  const struct twz_bake_options *opt, const char *path,
+		  struct twz_error *err);
+
+/* Encode into memory (malloc'd), as twz_cpd_write would write it. */
+int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
+		   const struct twz_bake_options *opt, uint8_t **buf,
+		   size_t *len, struct twz_error *err);
+
+#endif

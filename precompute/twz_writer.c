@@ -1,0 +1,192 @@
+/*
+ * twz_writer.c - the .twz writer (FORMAT.md).
+ */
+#include "twz_writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+static uint64_t align_up(uint64_t v)
+{
+	return (v + TWZ_SECTION_ALIGN - 1) & ~(uint64_t)(TWZ_SECTION_ALIGN - 1);
+}
+
+struct stored {
+	const void *bytes;
+	size_t size;
+	uint16_t codec;
+	void *owned;
+};
+
+/* zstd when it saves space, raw otherwise (the reader accepts both). */
+static int store_section(const struct twz_out_section *s, unsigned codec,
+			 int level, struct stored *out, struct twz_error *err)
+{
+	out->bytes = s->raw;
+	out->size = s->raw_size;
+	out->codec = TWZ_CODEC_RAW;
+	out->owned = NULL;
+	if (codec != TWZ_CODEC_ZSTD || s->raw_size == 0)
+		return 0;
+	size_t bound = ZSTD_compressBound(s->raw_size);
+	void *dst = malloc(bound);
+	if (!dst) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory compressing a %zu-byte section",
+			      s->raw_size);
+		return -1;
+	}
+	size_t n = ZSTD_compress(dst, bound, s->raw, s->raw_size, level);
+	if (ZSTD_isError(n)) {
+		free(dst);
+		twz_error_set(err, "zstd: %s", ZSTD_getErrorName(n));
+		return -1;
+	}
+	if (n >= s->raw_size) {
+		free(dst);
+		return 0;
+	}
+	out->bytes = dst;
+	out->size = n;
+	out->codec = TWZ_CODEC_ZSTD;
+	out->owned = dst;
+	return 0;
+}
+
+int twz_encode(const struct twz_out_header *h,
+	       const struct twz_out_section *sections, unsigned count,
+	       uint8_t **buf, size_t *len, struct twz_error *err)
+{
+	struct stored st[TWZ_MAX_SECTIONS];
+	uint64_t offset[TWZ_MAX_SECTIONS];
+	uint8_t *out = NULL;
+	unsigned done = 0;
+	int rc = -1;
+
+	if (count > TWZ_MAX_SECTIONS) {
+		twz_error_set(err, "too many sections (%u)", count);
+		return -1;
+	}
+	uint64_t pos = align_up(TWZ_HEADER_SIZE +
+				(uint64_t)count * TWZ_SECTION_ENTRY_SIZE);
+	for (; done < count; done++) {
+		if (store_section(&sections[done], h->codec, h->level, &st[done],
+				  err) != 0)
+			goto out_free;
+		offset[done] = pos;
+		pos = align_up(pos + st[done].size);
+	}
+	/* The last section ends the file: no padding after it. */
+	uint64_t file_size = count ? offset[count - 1] + st[count - 1].size
+				   : TWZ_HEADER_SIZE;
+	out = calloc(1, (size_t)file_size);
+	if (!out) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory for a %llu-byte file",
+			      (unsigned long long)file_size);
+		goto out_free;
+	}
+
+	for (unsigned i = 0; i < count; i++) {
+		uint8_t *e = out + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
+		twz_put32(e + TWZ_S_KIND, sections[i].kind);
+		twz_put16(e + TWZ_S_CODEC, st[i].codec);
+		twz_put64(e + TWZ_S_OFFSET, offset[i]);
+		twz_put64(e + TWZ_S_SIZE, st[i].size);
+		twz_put64(e + TWZ_S_RAW_SIZE, sections[i].raw_size);
+		twz_put64(e + TWZ_S_RAW_CHECKSUM,
+			  twz_checksum(sections[i].raw, sections[i].raw_size));
+		if (st[i].size)
+			memcpy(out + offset[i], st[i].bytes, st[i].size);
+	}
+
+	memcpy(out + TWZ_H_MAGIC, TWZ_MAGIC, TWZ_MAGIC_SIZE);
+	twz_put16(out + TWZ_H_MAJOR, TWZ_FORMAT_MAJOR);
+	twz_put16(out + TWZ_H_MINOR, TWZ_FORMAT_MINOR);
+	twz_put32(out + TWZ_H_HEADER_SIZE, TWZ_HEADER_SIZE);
+	twz_put64(out + TWZ_H_REQUIRED, 0);
+	twz_put64(out + TWZ_H_OPTIONAL, 0);
+	twz_put64(out + TWZ_H_FILE_SIZE, file_size);
+	twz_put32(out + TWZ_H_SECTION_COUNT, count);
+	twz_put32(out + TWZ_H_TABLE_OFFSET, TWZ_HEADER_SIZE);
+	twz_put64(out + TWZ_H_TABLE_CHECKSUM,
+		  twz_checksum(out + TWZ_HEADER_SIZE,
+			       (size_t)count * TWZ_SECTION_ENTRY_SIZE));
+	twz_put64(out + TWZ_H_LEVEL_HASH, h->level_hash);
+	twz_put32(out + TWZ_H_WIDTH, h->width);
+	twz_put32(out + TWZ_H_HEIGHT, h->height);
+	twz_put32(out + TWZ_H_NODE_COUNT, h->node_count);
+	twz_put32(out + TWZ_H_COMPONENT_COUNT, h->component_count);
+	out[TWZ_H_METHOD] = h->method;
+	out[TWZ_H_CONNECTIVITY] = h->connectivity;
+	out[TWZ_H_NODE_ORDER] = h->node_order;
+	out[TWZ_H_BUILD_CODEC] = h->codec;
+	out[TWZ_H_BUILD_LEVEL] = (uint8_t)h->level;
+	twz_put64(out + TWZ_H_HEADER_CHECKSUM,
+		  twz_checksum(out, TWZ_H_HEADER_CHECKSUM));
+
+	*buf = out;
+	*len = (size_t)file_size;
+	rc = 0;
+out_free:
+	for (unsigned i = 0; i < done; i++)
+		free(st[i].owned);
+	return rc;
+}
+
+int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
+		     struct twz_error *err)
+{
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	int fd;
+
+	if (!tmp) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", path);
+		return -1;
+	}
+	snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot create a temporary file: %s", path,
+			      strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	/* mkstemp makes 0600; a database is an ordinary asset. */
+	mode_t mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0)
+		goto fail;
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		done += (size_t)n;
+	}
+	if (fsync(fd) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0)
+		goto fail;
+	free(tmp);
+	return 0;
+
+fail:
+	twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
