@@ -15,69 +15,8 @@
 #include "bake.h"
 #include "level_map.h"
 #include "level_scen.h"
+#include "cli_common.h"
 #include "twigz.h"
-
-enum {
-	EXIT_VERIFY = 1,
-	EXIT_USAGE = 2,
-	EXIT_INPUT = 3,
-	EXIT_IO = 4,
-	EXIT_NOMEM = 5,
-};
-
-static const char usage_text[] =
-	"usage:\n"
-	"  twigz build LEVEL.map -o OUT.twz [--method cpd] [--threads N]\n"
-	"              [--codec zstd|raw] [--level N] [--connectivity 8|4] [--quiet]\n"
-	"  twigz query DB SX SY GX GY [--json]\n"
-	"  twigz query DB --scen FILE.scen [--json]\n"
-	"  twigz verify DB FILE.scen\n"
-	"  twigz info DB [--json]\n"
-	"  twigz --version\n"
-	"exit status: 0 ok, 1 verification failed, 2 usage, 3 bad input,\n"
-	"             4 I/O error, 5 out of memory\n";
-
-static int usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "twigz: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage_text);
-	return EXIT_USAGE;
-}
-
-static int error_exit(const struct twz_error *err)
-{
-	fprintf(stderr, "twigz: %s\n", err->msg);
-	switch (err->kind) {
-	case TWZ_ERR_IO: return EXIT_IO;
-	case TWZ_ERR_NOMEM: return EXIT_NOMEM;
-	default: return EXIT_INPUT;
-	}
-}
-
-static int open_db(const char *path, twz_db **db)
-{
-	twz_status st = twz_open(path, 0, db);
-	if (st == TWZ_OK)
-		return 0;
-	if (st == TWZ_E_IO)
-		fprintf(stderr, "twigz: %s: cannot open: %s\n", path, strerror(errno));
-	else
-		fprintf(stderr, "twigz: %s: %s\n", path, twz_strerror(st));
-	return st == TWZ_E_IO ? EXIT_IO : st == TWZ_E_NOMEM ? EXIT_NOMEM : EXIT_INPUT;
-}
-
-/* A whole decimal number in [lo, hi]. */
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 /* ---- build ----------------------------------------------------------- */
 
@@ -94,66 +33,66 @@ static int cmd_build(int argc, char **argv)
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (!val)
-				return usage("%s needs a file name", a);
+				return twz_cli_usage("%s needs a file name", a);
 			out = val;
 			i++;
 		} else if (!strcmp(a, "--method")) {
 			if (!val)
-				return usage("%s needs cpd", a);
+				return twz_cli_usage("%s needs cpd", a);
 			if (strcmp(val, "cpd") != 0)
-				return usage("unknown --method '%s' (this version builds: cpd)", val);
+				return twz_cli_usage("unknown --method '%s' (this version builds: cpd)", val);
 			i++;
 		} else if (!strcmp(a, "--threads")) {
-			if (!val || parse_int(val, 1, 1024, &v))
-				return usage("--threads needs a number from 1 to 1024, not '%s'",
+			if (!val || twz_cli_parse_int(val, 1, 1024, &v))
+				return twz_cli_usage("--threads needs a number from 1 to 1024, not '%s'",
 					     val ? val : "");
 			opt.threads = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--codec")) {
 			if (!val || (strcmp(val, "zstd") && strcmp(val, "raw")))
-				return usage("--codec needs zstd or raw, not '%s'", val ? val : "");
+				return twz_cli_usage("--codec needs zstd or raw, not '%s'", val ? val : "");
 			opt.codec = strcmp(val, "raw") ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW;
 			i++;
 		} else if (!strcmp(a, "--level")) {
-			if (!val || parse_int(val, 1, 22, &v))
-				return usage("--level needs a zstd level from 1 to 22, not '%s'",
+			if (!val || twz_cli_parse_int(val, 1, 22, &v))
+				return twz_cli_usage("--level needs a zstd level from 1 to 22, not '%s'",
 					     val ? val : "");
 			opt.level = (int)v;
 			i++;
 		} else if (!strcmp(a, "--connectivity")) {
-			if (!val || parse_int(val, 4, 8, &v) || (v != 4 && v != 8))
-				return usage("--connectivity needs 8 or 4, not '%s'", val ? val : "");
+			if (!val || twz_cli_parse_int(val, 4, 8, &v) || (v != 4 && v != 8))
+				return twz_cli_usage("--connectivity needs 8 or 4, not '%s'", val ? val : "");
 			opt.connectivity = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = 1;
 		} else if (a[0] == '-' && a[1]) {
-			return usage("unknown option '%s'", a);
+			return twz_cli_usage("unknown option '%s'", a);
 		} else if (!level) {
 			level = a;
 		} else {
-			return usage("unexpected argument '%s'", a);
+			return twz_cli_usage("unexpected argument '%s'", a);
 		}
 	}
 	if (!level)
-		return usage("%s", "build needs a level file");
+		return twz_cli_usage("%s", "build needs a level file");
 	if (!out)
-		return usage("%s", "build needs -o OUT.twz");
+		return twz_cli_usage("%s", "build needs -o OUT.twz");
 
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_grid grid;
 	struct twz_cpd cpd;
 	if (twz_grid_load(level, &grid, &err) != 0)
-		return error_exit(&err);
+		return twz_cli_error(&err);
 	opt.name = level;
 	opt.progress = !quiet && isatty(STDERR_FILENO);
 	int rc = 0;
 	if (twz_bake_cpd(&grid, &opt, &cpd, &err) != 0) {
-		rc = error_exit(&err);
+		rc = twz_cli_error(&err);
 		goto out_grid;
 	}
 	if (twz_cpd_write(&cpd, &grid, &opt, out, &err) != 0) {
-		rc = error_exit(&err);
+		rc = twz_cli_error(&err);
 		goto out_cpd;
 	}
 	if (!quiet) {
@@ -266,35 +205,35 @@ static int cmd_query(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(argv[i], "--scen")) {
 			if (i + 1 >= argc)
-				return usage("%s needs a scenario file", argv[i]);
+				return twz_cli_usage("%s needs a scenario file", argv[i]);
 			scen = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1] &&
 			   !(argv[i][1] >= '0' && argv[i][1] <= '9'))
-			return usage("unknown option '%s'", argv[i]);
+			return twz_cli_usage("unknown option '%s'", argv[i]);
 		else if (!dbpath)
 			dbpath = argv[i];
 		else if (npos < 4)
 			pos[npos++] = argv[i];
 		else
-			return usage("unexpected argument '%s'", argv[i]);
+			return twz_cli_usage("unexpected argument '%s'", argv[i]);
 	}
 	if (!dbpath)
-		return usage("%s", "query needs a database");
+		return twz_cli_usage("%s", "query needs a database");
 	if (!scen && npos != 4)
-		return usage("%s", "query needs SX SY GX GY or --scen FILE");
+		return twz_cli_usage("%s", "query needs SX SY GX GY or --scen FILE");
 	if (scen && npos)
-		return usage("%s", "query takes either SX SY GX GY or --scen FILE");
+		return twz_cli_usage("%s", "query takes either SX SY GX GY or --scen FILE");
 
 	uint32_t c[4];
 	for (int k = 0; k < npos; k++) {
 		long v;
-		if (parse_int(pos[k], 0, UINT32_MAX, &v))
-			return usage("coordinate '%s' is not a non-negative integer", pos[k]);
+		if (twz_cli_parse_int(pos[k], 0, UINT32_MAX, &v))
+			return twz_cli_usage("coordinate '%s' is not a non-negative integer", pos[k]);
 		c[k] = (uint32_t)v;
 	}
 
 	twz_db *db;
-	int rc = open_db(dbpath, &db);
+	int rc = twz_cli_open_db(dbpath, &db);
 	if (rc)
 		return rc;
 	twz_info info;
@@ -312,7 +251,7 @@ static int cmd_query(int argc, char **argv)
 		if (twz_scen_load(scen, &sc, &err) != 0 ||
 		    twz_scen_check_grid(&sc, scen, info.width, info.height,
 					db_walkable, db, &err) != 0) {
-			rc = error_exit(&err);
+			rc = twz_cli_error(&err);
 			goto out;
 		}
 	} else {
@@ -364,10 +303,10 @@ out:
 static int cmd_verify(int argc, char **argv)
 {
 	if (argc != 2)
-		return usage("%s", "verify needs DB FILE.scen");
+		return twz_cli_usage("%s", "verify needs DB FILE.scen");
 	const char *dbpath = argv[0], *scen = argv[1];
 	twz_db *db;
-	int rc = open_db(dbpath, &db);
+	int rc = twz_cli_open_db(dbpath, &db);
 	if (rc)
 		return rc;
 	twz_info info;
@@ -386,7 +325,7 @@ static int cmd_verify(int argc, char **argv)
 	if (twz_scen_load(scen, &sc, &err) != 0 ||
 	    twz_scen_check_grid(&sc, scen, info.width, info.height, db_walkable,
 				db, &err) != 0) {
-		rc = error_exit(&err);
+		rc = twz_cli_error(&err);
 		goto out;
 	}
 	for (size_t i = 0; i < sc.count; i++) {
@@ -430,16 +369,16 @@ static int cmd_info(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			json = 1;
 		else if (argv[i][0] == '-' && argv[i][1])
-			return usage("unknown option '%s'", argv[i]);
+			return twz_cli_usage("unknown option '%s'", argv[i]);
 		else if (!dbpath)
 			dbpath = argv[i];
 		else
-			return usage("unexpected argument '%s'", argv[i]);
+			return twz_cli_usage("unexpected argument '%s'", argv[i]);
 	}
 	if (!dbpath)
-		return usage("%s", "info needs a database");
+		return twz_cli_usage("%s", "info needs a database");
 	twz_db *db;
-	int rc = open_db(dbpath, &db);
+	int rc = twz_cli_open_db(dbpath, &db);
 	if (rc)
 		return rc;
 	twz_info in;
@@ -480,7 +419,7 @@ static int cmd_info(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage("%s", "no command");
+		return twz_cli_usage("%s", "no command");
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "build"))
 		return cmd_build(argc - 2, argv + 2);
@@ -495,8 +434,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "help") || !strcmp(cmd, "-h")) {
-		fputs(usage_text, stdout);
+		fputs(twz_usage_text, stdout);
 		return 0;
 	}
-	return usage("unknown command '%s'", cmd);
+	return twz_cli_usage("unknown command '%s'", cmd);
 }
