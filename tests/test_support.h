@@ -50,4 +50,16 @@ void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 const char *twz_test_movingai_dir(void);
 int twz_test_movingai_path(char *buf, size_t cap, const char *rel);
 
+/* Where twz_test_movingai_dir looks, whether or not it exists (for the
+ * "not found" note). twz_test_movingai_path returns 0, or -1 when the
+ * directory is absent or the path does not fit. */
+const char *twz_test_movingai_where(void);
+
+/* The movement rule written from DESIGN.md, independently of graph.c:
+ * move m (0..3 N E S W, 4..7 NE SE SW NW, y down) from (x, y) is legal. */
+int twz_test_move_legal(const struct twz_grid *g, unsigned connectivity,
+			uint32_t x, uint32_t y, unsigned m);
+int twz_test_move_dx(unsigned m);
+int twz_test_move_dy(unsigned m);
+
 #endif

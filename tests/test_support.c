@@ -1,0 +1,650 @@
+/*
+ * test_support.c - levels from text or generated, in-memory bakes, a plain
+ * Dijkstra to compare the product's searches with, and where the Moving AI
+ * levels are.
+ *
+ * The Dijkstra and its move rule are written here from the movement rules
+ * (DESIGN.md), not from precompute/, which is what the suites test.
+ */
+#include "test_support.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <xxhash.h>
+
+/* ---- levels from text --------------------------------------------- */
+
+void twz_test_grid_from_text(struct twz_grid *g, const char *text)
+{
+	size_t len = strlen(text);
+	uint32_t width = 0, height = 0, x = 0;
+
+	/* First pass: the size, every row the same width. */
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (c == '\n') {
+			ck_assert_msg(x > 0, "grid text: empty row %u", height + 1);
+			ck_assert_msg(height == 0 || x == width,
+				      "grid text: row %u has %u cells, not %u",
+				      height + 1, x, width);
+			width = x;
+			height++;
+			x = 0;
+			continue;
+		}
+		ck_assert_msg(c == '.' || c == '@',
+			      "grid text: row %u: unexpected byte 0x%02x",
+			      height + 1, (unsigned char)c);
+		x++;
+	}
+	if (x > 0) {  /* last row without '\n' */
+		ck_assert_msg(height == 0 || x == width,
+			      "grid text: row %u has %u cells, not %u",
+			      height + 1, x, width);
+		width = x;
+		height++;
+	}
+	ck_assert_msg(width > 0 && height > 0, "grid text: no cells");
+
+	g->width = width;
+	g->height = height;
+	g->walkable = malloc((size_t)width * height);
+	ck_assert_ptr_nonnull(g->walkable);
+	size_t cell = 0;
+	for (size_t i = 0; i < len; i++)
+		if (text[i] != '\n')
+			g->walkable[cell++] = text[i] == '.';
+	g->level_hash = XXH3_64bits(text, len);
+}
+
+/* ---- generated levels ---------------------------------------------- */
+
+/* splitmix64: small, deterministic, good enough to shape levels. */
+static uint64_t rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform enough in [0, n); 0 when n is 0. */
+static uint32_t rng_below(uint64_t *state, uint32_t n)
+{
+	return n ? (uint32_t)(rng_next(state) % n) : 0;
+}
+
+struct gen {
+	struct twz_grid *g;
+	uint64_t rng;
+};
+
+static int in_grid(const struct gen *gen, int64_t x, int64_t y)
+{
+	return x >= 0 && y >= 0 && x < gen->g->width && y < gen->g->height;
+}
+
+static void set_cell(struct gen *gen, int64_t x, int64_t y, uint8_t walkable)
+{
+	if (in_grid(gen, x, y))
+		gen->g->walkable[(size_t)y * gen->g->width + (size_t)x] = walkable;
+}
+
+static uint8_t get_cell(const struct gen *gen, int64_t x, int64_t y)
+{
+	if (!in_grid(gen, x, y))
+		return 0;
+	return gen->g->walkable[(size_t)y * gen->g->width + (size_t)x];
+}
+
+static void fill(struct gen *gen, uint8_t walkable)
+{
+	memset(gen->g->walkable, walkable,
+	       (size_t)gen->g->width * gen->g->height);
+}
+
+/* Wall lines at random spacing split the level into rooms; each wall
+ * segment between two crossings gets a one-cell door, most of the time
+ * (a room may stay closed), and rooms get a few pillars. */
+static void gen_rooms(struct gen *gen)
+{
+	uint32_t w = gen->g->width, h = gen->g->height;
+	uint8_t *wall_col = calloc(w, 1), *wall_row = calloc(h, 1);
+
+	ck_assert_ptr_nonnull(wall_col);
+	ck_assert_ptr_nonnull(wall_row);
+	fill(gen, 1);
+	for (uint32_t x = 3 + rng_below(&gen->rng, 3); x + 2 < w;
+	     x += 3 + rng_below(&gen->rng, 5))
+		wall_col[x] = 1;
+	for (uint32_t y = 3 + rng_below(&gen->rng, 3); y + 2 < h;
+	     y += 3 + rng_below(&gen->rng, 5))
+		wall_row[y] = 1;
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++)
+			if (wall_col[x] || wall_row[y])
+				set_cell(gen, x, y, 0);
+
+	/* Doors in vertical walls: one per segment between wall rows. */
+	for (uint32_t x = 0; x < w; x++) {
+		if (!wall_col[x])
+			continue;
+		for (uint32_t y0 = 0; y0 < h;) {
+			uint32_t y1 = y0;
+			while (y1 < h && !wall_row[y1])
+				y1++;
+			if (y1 > y0 && rng_below(&gen->rng, 8) != 0)
+				set_cell(gen, x, y0 + rng_below(&gen->rng, y1 - y0), 1);
+			y0 = y1 + 1;
+		}
+	}
+	for (uint32_t y = 0; y < h; y++) {
+		if (!wall_row[y])
+			continue;
+		for (uint32_t x0 = 0; x0 < w;) {
+			uint32_t x1 = x0;
+			while (x1 < w && !wall_col[x1])
+				x1++;
+			if (x1 > x0 && rng_below(&gen->rng, 8) != 0)
+				set_cell(gen, x0 + rng_below(&gen->rng, x1 - x0), y, 1);
+			x0 = x1 + 1;
+		}
+	}
+	/* Pillars: single blocked cells that diagonals must go around. */
+	uint32_t pillars = w * h / 40;
+	for (uint32_t i = 0; i < pillars; i++) {
+		uint32_t x = rng_below(&gen->rng, w), y = rng_below(&gen->rng, h);
+		if (!wall_col[x] && !wall_row[y])
+			set_cell(gen, x, y, 0);
+	}
+	free(wall_col);
+	free(wall_row);
+}
+
+/* A depth-first maze over the odd cells, with a few walls knocked out so
+ * that some places have several optimal paths. */
+static void gen_maze(struct gen *gen)
+{
+	uint32_t w = gen->g->width, h = gen->g->height;
+	uint32_t cw = (w - 1) / 2, ch = (h - 1) / 2;
+
+	fill(gen, 0);
+	if (cw == 0 || ch == 0) {
+		fill(gen, 1);
+		return;
+	}
+	uint8_t *seen = calloc((size_t)cw * ch, 1);
+	uint32_t *stack = malloc((size_t)cw * ch * sizeof *stack);
+	ck_assert_ptr_nonnull(seen);
+	ck_assert_ptr_nonnull(stack);
+	size_t top = 0;
+	uint32_t start = rng_below(&gen->rng, cw * ch);
+	stack[top++] = start;
+	seen[start] = 1;
+	set_cell(gen, 2 * (start % cw) + 1, 2 * (start / cw) + 1, 1);
+	while (top) {
+		uint32_t c = stack[top - 1], cx = c % cw, cy = c / cw;
+		uint32_t options[4];
+		unsigned n = 0;
+		if (cy > 0 && !seen[c - cw])
+			options[n++] = c - cw;
+		if (cx + 1 < cw && !seen[c + 1])
+			options[n++] = c + 1;
+		if (cy + 1 < ch && !seen[c + cw])
+			options[n++] = c + cw;
+		if (cx > 0 && !seen[c - 1])
+			options[n++] = c - 1;
+		if (n == 0) {
+			top--;
+			continue;
+		}
+		uint32_t d = options[rng_below(&gen->rng, n)];
+		uint32_t dx = d % cw, dy = d / cw;
+		seen[d] = 1;
+		set_cell(gen, 2 * dx + 1, 2 * dy + 1, 1);
+		set_cell(gen, cx + dx + 1, cy + dy + 1, 1);  /* the wall between */
+		stack[top++] = d;
+	}
+	/* Loops: open some walls between two corridor cells. */
+	for (uint32_t y = 1; y + 1 < h; y++)
+		for (uint32_t x = 1; x + 1 < w; x++) {
+			if (get_cell(gen, x, y) || (x % 2) == (y % 2))
+				continue;
+			int horizontal = x % 2 == 0;
+			int a = horizontal ? get_cell(gen, x - 1, y) : get_cell(gen, x, y - 1);
+			int b = horizontal ? get_cell(gen, x + 1, y) : get_cell(gen, x, y + 1);
+			if (a && b && rng_below(&gen->rng, 12) == 0)
+				set_cell(gen, x, y, 1);
+		}
+	free(seen);
+	free(stack);
+}
+
+/* Random fill smoothed by a cellular automaton: a cell becomes a wall when
+ * at least 5 of the 9 cells around it (itself included, off-grid counted
+ * as wall) are walls. */
+static void gen_caves(struct gen *gen)
+{
+	uint32_t w = gen->g->width, h = gen->g->height;
+	size_t cells = (size_t)w * h;
+	uint8_t *next = malloc(cells);
+
+	ck_assert_ptr_nonnull(next);
+	for (size_t c = 0; c < cells; c++)
+		gen->g->walkable[c] = rng_below(&gen->rng, 100) >= 42;
+	for (int round = 0; round < 4; round++) {
+		for (uint32_t y = 0; y < h; y++)
+			for (uint32_t x = 0; x < w; x++) {
+				unsigned walls = 0;
+				for (int dy = -1; dy <= 1; dy++)
+					for (int dx = -1; dx <= 1; dx++)
+						walls += !get_cell(gen, (int64_t)x + dx,
+								   (int64_t)y + dy);
+				next[(size_t)y * w + x] = walls < 5;
+			}
+		memcpy(gen->g->walkable, next, cells);
+	}
+	free(next);
+}
+
+/* A rectangle outline of walls around walkable ground, closed, with a gap
+ * in a side, or with a gap at a corner (still closed: the corner rule
+ * refuses the diagonal through it). */
+static void hollow_rect(struct gen *gen)
+{
+	uint32_t w = gen->g->width, h = gen->g->height;
+	uint32_t rw = 3 + rng_below(&gen->rng, 6), rh = 3 + rng_below(&gen->rng, 5);
+
+	if (rw > w || rh > h)
+		return;
+	int64_t x0 = rng_below(&gen->rng, w - rw + 1);
+	int64_t y0 = rng_below(&gen->rng, h - rh + 1);
+	int64_t x1 = x0 + rw - 1, y1 = y0 + rh - 1;
+	for (int64_t y = y0; y <= y1; y++)
+		for (int64_t x = x0; x <= x1; x++)
+			set_cell(gen, x, y, !(x == x0 || x == x1 || y == y0 || y == y1));
+
+	switch (rng_below(&gen->rng, 4)) {
+	case 0:  /* closed */
+		break;
+	case 1:  /* a gap in a side */
+		if (rng_below(&gen->rng, 2))
+			set_cell(gen, x0 + 1 + rng_below(&gen->rng, rw - 2),
+				 rng_below(&gen->rng, 2) ? y0 : y1, 1);
+		else
+			set_cell(gen, rng_below(&gen->rng, 2) ? x0 : x1,
+				 y0 + 1 + rng_below(&gen->rng, rh - 2), 1);
+		break;
+	case 2:  /* a gap at a corner: diagonally only, so still closed */
+		set_cell(gen, rng_below(&gen->rng, 2) ? x0 : x1,
+			 rng_below(&gen->rng, 2) ? y0 : y1, 1);
+		break;
+	default: /* two gaps in the sides: a way through */
+		set_cell(gen, x0 + 1 + rng_below(&gen->rng, rw - 2), y0, 1);
+		set_cell(gen, x0 + 1 + rng_below(&gen->rng, rw - 2), y1, 1);
+		break;
+	}
+}
+
+/* A diamond ring of diagonal walls: closed under the corner rule even
+ * though every wall cell touches the next one only by a corner. */
+static void hollow_diamond(struct gen *gen)
+{
+	uint32_t w = gen->g->width, h = gen->g->height;
+	int64_t r = 2 + rng_below(&gen->rng, 3);
+
+	if ((uint32_t)(2 * r + 1) > w || (uint32_t)(2 * r + 1) > h)
+		return;
+	int64_t cx = r + rng_below(&gen->rng, w - 2 * (uint32_t)r);
+	int64_t cy = r + rng_below(&gen->rng, h - 2 * (uint32_t)r);
+	for (int64_t dy = -r; dy <= r; dy++)
+		for (int64_t dx = -r; dx <= r; dx++) {
+			int64_t d = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+			if (d < r)
+				set_cell(gen, cx + dx, cy + dy, 1);
+			else if (d == r)
+				set_cell(gen, cx + dx, cy + dy, 0);
+		}
+	if (rng_below(&gen->rng, 2)) {  /* one gap somewhere on the ring */
+		int64_t a = rng_below(&gen->rng, (uint32_t)r + 1);
+		int64_t sx = rng_below(&gen->rng, 2) ? 1 : -1;
+		int64_t sy = rng_below(&gen->rng, 2) ? 1 : -1;
+		set_cell(gen, cx + sx * a, cy + sy * (r - a), 1);
+	}
+}
+
+static void gen_open_hollow(struct gen *gen)
+{
+	uint32_t count = gen->g->width * gen->g->height / 60 + 1;
+
+	fill(gen, 1);
+	for (uint32_t i = 0; i < count; i++) {
+		if (rng_below(&gen->rng, 3) == 0)
+			hollow_diamond(gen);
+		else
+			hollow_rect(gen);
+	}
+}
+
+/* Whether [x0, x1] x [y0, y1] grown by one cell on every side (corners
+ * included) is all blocked, so something carved there is its own region. */
+static int area_free(const struct gen *gen, int64_t x0, int64_t y0,
+		     int64_t x1, int64_t y1)
+{
+	for (int64_t y = y0 - 1; y <= y1 + 1; y++)
+		for (int64_t x = x0 - 1; x <= x1 + 1; x++)
+			if (get_cell(gen, x, y))
+				return 0;
+	return 1;
+}
+
+/* Separate regions: rectangles, single cells, a checkerboard patch whose
+ * cells touch only by corners, and cells that touch a rectangle only by
+ * its corner. With the corner rule, none of them connect. */
+static void gen_pockets(struct gen *gen)
+{
+	uint32_t w = gen->g->width, h = gen->g->height;
+
+	fill(gen, 0);
+	/* Checkerboard patch, 5x5 at most. */
+	uint32_t pw = w < 5 ? w : 5, ph = h < 5 ? h : 5;
+	int64_t px = rng_below(&gen->rng, w - pw + 1);
+	int64_t py = rng_below(&gen->rng, h - ph + 1);
+	for (int64_t y = py; y < py + ph; y++)
+		for (int64_t x = px; x < px + pw; x++)
+			if ((x + y) % 2 == 0)
+				set_cell(gen, x, y, 1);
+
+	/* Rectangles, each with a corner-touching cell sometimes. */
+	uint32_t tries = w * h / 8 + 8;
+	for (uint32_t i = 0; i < tries; i++) {
+		uint32_t rw = 1 + rng_below(&gen->rng, 7), rh = 1 + rng_below(&gen->rng, 6);
+		if (rw > w || rh > h)
+			continue;
+		int64_t x0 = rng_below(&gen->rng, w - rw + 1);
+		int64_t y0 = rng_below(&gen->rng, h - rh + 1);
+		int64_t x1 = x0 + rw - 1, y1 = y0 + rh - 1;
+		if (!area_free(gen, x0, y0, x1, y1))
+			continue;
+		for (int64_t y = y0; y <= y1; y++)
+			for (int64_t x = x0; x <= x1; x++)
+				set_cell(gen, x, y, 1);
+		if (rng_below(&gen->rng, 2)) {
+			int64_t cx = rng_below(&gen->rng, 2) ? x1 + 1 : x0 - 1;
+			int64_t cy = rng_below(&gen->rng, 2) ? y1 + 1 : y0 - 1;
+			int64_t ox = cx > x1 ? x1 : x0, oy = cy > y1 ? y1 : y0;
+			/* Only the rectangle's corner may be near it. */
+			int clear = in_grid(gen, cx, cy);
+			for (int64_t y = cy - 1; clear && y <= cy + 1; y++)
+				for (int64_t x = cx - 1; x <= cx + 1; x++)
+					if (!(x == ox && y == oy) && get_cell(gen, x, y))
+						clear = 0;
+			if (clear)
+				set_cell(gen, cx, cy, 1);
+		}
+	}
+	/* Single cells in what is left. */
+	for (uint32_t i = 0; i < tries; i++) {
+		int64_t x = rng_below(&gen->rng, w), y = rng_below(&gen->rng, h);
+		if (area_free(gen, x, y, x, y))
+			set_cell(gen, x, y, 1);
+	}
+}
+
+const char *twz_test_kind_name(enum twz_test_level_kind kind)
+{
+	switch (kind) {
+	case TWZ_TEST_ROOMS:
+		return "rooms";
+	case TWZ_TEST_MAZE:
+		return "maze";
+	case TWZ_TEST_CAVES:
+		return "caves";
+	case TWZ_TEST_OPEN_HOLLOW:
+		return "open-hollow";
+	case TWZ_TEST_POCKETS:
+		return "pockets";
+	default:
+		return "unknown";
+	}
+}
+
+void twz_test_generate(struct twz_grid *g, enum twz_test_level_kind kind,
+		       uint32_t width, uint32_t height, uint64_t seed)
+{
+	struct gen gen = { g, 0 };
+	size_t cells = (size_t)width * height;
+
+	ck_assert_msg(width > 0 && height > 0 && width <= 4096 && height <= 4096,
+		      "generate: bad size %ux%u", width, height);
+	ck_assert_msg(kind < TWZ_TEST_KIND_COUNT, "generate: bad kind %d", kind);
+	g->width = width;
+	g->height = height;
+	g->walkable = malloc(cells);
+	ck_assert_ptr_nonnull(g->walkable);
+	/* The stream depends on every parameter, not only the seed. */
+	gen.rng = seed ^ ((uint64_t)kind << 56) ^ ((uint64_t)width << 32) ^
+		  ((uint64_t)height << 16);
+	rng_next(&gen.rng);
+
+	switch (kind) {
+	case TWZ_TEST_ROOMS:
+		gen_rooms(&gen);
+		break;
+	case TWZ_TEST_MAZE:
+		gen_maze(&gen);
+		break;
+	case TWZ_TEST_CAVES:
+		gen_caves(&gen);
+		break;
+	case TWZ_TEST_OPEN_HOLLOW:
+		gen_open_hollow(&gen);
+		break;
+	default:
+		gen_pockets(&gen);
+		break;
+	}
+
+	/* A level with no place to stand is not worth testing here. */
+	size_t walkable = 0;
+	for (size_t c = 0; c < cells; c++)
+		walkable += g->walkable[c];
+	if (walkable == 0)
+		set_cell(&gen, width / 2, height / 2, 1);
+	g->level_hash = XXH3_64bits(g->walkable, cells);
+}
+
+/* ---- bakes -------------------------------------------------------- */
+
+uint8_t *twz_test_bake(const struct twz_grid *g, unsigned connectivity,
+		       unsigned codec, unsigned threads, size_t *len)
+{
+	struct twz_bake_options opt;
+	struct twz_cpd cpd;
+	struct twz_error err;
+	uint8_t *buf = NULL;
+
+	twz_bake_options_default(&opt);
+	opt.connectivity = connectivity;
+	opt.codec = codec;
+	opt.threads = threads;
+	opt.name = "test level";
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(twz_bake_cpd(g, &opt, &cpd, &err) == 0, "bake: %s", err.msg);
+	int rc = twz_cpd_encode(&cpd, g, &opt, &buf, len, &err);
+	twz_cpd_free(&cpd);
+	ck_assert_msg(rc == 0, "encode: %s", err.msg);
+	return buf;
+}
+
+/* ---- the plain Dijkstra ---------------------------------------------- */
+
+/* Moves as DESIGN.md and FORMAT.md number them: N E S W, then NE SE SW NW,
+ * y growing downward. */
+static const int move_dx[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
+static const int move_dy[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };
+
+static int open_cell(const struct twz_grid *g, int64_t x, int64_t y)
+{
+	return x >= 0 && y >= 0 && x < g->width && y < g->height &&
+	       g->walkable[(size_t)y * g->width + (size_t)x] != 0;
+}
+
+int twz_test_move_legal(const struct twz_grid *g, unsigned connectivity,
+			uint32_t x, uint32_t y, unsigned m)
+{
+	if (m >= 8 || m >= connectivity)
+		return 0;
+	int64_t nx = (int64_t)x + move_dx[m], ny = (int64_t)y + move_dy[m];
+	if (!open_cell(g, x, y) || !open_cell(g, nx, ny))
+		return 0;
+	/* No corner cutting: both cells beside a diagonal must be open. */
+	if (m >= 4)
+		return open_cell(g, nx, y) && open_cell(g, x, ny);
+	return 1;
+}
+
+int twz_test_move_dx(unsigned m)
+{
+	return move_dx[m & 7];
+}
+
+int twz_test_move_dy(unsigned m)
+{
+	return move_dy[m & 7];
+}
+
+struct heap_item {
+	struct twz_cost cost;
+	uint32_t cell;
+};
+
+struct heap {
+	struct heap_item *v;
+	size_t len;
+};
+
+static void heap_push(struct heap *h, struct heap_item it)
+{
+	size_t i = h->len++;
+
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+		if (!twz_cost_less(it.cost, h->v[parent].cost))
+			break;
+		h->v[i] = h->v[parent];
+		i = parent;
+	}
+	h->v[i] = it;
+}
+
+static struct heap_item heap_pop(struct heap *h)
+{
+	struct heap_item top = h->v[0], last = h->v[--h->len];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= h->len)
+			break;
+		if (c + 1 < h->len && twz_cost_less(h->v[c + 1].cost, h->v[c].cost))
+			c++;
+		if (!twz_cost_less(h->v[c].cost, last.cost))
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->len)
+		h->v[i] = last;
+	return top;
+}
+
+static int cost_equal(struct twz_cost a, struct twz_cost b)
+{
+	return a.straight == b.straight && a.diagonal == b.diagonal;
+}
+
+void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
+		       uint32_t sx, uint32_t sy, struct twz_cost *dist)
+{
+	size_t cells = (size_t)g->width * g->height;
+	const struct twz_cost inf = { UINT32_MAX, UINT32_MAX };
+	uint8_t *done = calloc(cells ? cells : 1, 1);
+	/* Every cell is pushed at most once per move into it, plus the source. */
+	struct heap h = { malloc((cells * 8 + 1) * sizeof *h.v), 0 };
+
+	ck_assert_ptr_nonnull(done);
+	ck_assert_ptr_nonnull(h.v);
+	for (size_t c = 0; c < cells; c++)
+		dist[c] = inf;
+	if (open_cell(g, sx, sy)) {
+		size_t s = (size_t)sy * g->width + sx;
+		dist[s] = (struct twz_cost){ 0, 0 };
+		heap_push(&h, (struct heap_item){ dist[s], (uint32_t)s });
+	}
+	while (h.len) {
+		struct heap_item it = heap_pop(&h);
+		if (done[it.cell] || !cost_equal(it.cost, dist[it.cell]))
+			continue;  /* a stale entry */
+		done[it.cell] = 1;
+		uint32_t x = it.cell % g->width, y = it.cell / g->width;
+		for (unsigned m = 0; m < connectivity && m < 8; m++) {
+			if (!twz_test_move_legal(g, connectivity, x, y, m))
+				continue;
+			size_t n = (size_t)(y + move_dy[m]) * g->width + (x + move_dx[m]);
+			struct twz_cost c = it.cost;
+			if (m >= 4)
+				c.diagonal++;
+			else
+				c.straight++;
+			if (!done[n] && (cost_equal(dist[n], inf) ||
+					 twz_cost_less(c, dist[n]))) {
+				dist[n] = c;
+				heap_push(&h, (struct heap_item){ c, (uint32_t)n });
+			}
+		}
+	}
+	free(done);
+	free(h.v);
+}
+
+/* ---- the Moving AI levels ------------------------------------------ */
+
+static char movingai_where[4096];
+
+const char *twz_test_movingai_where(void)
+{
+	const char *env = getenv("TWZ_MOVINGAI_DIR");
+	const char *root = getenv("TWZ_SOURCE_ROOT");
+
+	if (env && *env)
+		snprintf(movingai_where, sizeof movingai_where, "%s", env);
+	else
+		snprintf(movingai_where, sizeof movingai_where,
+			 "%s/../shared/data/movingai", root && *root ? root : ".");
+	return movingai_where;
+}
+
+const char *twz_test_movingai_dir(void)
+{
+	const char *dir = twz_test_movingai_where();
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	return dir;
+}
+
+int twz_test_movingai_path(char *buf, size_t cap, const char *rel)
+{
+	const char *dir = twz_test_movingai_dir();
+
+	if (!dir)
+		return -1;
+	int n = snprintf(buf, cap, "%s/%s", dir, rel);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
