@@ -96,6 +96,11 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 	char shown[8];
 
 	memset(g, 0, sizeof *g);
+	if (len == 0) {
+		/* There is no line 0 to name. */
+		twz_error_set(err, "%s: empty file", name);
+		return -1;
+	}
 	if (memchr(buf, 0, len)) {
 		twz_error_set(err, "%s: binary data (a NUL byte) in a text level", name);
 		return -1;
