@@ -1,0 +1,151 @@
+#!/bin/sh
+# Build twigz and run every test.
+#
+#   sh scripts/test.sh
+#
+# Runs the steps below in order, each a function step_<name>, timed and
+# reported at the end; a failed step does not stop the later ones, and the
+# script exits non-zero when any step failed. To add a step, write its
+# function and add its name to STEPS.
+#
+#   deps          install what is missing (scripts/install-deps.sh)
+#   release       release build with tests enabled; meson test
+#   data          data/ matches its generator; every level in data/ is
+#                 baked and verified against its scenario; the bake is
+#                 the same bytes with one thread and with two
+#   example       the C example of README.md compiles and runs
+#   runtime_only  -Druntime_only=true builds the runtime alone
+#   sanitize      debugoptimized build with AddressSanitizer and
+#                 UndefinedBehaviorSanitizer; meson test and the data step
+#
+# Environment:
+#   TWIGZ_BUILD_DIR  release build directory (default: build); the other
+#                    builds go to $TWIGZ_BUILD_DIR-<step>
+#   TWIGZ_STEPS      the steps to run (default: all of STEPS, in order)
+set -eu
+cd "$(dirname "$0")/.."
+
+STEPS="deps release data example runtime_only sanitize"
+B=${TWIGZ_BUILD_DIR:-build}
+
+# Sets up a build directory, or reconfigures it with the same options.
+setup() {
+	dir=$1
+	shift
+	if [ -f "$dir/meson-private/coredata.dat" ]; then
+		meson setup --reconfigure "$dir" "$@"
+	else
+		meson setup "$dir" "$@"
+	fi
+}
+
+# Bakes every data/*.map with the tool of build directory $1 and verifies
+# it against its scenario file.
+check_data() {
+	tool="$1/precompute/twigz"
+	out="$1/data-check"
+	mkdir -p "$out"
+	for map in data/*.map; do
+		name=$(basename "$map" .map)
+		"$tool" build "$map" -o "$out/$name.twz" --quiet
+		printf '%s: ' "$map"
+		"$tool" verify "$out/$name.twz" "$map.scen"
+	done
+}
+
+step_deps() {
+	sh scripts/install-deps.sh
+}
+
+step_release() {
+	setup "$B" --buildtype=release -Dtests=enabled
+	ninja -C "$B"
+	meson test -C "$B" --print-errorlogs
+}
+
+step_data() {
+	python3 data/make_levels.py --check
+	check_data "$B"
+	tool="$B/precompute/twigz"
+	"$tool" build data/demo.map -o "$B/data-check/demo-1.twz" --threads 1 --quiet
+	"$tool" build data/demo.map -o "$B/data-check/demo-2.twz" --threads 2 --quiet
+	cmp "$B/data-check/demo-1.twz" "$B/data-check/demo-2.twz"
+	echo "data/demo.map: the same bytes with 1 and 2 threads"
+}
+
+# The C example of README.md (the first ```c block after its "example:
+# walk.c" marker), compiled as the README says: against the installed
+# library, found through pkg-config. The install goes to a staging
+# directory inside the build directory.
+step_example() {
+	dir="$B/example"
+	stage="$(pwd)/$dir/stage"
+	rm -rf "$stage"
+	mkdir -p "$dir"
+	awk '/<!-- example: walk.c -->/ { armed = 1; next }
+	     armed && /^```c$/ { on = 1; next }
+	     on && /^```$/ { exit }
+	     on { print }' README.md > "$dir/walk.c"
+	[ -s "$dir/walk.c" ] || { echo "README.md: no walk.c example"; return 1; }
+	meson install -C "$B" --destdir "$stage" --quiet
+	pc=$(find "$stage" -name twigz.pc)
+	[ -n "$pc" ] || { echo "meson install: no twigz.pc"; return 1; }
+	PKG_CONFIG_PATH=$(dirname "$pc")
+	export PKG_CONFIG_PATH
+	prefix="$stage$(pkg-config --variable=prefix twigz)"
+	flags=$(pkg-config --define-variable=prefix="$prefix" --cflags --libs twigz)
+	libdir=$(pkg-config --define-variable=prefix="$prefix" --variable=libdir twigz)
+	# shellcheck disable=SC2086 # flags are split on purpose
+	cc -std=c11 -Wall -Wextra -Werror -o "$dir/walk" "$dir/walk.c" $flags
+	"$B/precompute/twigz" build data/demo.map -o "$dir/demo.twz" --quiet
+	LD_LIBRARY_PATH="$libdir" "$dir/walk" "$dir/demo.twz" 3 3 60 29
+	LD_LIBRARY_PATH="$libdir" "$dir/walk" "$dir/demo.twz" 3 3 53 24
+}
+
+step_runtime_only() {
+	setup "$B-runtime_only" -Druntime_only=true
+	ninja -C "$B-runtime_only"
+}
+
+step_sanitize() {
+	dir="$B-sanitize"
+	setup "$dir" --buildtype=debugoptimized \
+		-Db_sanitize=address,undefined -Db_lundef=false -Dtests=enabled
+	ninja -C "$dir"
+	ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+		meson test -C "$dir" --print-errorlogs --timeout-multiplier 3
+	check_data "$dir"
+}
+
+failed=""
+report=""
+total_start=$(date +%s)
+for step in ${TWIGZ_STEPS:-$STEPS}; do
+	echo
+	echo "==> test.sh: $step"
+	start=$(date +%s)
+	# A subshell keeps set -e in force inside the step (it would be off
+	# under an if) and lets the loop go on after a failure.
+	set +e
+	(set -e; "step_$step")
+	rc=$?
+	set -e
+	took=$(( $(date +%s) - start ))
+	if [ "$rc" -eq 0 ]; then
+		report="$report
+  $step: ok (${took}s)"
+	else
+		report="$report
+  $step: FAILED (exit $rc, ${took}s)"
+		failed="$failed $step"
+	fi
+done
+
+echo
+echo "==> test.sh summary ($(( $(date +%s) - total_start ))s):$report"
+if [ -n "$failed" ]; then
+	echo "test.sh: failed:$failed"
+	exit 1
+fi
+echo "test.sh: all steps passed"
