@@ -1,0 +1,203 @@
+/*
+ * astar.c - see astar.h.
+ */
+#include "astar.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "twz_format.h"
+
+#define SQRT2 1.41421356237309504880
+
+/* Nodes closed per search push at most one entry per legal move each,
+ * plus the source: the heap never needs more. */
+#define MAX_PUSHES_PER_NODE TWZ_MOVE_COUNT
+
+void twz_astar_free(struct twz_astar *a)
+{
+	free(a->neighbour);
+	free(a->xy);
+	free(a->state);
+	free(a->heap);
+	memset(a, 0, sizeof *a);
+}
+
+int twz_astar_init(struct twz_astar *a, const twz_db *db)
+{
+	twz_info info;
+
+	memset(a, 0, sizeof *a);
+	if (twz_get_info(db, &info) != TWZ_OK)
+		return -1;
+	if (info.width > 0xFFFFu || info.height > 0xFFFFu)
+		return -1;
+	uint32_t n = info.node_count;
+	size_t alloc_n = n ? n : 1;
+	a->node_count = n;
+	a->connectivity = info.connectivity == 4 ? 4 : 8;
+	a->heap_cap = (uint64_t)n * MAX_PUSHES_PER_NODE + 2;
+	a->neighbour = malloc(alloc_n * TWZ_MOVE_COUNT * sizeof *a->neighbour);
+	a->xy = malloc(alloc_n * sizeof *a->xy);
+	a->state = calloc(alloc_n, sizeof *a->state);
+	a->heap = malloc((size_t)a->heap_cap * sizeof *a->heap);
+	if (!a->neighbour || !a->xy || !a->state || !a->heap) {
+		twz_astar_free(a);
+		return -1;
+	}
+
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t x, y;
+		twz_node_xy(db, v, &x, &y);
+		a->xy[v] = y << 16 | x;
+		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
+			int64_t nx = (int64_t)x + twz_move_dx[m];
+			int64_t ny = (int64_t)y + twz_move_dy[m];
+			twz_node to = TWZ_NONE;
+			if (m < a->connectivity)
+				to = twz_node_at(db, nx, ny);
+			/* No corner cutting: both cells passed between. */
+			if (to != TWZ_NONE && twz_move_is_diagonal(m) &&
+			    (twz_node_at(db, nx, y) == TWZ_NONE ||
+			     twz_node_at(db, x, ny) == TWZ_NONE))
+				to = TWZ_NONE;
+			a->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] = to;
+		}
+	}
+	return 0;
+}
+
+static inline double heuristic(const struct twz_astar *a, uint32_t v,
+			       uint32_t goal_xy)
+{
+	uint32_t p = a->xy[v];
+	int dx = abs((int)(p & 0xFFFF) - (int)(goal_xy & 0xFFFF));
+	int dy = abs((int)(p >> 16) - (int)(goal_xy >> 16));
+
+	if (a->connectivity == 4)
+		return dx + dy;
+	int lo = dx < dy ? dx : dy;
+	return (dx + dy) + (SQRT2 - 2.0) * lo;
+}
+
+/* Lower f first; on equal f the larger g, which is nearer the goal. */
+static inline int entry_before(const struct twz_astar_entry *x,
+			       const struct twz_astar_entry *y)
+{
+	return x->f < y->f || (x->f == y->f && x->g > y->g);
+}
+
+/* The heap is 1-based: children of i are 2i and 2i+1. */
+static inline void heap_push(struct twz_astar_entry *h, uint64_t *len,
+			     struct twz_astar_entry e)
+{
+	uint64_t i = ++*len;
+
+	while (i > 1 && entry_before(&e, &h[i / 2])) {
+		h[i] = h[i / 2];
+		i /= 2;
+	}
+	h[i] = e;
+}
+
+static inline struct twz_astar_entry heap_pop(struct twz_astar_entry *h,
+					      uint64_t *len)
+{
+	struct twz_astar_entry top = h[1];
+	struct twz_astar_entry last = h[(*len)--];
+	uint64_t n = *len, i = 1;
+
+	for (;;) {
+		uint64_t c = 2 * i;
+		if (c > n)
+			break;
+		if (c + 1 <= n && entry_before(&h[c + 1], &h[c]))
+			c++;
+		if (!entry_before(&h[c], &last))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (n)
+		h[i] = last;
+	return top;
+}
+
+static void trace(const struct twz_astar *a, uint32_t s, uint32_t t,
+		  struct twz_astar_result *r)
+{
+	uint32_t st = 0, dg = 0, len = 1, first = t;
+
+	for (uint32_t v = t; v != s; ) {
+		uint32_t p = a->state[v].parent;
+		if ((a->xy[v] & 0xFFFF) != (a->xy[p] & 0xFFFF) &&
+		    (a->xy[v] >> 16) != (a->xy[p] >> 16))
+			dg++;
+		else
+			st++;
+		len++;
+		first = v;
+		v = p;
+	}
+	r->straight = st;
+	r->diagonal = dg;
+	r->first = first;
+	r->length = len;
+}
+
+int twz_astar_search(struct twz_astar *a, uint32_t s, uint32_t t,
+		     struct twz_astar_result *r)
+{
+	static const double move_cost[TWZ_MOVE_COUNT] = {
+		1, 1, 1, 1, SQRT2, SQRT2, SQRT2, SQRT2
+	};
+	struct twz_astar_entry *heap = a->heap;
+	uint64_t len = 0;
+
+	/* Stamps of older searches mean "unseen"; start again from zero
+	 * before the generation would wrap. */
+	if (a->generation >= 0x7FFFFFFEu) {
+		for (uint32_t v = 0; v < a->node_count; v++)
+			a->state[v].stamp = 0;
+		a->generation = 0;
+	}
+	a->generation++;
+	const uint32_t open = 2 * a->generation, closed = open + 1;
+	const uint32_t goal_xy = a->xy[t];
+
+	a->state[s] = (struct twz_astar_node){ 0.0, open, TWZ_NONE };
+	heap_push(heap, &len, (struct twz_astar_entry){
+		heuristic(a, s, goal_xy), 0.0, s });
+	while (len) {
+		struct twz_astar_entry e = heap_pop(heap, &len);
+		uint32_t u = e.node;
+		struct twz_astar_node *su = &a->state[u];
+		if (su->stamp == closed || e.g > su->g)
+			continue;   /* a stale duplicate */
+		su->stamp = closed;
+		a->expanded++;
+		if (u == t) {
+			trace(a, s, t, r);
+			return 0;
+		}
+		const uint32_t *nb = &a->neighbour[(size_t)u * TWZ_MOVE_COUNT];
+		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
+			uint32_t v = nb[m];
+			if (v == TWZ_NONE)
+				continue;
+			struct twz_astar_node *sv = &a->state[v];
+			double g = e.g + move_cost[m];
+			/* The heuristic is consistent: a closed node is final. */
+			if (sv->stamp == closed)
+				continue;
+			if (sv->stamp == open && !(g < sv->g))
+				continue;
+			sv->g = g;
+			sv->stamp = open;
+			sv->parent = u;
+			heap_push(heap, &len, (struct twz_astar_entry){
+				g + heuristic(a, v, goal_xy), g, v });
+		}
+	}
+	return 1;
+}
