@@ -22,7 +22,7 @@
 #include "twz_format.h"
 #include "twz_validate.h"
 
-/* Five regions: two large, one of two cells, two single cells (whose
+/* Five regions: two large, one of four cells, two single cells (whose
  * rows hold no move at all). */
 static const char *const small_level =
 	"....@.....\n"
@@ -36,6 +36,14 @@ static const char *const small_level =
 static const unsigned codecs[2] = { TWZ_CODEC_RAW, TWZ_CODEC_ZSTD };
 
 /* ---- helpers ---------------------------------------------------------- */
+
+/* ck_assert reports every check that passes to the runner, a system call
+ * each: inner loops check with this, which calls Check only on failure. */
+#define expect(cond, ...)                       \
+	do {                                    \
+		if (!(cond))                    \
+			ck_abort_msg(__VA_ARGS__); \
+	} while (0)
 
 struct baked {
 	struct twz_grid grid;
@@ -770,14 +778,17 @@ START_TEST(test_format_section_damage_without_checksums)
 				opened++;
 				ck_assert_uint_eq(twz_node_count(db), nodes);
 				for (twz_node t = 0; t < nodes; t++) {
-					ck_assert_int_eq(twz_flow_field(db, t, flow, nodes), TWZ_OK);
+					st = twz_flow_field(db, t, flow, nodes);
+					expect(st == TWZ_OK, "flow field: %s", twz_strerror(st));
 					for (twz_node u = 0; u < nodes; u++) {
 						size_t len;
-						ck_assert(flow[u] == TWZ_NONE || flow[u] < nodes);
+						expect(flow[u] == TWZ_NONE || flow[u] < nodes,
+						       "flow[%u] = %u", u, flow[u]);
 						st = twz_path(db, u, t, path, (size_t)nodes + 1, &len);
-						ck_assert(st == TWZ_OK || st == TWZ_E_UNREACHABLE ||
-							  st == TWZ_E_DAMAGED);
-						ck_assert_uint_le(len, nodes);
+						expect((st == TWZ_OK || st == TWZ_E_UNREACHABLE ||
+							st == TWZ_E_DAMAGED) && len <= nodes,
+						       "path %u->%u: %s, %zu nodes", u, t,
+						       twz_strerror(st), len);
 					}
 				}
 				twz_close(db);
@@ -999,16 +1010,19 @@ START_TEST(test_format_golden_v1_0_all_pairs)
 				twz_node t = twz_node_at(raw, c % g.width, c / g.width);
 				if (t == TWZ_NONE)
 					continue;
-				uint32_t st, dg;
+				uint32_t st = 0, dg = 0;
 				twz_status r = twz_cost_exact(raw, s, t, &st, &dg);
-				if (dist[c].straight == UINT32_MAX) {
-					ck_assert_int_eq(r, TWZ_E_UNREACHABLE);
-				} else {
-					ck_assert_int_eq(r, TWZ_OK);
-					ck_assert_uint_eq(st, dist[c].straight);
-					ck_assert_uint_eq(dg, dist[c].diagonal);
-				}
-				ck_assert_uint_eq(twz_next(raw, s, t), twz_next(zst, s, t));
+				if (dist[c].straight == UINT32_MAX)
+					expect(r == TWZ_E_UNREACHABLE, "%u->%u: %s", s, t,
+					       twz_strerror(r));
+				else
+					expect(r == TWZ_OK && st == dist[c].straight &&
+					       dg == dist[c].diagonal,
+					       "%u->%u: %s, %u+%u*sqrt2, optimum %u+%u*sqrt2", s,
+					       t, twz_strerror(r), st, dg, dist[c].straight,
+					       dist[c].diagonal);
+				expect(twz_next(raw, s, t) == twz_next(zst, s, t),
+				       "%u->%u: raw and zstd files differ", s, t);
 			}
 		}
 	free(dist);
