@@ -33,4 +33,6 @@ int twz_cli_open_db(const char *path, twz_db **db);
 /* A whole decimal number in [lo, hi]; 0 on success. */
 int twz_cli_parse_int(const char *s, long lo, long hi, long *out);
 
+int twz_cmd_render(int argc, char **argv);
+
 #endif

@@ -1,0 +1,197 @@
+/*
+ * cmd_render.c - `twigz render LEVEL_OR_DB -o OUT.png|OUT.svg [options]`:
+ * draws a level (.map) or a database (.twz) with overlays. The overlay
+ * options come from the table in render_overlays.c: each entry NAME is
+ * asked for as --NAME [ARGS] or --overlay NAME[=ARGS].
+ *
+ * A level whose overlays read a database is baked in memory first when it
+ * is small (TWZ_RENDER_BAKE_MAX walkable cells); a bigger one is refused
+ * with a message, as baking it takes minutes: bake it with `twigz build`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli_common.h"
+#include "render.h"
+
+#define MAX_ITEMS 32
+
+static void render_help(FILE *f)
+{
+	fprintf(f, "usage: twigz render LEVEL.map|DB.twz -o OUT.png|OUT.svg [options]\n"
+		"  --scale N         pixels per cell, 1 to 64 (default: from the size)\n"
+		"  --no-legend       leave the legend out\n"
+		"  --grid, --no-grid lines between cells (default: from 12 pixels)\n"
+		"overlays (also --overlay NAME[=ARGS]):\n");
+	for (size_t i = 0; i < twz_overlay_count; i++) {
+		const struct twz_overlay *o = &twz_overlays[i];
+		char opt[48];
+		snprintf(opt, sizeof opt, "--%s%s%s", o->name,
+			 o->arg_help ? " " : "", o->arg_help ? o->arg_help : "");
+		fprintf(f, "  %-26s %s\n", opt, o->help);
+	}
+	fprintf(f, "A level is baked in memory for overlays that read a database "
+		"when it has at\nmost %u walkable cells; bake bigger ones with "
+		"'twigz build'.\n", TWZ_RENDER_BAKE_MAX);
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "twigz: %s (see 'twigz render --help')\n", msg);
+	return EXIT_USAGE;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && !strcasecmp(s + n - m, suffix);
+}
+
+static int unknown_overlay(const char *name)
+{
+	char msg[512];
+	size_t len = (size_t)snprintf(msg, sizeof msg,
+				      "unknown overlay '%.64s' (known:", name);
+	for (size_t i = 0; i < twz_overlay_count && len < sizeof msg; i++)
+		len += (size_t)snprintf(msg + len, sizeof msg - len, "%s %s",
+					i ? "," : "", twz_overlays[i].name);
+	if (len < sizeof msg)
+		snprintf(msg + len, sizeof msg - len, ")");
+	return usage_error(msg);
+}
+
+int twz_cmd_render(int argc, char **argv)
+{
+	struct twz_overlay_item items[MAX_ITEMS];
+	struct twz_render_options opt;
+	struct twz_error err = { { 0 }, 0 };
+	const char *input = NULL, *out = NULL;
+	size_t n = 0;
+	long v;
+
+	twz_render_options_default(&opt);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		const struct twz_overlay *ov = NULL;
+		const char *ovarg = NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			render_help(stdout);
+			return 0;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (!val)
+				return usage_error("-o needs a file name");
+			out = val;
+			i++;
+			continue;
+		} else if (!strcmp(a, "--scale")) {
+			if (!val || twz_cli_parse_int(val, 1, 64, &v))
+				return usage_error("--scale needs a number of pixels from 1 to 64");
+			opt.scale = (unsigned)v;
+			i++;
+			continue;
+		} else if (!strcmp(a, "--no-legend")) {
+			opt.legend = 0;
+			continue;
+		} else if (!strcmp(a, "--grid")) {
+			opt.grid = 1;
+			continue;
+		} else if (!strcmp(a, "--no-grid")) {
+			opt.grid = 0;
+			continue;
+		} else if (!strcmp(a, "--overlay")) {
+			if (!val)
+				return usage_error("--overlay needs NAME or NAME=ARGS");
+			char name[64];
+			const char *eq = strchr(val, '=');
+			size_t len = eq ? (size_t)(eq - val) : strlen(val);
+			snprintf(name, sizeof name, "%.*s",
+				 (int)(len < sizeof name ? len : sizeof name - 1), val);
+			ov = twz_overlay_find(name);
+			if (!ov)
+				return unknown_overlay(name);
+			ovarg = eq ? eq + 1 : NULL;
+			i++;
+		} else if (a[0] == '-' && a[1] == '-' &&
+			   (ov = twz_overlay_find(a + 2)) != NULL) {
+			if (ov->arg_help) {
+				if (!val) {
+					char msg[128];
+					snprintf(msg, sizeof msg, "--%s needs %s",
+						 ov->name, ov->arg_help);
+					return usage_error(msg);
+				}
+				ovarg = val;
+				i++;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			if (a[1] == '-')
+				return unknown_overlay(a + 2);
+			return usage_error("unknown option: options start with --");
+		} else if (!input) {
+			input = a;
+			continue;
+		} else {
+			return usage_error("render takes one level or database");
+		}
+		if (n == MAX_ITEMS)
+			return usage_error("too many overlays (at most 32)");
+		if (twz_overlay_parse(&items[n], ov, ovarg, &err))
+			return usage_error(err.msg);
+		n++;
+	}
+	if (!input)
+		return usage_error("render needs a level or a database");
+	if (!out)
+		return usage_error("render needs -o OUT.png or -o OUT.svg");
+	if (ends_with(out, ".svg")) {
+		opt.kind = TWZ_CANVAS_SVG;
+	} else if (ends_with(out, ".png")) {
+		opt.kind = TWZ_CANVAS_RASTER;
+		if (!twz_png_available()) {
+			fprintf(stderr, "twigz: %s: this twigz was built without "
+				"libpng (meson option png), so it cannot write "
+				"PNG; write an .svg instead\n", out);
+			return EXIT_USAGE;
+		}
+	} else {
+		fprintf(stderr, "twigz: %s: unknown picture type: the name must "
+			"end in .png or .svg\n", out);
+		return EXIT_USAGE;
+	}
+
+	struct twz_scene sc;
+	struct twz_canvas canvas;
+	struct twz_layout layout;
+	uint8_t *png = NULL;
+	size_t png_len = 0;
+	int rc = 0;
+
+	if (twz_scene_open(input, &sc, &err))
+		return twz_cli_error(&err);
+	if (twz_render_prepare(&sc, items, n, &err)) {
+		rc = twz_cli_error(&err);
+		goto out_scene;
+	}
+	if (twz_render_draw(&sc, items, n, &opt, &canvas, &layout, &err)) {
+		rc = twz_cli_error(&err);
+		goto out_items;
+	}
+	if (opt.kind == TWZ_CANVAS_SVG) {
+		if (twz_render_write_file(out, canvas.svg, canvas.svg_len, &err))
+			rc = twz_cli_error(&err);
+	} else if (twz_png_encode(&canvas, &png, &png_len, out, &err) ||
+		   twz_render_write_file(out, png, png_len, &err)) {
+		rc = twz_cli_error(&err);
+	}
+	free(png);
+	twz_canvas_free(&canvas);
+out_items:
+	twz_render_release(items, n);
+out_scene:
+	twz_scene_close(&sc);
+	return rc;
+}
