@@ -25,7 +25,16 @@
 
 uint32_t twz_db_row_runs(const twz_db *db, twz_node s)
 {
-	if (!db || !db->row_offsets || s >= db->c.node_count)
+	if (!db || s >= db->c.node_count)
+		return 0;
+#ifdef TWZ_FEATURE_BUCKETED_ROWS
+	if (db->bucketed) {
+		struct twz_row_view v;
+		twz__row_view(db, s, &v);
+		return twz__row_run_count(&v);
+	}
+#endif
+	if (!db->row_offsets)
 		return 0;
 	return twz_le32(db->row_offsets + 4 * ((size_t)s + 1)) -
 	       twz_le32(db->row_offsets + 4 * (size_t)s);
@@ -494,8 +503,8 @@ static void runs_legend(const struct twz_render *r,
 	snprintf(e->hi, sizeof e->hi, "%u", d->max);
 	twz_legend_add(lg, TWZ_LEGEND_TEXT, "%llu runs, %.1f per row",
 		       (unsigned long long)d->total, n ? (double)d->total / n : 0);
-	twz_legend_add(lg, TWZ_LEGEND_TEXT, "%.1f KiB of runs",
-		       d->total * 4 / 1024.0);
+	twz_legend_add(lg, TWZ_LEGEND_TEXT, "database: %.1f KiB in memory",
+		       r->scene->info.memory_size / 1024.0);
 }
 
 /* ---- transit: TRANSIT cells and their transit nodes --------------------- */
