@@ -508,9 +508,10 @@ static void fill_legend(const struct twz_render *r,
 	twz_legend_add(lg, TWZ_LEGEND_HEADING, "%.40s", base_name(sc->name));
 	twz_legend_add(lg, TWZ_LEGEND_TEXT, "%u x %u cells, %u walkable",
 		       sc->width, sc->height, sc->walkable_count);
-	if (sc->db && !sc->is_level)
-		twz_legend_add(lg, TWZ_LEGEND_TEXT, "%s, %u-connected, %u region%s",
+	if (sc->db)
+		twz_legend_add(lg, TWZ_LEGEND_TEXT, "%s%s, %u-connected, %u region%s",
 			       sc->info.method == 1 ? "CPD" : "TRANSIT",
+			       sc->is_level ? " baked in memory" : "",
 			       sc->info.connectivity, sc->info.component_count,
 			       sc->info.component_count == 1 ? "" : "s");
 	twz_legend_add(lg, TWZ_LEGEND_SWATCH, "floor")->colour = TWZ_COLOUR_FLOOR;

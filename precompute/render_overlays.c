@@ -101,6 +101,53 @@ static int path_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 	return 0;
 }
 
+/* Paths after the first run in lanes beside it (0, +1, -1, +2, ...
+ * lanes), so where paths share cells every one of them shows. */
+static double lane_offset(unsigned nth, double width)
+{
+	double lane = (nth + 1) / 2 * (nth % 2 ? 1.0 : -1.0);
+	return lane * (width + 1.5);
+}
+
+/* Move a polyline sideways by off pixels (to the left of its direction,
+ * y down), mitring the corners so the lane keeps its width. */
+static void offset_lane(double *xy, size_t n, double off)
+{
+	double px = 0, py = 0;   /* the previous segment's normal */
+
+	if (off == 0 || n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		double nx = px, ny = py;
+		if (i + 1 < n) {
+			double dx = xy[2 * i + 2] - xy[2 * i];
+			double dy = xy[2 * i + 3] - xy[2 * i + 1];
+			double len = hypot(dx, dy);
+			nx = len > 0 ? dy / len : 0;
+			ny = len > 0 ? -dx / len : 0;
+		}
+		if (i == 0) {
+			px = nx;
+			py = ny;
+		}
+		/* The mitre: along the mean normal, long enough that both
+		 * neighbouring segments keep their distance. */
+		double mx = px + nx, my = py + ny;
+		double ml = hypot(mx, my);
+		double k = 0;
+		if (ml > 1e-9) {
+			mx /= ml;
+			my /= ml;
+			double cosh = mx * nx + my * ny;
+			k = cosh > 0.3 ? off / cosh : off / 0.3;
+		}
+		xy[2 * i] += mx * k;
+		xy[2 * i + 1] += my * k;
+		px = nx;
+		py = ny;
+	}
+}
+
 static void path_draw(const struct twz_render *r,
 		      const struct twz_overlay_item *it, enum twz_layer layer)
 {
@@ -120,8 +167,9 @@ static void path_draw(const struct twz_render *r,
 			twz_node_xy(r->scene->db, p->node[i], &x, &y);
 			twz_cell_centre(l, x, y, &xy[2 * i], &xy[2 * i + 1]);
 		}
-		twz_draw_haloed_line(r->canvas, xy, p->len,
-				     twz_line_width(l->scale), colour);
+		double w = twz_line_width(l->scale);
+		offset_lane(xy, p->len, lane_offset(it->nth, w));
+		twz_draw_haloed_line(r->canvas, xy, p->len, w, colour);
 		free(xy);
 	}
 	if (layer == TWZ_LAYER_MARKS) {

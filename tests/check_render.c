@@ -243,9 +243,25 @@ START_TEST(test_render_two_paths_two_colours)
 	add(&f, "path", "1,1,8,1");
 	add(&f, "path", "2,3,8,3");
 	draw(&f, TWZ_CANVAS_RASTER);
+	/* The first path runs through cell centres, the second one lane
+	 * (its width and a gap) to its left: going east, above. */
+	double lane = twz_line_width(SCALE) + 1.5;
 	ck_assert_rgb(at_cell(&f, 5, 1, 0, 0), twz_palette_category(0));
-	ck_assert_rgb(at_cell(&f, 5, 3, 0, 0), twz_palette_category(1));
+	ck_assert_rgb(at_cell(&f, 5, 3, 0, -lane), twz_palette_category(1));
+	ck_assert_rgb(at_cell(&f, 5, 3, 0, lane), TWZ_COLOUR_FLOOR);
 	ck_assert_rgb(at_cell(&f, 7, 2, 0, 0), TWZ_COLOUR_FLOOR);
+	/* Both through the opening: side by side. */
+	close_fixture(&f);
+	open_corridor(&f);
+	add(&f, "path", "1,1,1,3");
+	add(&f, "path", "2,1,2,3");
+	draw(&f, TWZ_CANVAS_RASTER);
+	ck_assert_rgb(at_cell(&f, 7, 2, 0, 0), twz_palette_category(0));
+	struct twz_rgb side = at_cell(&f, 7, 2, lane, 0);
+	struct twz_rgb other = at_cell(&f, 7, 2, -lane, 0);
+	ck_assert_msg((side.r == 0x00 && side.g == 0x72 && side.b == 0xB2) !=
+		      (other.r == 0x00 && other.g == 0x72 && other.b == 0xB2),
+		      "second path not beside the first in the opening");
 	close_fixture(&f);
 }
 END_TEST
