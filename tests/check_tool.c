@@ -1,0 +1,1066 @@
+/*
+ * check_tool.c - the `twigz` command as a pipeline runs it (the built
+ * tool's path is in $TWZ_TOOL): build, query --json, verify, info --json,
+ * and every failure: the exit status, one line on stderr naming the file,
+ * and no output or temporary file left behind.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "level_map.h"
+#include "level_scen.h"
+#include "test_support.h"
+#include "twigz.h"
+#include "twz_validate.h"
+
+extern char **environ;
+
+/* The command's documented exit statuses. */
+enum {
+	EXIT_OK = 0,
+	EXIT_VERIFY = 1,
+	EXIT_USAGE = 2,
+	EXIT_INPUT = 3,
+	EXIT_IO = 4,
+};
+
+/* ck_assert reports every check that passes to the runner, a system call
+ * each: loops check with this, which calls Check only on failure. */
+#define expect(cond, ...)                       \
+	do {                                    \
+		if (!(cond))                    \
+			ck_abort_msg(__VA_ARGS__); \
+	} while (0)
+
+/* ---- a scratch directory ------------------------------------------------ */
+
+/* base is made once per test case by the runner and removed after it, so
+ * even a test that fails leaves nothing behind; each test gets its own
+ * root inside it. root holds the captured output, work is where the tool
+ * writes. */
+static char base[4096];
+static char root[4200];
+static char work[4300];
+
+static void remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		chmod(path, 0755);
+		DIR *d = opendir(path);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			char sub[8192];
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+			remove_tree(sub);
+		}
+		if (d)
+			closedir(d);
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+static void base_setup(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(base, sizeof base, "%s/twz-tool-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(base)) {
+		fprintf(stderr, "mkdtemp %s: %s\n", base, strerror(errno));
+		base[0] = 0;
+	}
+}
+
+static void base_teardown(void)
+{
+	if (base[0])
+		remove_tree(base);
+}
+
+static void scratch_setup(void)
+{
+	ck_assert_msg(base[0], "no temporary directory");
+	snprintf(root, sizeof root, "%s/XXXXXX", base);
+	ck_assert_msg(mkdtemp(root) != NULL, "mkdtemp: %s", strerror(errno));
+	snprintf(work, sizeof work, "%s/work", root);
+	ck_assert_int_eq(mkdir(work, 0755), 0);
+}
+
+static void scratch_teardown(void)
+{
+	remove_tree(root);
+}
+
+/* Paths into rotating buffers: a few may be held at once. */
+static const char *in_work(const char *name)
+{
+	static char path[8][8400];
+	static unsigned which;
+
+	which = (which + 1) % 8;
+	snprintf(path[which], sizeof path[which], "%s/%s", work, name);
+	return path[which];
+}
+
+static const char *level_file(const char *name)
+{
+	static char path[8][4200];
+	static unsigned which;
+	const char *src = getenv("TWZ_SOURCE_ROOT");
+
+	which = (which + 1) % 8;
+	snprintf(path[which], sizeof path[which], "%s/tests/levels/%s",
+		 src && *src ? src : ".", name);
+	return path[which];
+}
+
+/* The names in a directory, sorted, joined by spaces ("" when empty). */
+static char *listing(const char *dir)
+{
+	char *names[256];
+	size_t n = 0, total = 1;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	ck_assert_msg(d != NULL, "%s: %s", dir, strerror(errno));
+	while ((e = readdir(d)) && n < 256) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		names[n] = strdup(e->d_name);
+		ck_assert_ptr_nonnull(names[n]);
+		total += strlen(names[n]) + 1;
+		n++;
+	}
+	closedir(d);
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			char *t = names[j];
+			names[j] = names[j - 1];
+			names[j - 1] = t;
+		}
+	char *out = calloc(1, total);
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strcat(out, " ");
+		strcat(out, names[i]);
+		free(names[i]);
+	}
+	return out;
+}
+
+static void assert_listing(const char *dir, const char *want)
+{
+	char *got = listing(dir);
+	ck_assert_msg(strcmp(got, want) == 0, "%s holds '%s', expected '%s'", dir, got,
+		      want);
+	free(got);
+}
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	for (;;) {
+		if (*len + 1 >= cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		size_t n = fread(buf + *len, 1, cap - *len - 1, f);
+		if (n == 0)
+			break;
+		*len += n;
+	}
+	fclose(f);
+	buf[*len] = 0;
+	return buf;
+}
+
+static void write_all(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* ---- running the tool --------------------------------------------------- */
+
+struct run {
+	int status;     /* exit status */
+	char *out;      /* stdout, NUL-terminated */
+	size_t out_len;
+	char *err;      /* stderr */
+	size_t err_len;
+};
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static pid_t spawn_tool(const char *const args[], int wait_for_it, struct run *r)
+{
+	const char *tool = getenv("TWZ_TOOL");
+	char out_path[4400], err_path[4400];
+	char *argv[32];
+	size_t n = 0;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	ck_assert_msg(tool && *tool, "TWZ_TOOL is not set (meson test sets it)");
+	argv[n++] = (char *)tool;
+	for (; args[n - 1]; n++) {
+		ck_assert_uint_lt(n, 31);
+		argv[n] = (char *)args[n - 1];
+	}
+	argv[n] = NULL;
+	snprintf(out_path, sizeof out_path, "%s/stdout", root);
+	snprintf(err_path, sizeof err_path, "%s/stderr", root);
+	ck_assert_int_eq(posix_spawn_file_actions_init(&fa), 0);
+	posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	ck_assert_msg(rc == 0, "cannot run %s: %s", tool, strerror(rc));
+	if (!wait_for_it)
+		return pid;
+
+	int ws;
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	r->out = (char *)read_all(out_path, &r->out_len);
+	r->err = (char *)read_all(err_path, &r->err_len);
+	ck_assert_msg(WIFEXITED(ws), "twigz %s died of signal %d; stderr: %s", args[0],
+		      WIFSIGNALED(ws) ? WTERMSIG(ws) : -1, r->err);
+	r->status = WEXITSTATUS(ws);
+	return pid;
+}
+
+#define TOOL(r, ...)                                                 \
+	do {                                                         \
+		const char *const args_[] = { __VA_ARGS__, NULL };   \
+		spawn_tool(args_, 1, (r));                           \
+	} while (0)
+
+static void assert_status(const struct run *r, int want)
+{
+	ck_assert_msg(r->status == want, "exit status %d, expected %d; stderr: %s",
+		      r->status, want, r->err);
+}
+
+/* stderr is exactly one line that says each of the given things. */
+static void assert_one_error_line(const struct run *r, const char *a, const char *b)
+{
+	ck_assert_msg(r->err_len > 0 && r->err[r->err_len - 1] == '\n' &&
+			      memchr(r->err, '\n', r->err_len) == r->err + r->err_len - 1,
+		      "stderr is not one line: '%s'", r->err);
+	ck_assert_msg(strstr(r->err, a), "stderr '%s' should name '%s'", r->err, a);
+	if (b)
+		ck_assert_msg(strstr(r->err, b), "stderr '%s' should say '%s'", r->err, b);
+}
+
+static void build(const char *level, const char *out, const char *codec,
+		  const char *threads)
+{
+	struct run r;
+
+	TOOL(&r, "build", level, "-o", out, "--codec", codec, "--threads", threads,
+	     "--quiet");
+	assert_status(&r, EXIT_OK);
+	ck_assert_uint_eq(r.out_len, 0);
+	ck_assert_msg(r.err_len == 0, "--quiet build wrote '%s'", r.err);
+	run_free(&r);
+}
+
+/* A generated level written as a Moving AI .map. */
+static void write_map(const char *path, const struct twz_grid *g)
+{
+	size_t cap = 64 + ((size_t)g->width + 1) * g->height;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	int n = snprintf(text, cap, "type octile\nheight %u\nwidth %u\nmap\n",
+			 g->height, g->width);
+	size_t len = (size_t)n;
+	for (uint32_t y = 0; y < g->height; y++) {
+		for (uint32_t x = 0; x < g->width; x++)
+			text[len++] = twz_grid_walkable(g, x, y) ? '.' : '@';
+		text[len++] = '\n';
+	}
+	write_all(path, text, len);
+	free(text);
+}
+
+/* ---- the JSON line of a query ------------------------------------------- */
+
+struct parsed {
+	uint32_t sx, sy, gx, gy;
+	int reachable;
+	double cost;
+	size_t n;
+	uint32_t xy[512][2];
+};
+
+static int lit(const char **p, const char *s)
+{
+	size_t n = strlen(s);
+	if (strncmp(*p, s, n))
+		return -1;
+	*p += n;
+	return 0;
+}
+
+static int uint_field(const char **p, uint32_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+
+	if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
+		return -1;
+	while (*s >= '0' && *s <= '9' && x <= UINT32_MAX)
+		x = x * 10 + (uint64_t)(*s++ - '0');
+	if (x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	*p = s;
+	return 0;
+}
+
+/* A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int number_field(const char **p, double *v)
+{
+	const char *s = *p, *start = *p;
+
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return -1;
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
+			return -1;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return -1;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	*v = strtod(start, NULL);
+	*p = s;
+	return 0;
+}
+
+/* Parses exactly one line of the documented form; returns the position
+ * after its '\n', or NULL (with why) when it departs from the form. */
+static const char *parse_line(const char *p, struct parsed *q, const char **why)
+{
+	*why = "start";
+	if (lit(&p, "{\"start\":[") || uint_field(&p, &q->sx) || lit(&p, ",") ||
+	    uint_field(&p, &q->sy))
+		return NULL;
+	*why = "goal";
+	if (lit(&p, "],\"goal\":[") || uint_field(&p, &q->gx) || lit(&p, ",") ||
+	    uint_field(&p, &q->gy) || lit(&p, "],\"cost\":"))
+		return NULL;
+	q->n = 0;
+	*why = "cost";
+	if (!lit(&p, "null")) {
+		q->reachable = 0;
+		*why = "unreachable path";
+		if (lit(&p, ",\"path\":[]}\n"))
+			return NULL;
+		return p;
+	}
+	q->reachable = 1;
+	if (number_field(&p, &q->cost))
+		return NULL;
+	*why = "path";
+	if (lit(&p, ",\"path\":["))
+		return NULL;
+	for (;;) {
+		if (q->n == 512 || lit(&p, "[") || uint_field(&p, &q->xy[q->n][0]) ||
+		    lit(&p, ",") || uint_field(&p, &q->xy[q->n][1]) || lit(&p, "]"))
+			return NULL;
+		q->n++;
+		if (!lit(&p, "]"))
+			break;
+		if (lit(&p, ","))
+			return NULL;
+	}
+	*why = "end";
+	if (lit(&p, "}\n"))
+		return NULL;
+	return p;
+}
+
+/* The line answers (sx,sy)->(gx,gy) optimally on g: the path starts and
+ * ends right, every step is one legal move, the cost is the walked cost
+ * and the Dijkstra optimum. */
+static void check_answer(const struct parsed *q, const struct twz_grid *g,
+			 uint32_t sx, uint32_t sy, uint32_t gx, uint32_t gy)
+{
+	size_t cells = (size_t)g->width * g->height;
+	struct twz_cost *dist = malloc(cells * sizeof *dist);
+
+	ck_assert_ptr_nonnull(dist);
+	expect(q->sx == sx && q->sy == sy && q->gx == gx && q->gy == gy,
+	       "line for (%u,%u)->(%u,%u) answers (%u,%u)->(%u,%u)", sx, sy, gx, gy,
+	       q->sx, q->sy, q->gx, q->gy);
+	twz_test_dijkstra(g, 8, sx, sy, dist);
+	struct twz_cost best = dist[(size_t)gy * g->width + gx];
+	free(dist);
+	if (best.straight == UINT32_MAX) {
+		expect(!q->reachable, "(%u,%u)->(%u,%u) is unreachable", sx, sy, gx, gy);
+		return;
+	}
+	expect(q->reachable, "(%u,%u)->(%u,%u) said unreachable", sx, sy, gx, gy);
+	expect(q->n == (size_t)best.straight + best.diagonal + 1,
+	       "(%u,%u)->(%u,%u): %zu path cells", sx, sy, gx, gy, q->n);
+	expect(q->xy[0][0] == sx && q->xy[0][1] == sy && q->xy[q->n - 1][0] == gx &&
+	       q->xy[q->n - 1][1] == gy, "(%u,%u)->(%u,%u): path ends", sx, sy, gx, gy);
+	double walked = 0;
+	for (size_t k = 1; k < q->n; k++) {
+		int legal = 0;
+		for (unsigned m = 0; m < 8; m++)
+			if ((int64_t)q->xy[k - 1][0] + twz_test_move_dx(m) == q->xy[k][0] &&
+			    (int64_t)q->xy[k - 1][1] + twz_test_move_dy(m) == q->xy[k][1] &&
+			    twz_test_move_legal(g, 8, q->xy[k - 1][0], q->xy[k - 1][1], m)) {
+				legal = 1;
+				walked += m >= 4 ? sqrt(2.0) : 1.0;
+			}
+		expect(legal, "(%u,%u)->(%u,%u): step %zu is not a legal move", sx, sy,
+		       gx, gy, k);
+	}
+	double optimum = best.straight + best.diagonal * sqrt(2.0);
+	expect(fabs(q->cost - walked) < 1e-6 && fabs(q->cost - optimum) < 1e-6,
+	       "(%u,%u)->(%u,%u): cost %.10g, walked %.10g, optimum %.10g", sx, sy,
+	       gx, gy, q->cost, walked, optimum);
+}
+
+static void load_rooms(struct twz_grid *g)
+{
+	struct twz_error err = { { 0 }, 0 };
+	ck_assert_msg(twz_grid_load(level_file("rooms.map"), g, &err) == 0, "%s",
+		      err.msg);
+}
+
+/* ---- Build -------------------------------------------------------------- */
+
+START_TEST(test_tool_build_writes_only_its_output)
+{
+	struct run r;
+	twz_db *db;
+	twz_info in;
+	size_t map_len;
+
+	umask(022);
+	TOOL(&r, "build", level_file("rooms.map"), "-o", in_work("rooms.twz"),
+	     "--threads", "1");
+	assert_status(&r, EXIT_OK);
+	ck_assert_uint_eq(r.out_len, 0);
+	/* Not quiet: one summary line on stderr. */
+	ck_assert_msg(strstr(r.err, "rooms.map") != NULL, "%s", r.err);
+	run_free(&r);
+	assert_listing(work, "rooms.twz");
+
+	uint8_t *map = read_all(level_file("rooms.map"), &map_len);
+	ck_assert_int_eq(twz_open(in_work("rooms.twz"), 0, &db), TWZ_OK);
+	ck_assert_int_eq(twz_get_info(db, &in), TWZ_OK);
+	ck_assert_uint_eq(in.width, 20);
+	ck_assert_uint_eq(in.height, 10);
+	ck_assert_uint_eq(in.node_count, 135);
+	ck_assert_uint_eq(in.component_count, 3);
+	ck_assert_uint_eq(in.connectivity, 8);
+	ck_assert_uint_eq(in.build_codec, 1);
+	ck_assert_uint_eq(in.level_hash, XXH3_64bits(map, map_len));
+	twz_close(db);
+	free(map);
+
+	/* The database is an ordinary file, readable like its level. */
+	struct stat st;
+	ck_assert_int_eq(stat(in_work("rooms.twz"), &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0444, 0444);
+}
+END_TEST
+
+START_TEST(test_tool_build_threads_identical)
+{
+	static const char *const codec[] = { "zstd", "raw" };
+	struct twz_grid g;
+
+	char levels[2][8400];
+
+	twz_test_generate(&g, TWZ_TEST_CAVES, 48, 32, 11);
+	write_map(in_work("caves.map"), &g);
+	twz_grid_free(&g);
+	snprintf(levels[0], sizeof levels[0], "%s", level_file("rooms.map"));
+	snprintf(levels[1], sizeof levels[1], "%s", in_work("caves.map"));
+	for (int l = 0; l < 2; l++) {
+		for (int c = 0; c < 2; c++) {
+			size_t a_len, b_len;
+			build(levels[l], in_work("t1.twz"), codec[c], "1");
+			build(levels[l], in_work("t2.twz"), codec[c], "2");
+			uint8_t *a = read_all(in_work("t1.twz"), &a_len);
+			uint8_t *b = read_all(in_work("t2.twz"), &b_len);
+			ck_assert_msg(a_len == b_len && memcmp(a, b, a_len) == 0,
+				      "%s, %s: --threads 1 and 2 differ", levels[l], codec[c]);
+			/* And again: a bake is deterministic. */
+			build(levels[l], in_work("t2.twz"), codec[c], "2");
+			free(b);
+			b = read_all(in_work("t2.twz"), &b_len);
+			ck_assert(a_len == b_len && memcmp(a, b, a_len) == 0);
+			free(a);
+			free(b);
+		}
+	}
+	assert_listing(work, "caves.map t1.twz t2.twz");
+}
+END_TEST
+
+/* A failed bake leaves an earlier good output as it was. */
+START_TEST(test_tool_build_failure_keeps_old_output)
+{
+	struct run r;
+	size_t a_len, b_len;
+
+	build(level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
+	uint8_t *a = read_all(in_work("rooms.twz"), &a_len);
+	TOOL(&r, "build", level_file("bad_row.map"), "-o", in_work("rooms.twz"));
+	assert_status(&r, EXIT_INPUT);
+	run_free(&r);
+	uint8_t *b = read_all(in_work("rooms.twz"), &b_len);
+	ck_assert(a_len == b_len && memcmp(a, b, a_len) == 0);
+	assert_listing(work, "rooms.twz");
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* Killed in the middle of a bake: no output, or a complete one, never a
+ * partial file under the output's name. */
+START_TEST(test_tool_build_killed_leaves_no_partial_output)
+{
+	struct twz_grid g;
+	const char *const args[] = { "build", in_work("big.map"), "-o",
+				     in_work("big.twz"), "--threads", "1", "--quiet",
+				     NULL };
+	struct timespec pause = { 0, 60 * 1000 * 1000 };
+	int ws;
+
+	twz_test_generate(&g, TWZ_TEST_OPEN_HOLLOW, 64, 64, 2);
+	write_map(in_work("big.map"), &g);
+	twz_grid_free(&g);
+	pid_t pid = spawn_tool(args, 0, NULL);
+	nanosleep(&pause, NULL);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	struct stat st;
+	if (stat(in_work("big.twz"), &st) == 0) {
+		/* It finished first: then the file is whole. */
+		twz_db *db;
+		ck_assert_int_eq(twz_open(in_work("big.twz"), 0, &db), TWZ_OK);
+		twz_close(db);
+	} else {
+		ck_assert_int_eq(errno, ENOENT);
+	}
+}
+END_TEST
+
+/* ---- Query --------------------------------------------------------------- */
+
+START_TEST(test_tool_query_json_form)
+{
+	static const uint32_t pairs[][4] = {
+		{ 0, 0, 19, 9 }, { 19, 6, 0, 9 }, { 13, 1, 18, 4 }, { 8, 1, 15, 1 },
+		{ 0, 0, 4, 7 }, { 4, 7, 5, 8 }, { 13, 8, 15, 8 }, { 4, 7, 4, 7 },
+		{ 13, 8, 0, 0 },
+	};
+	struct twz_grid g;
+	struct parsed q;
+	const char *why;
+
+	load_rooms(&g);
+	build(level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		struct run r;
+		char c[4][16];
+		for (int k = 0; k < 4; k++)
+			snprintf(c[k], sizeof c[k], "%u", pairs[i][k]);
+		TOOL(&r, "query", in_work("rooms.twz"), c[0], c[1], c[2], c[3], "--json");
+		assert_status(&r, EXIT_OK);
+		ck_assert_msg(r.err_len == 0, "stderr: %s", r.err);
+		const char *end = parse_line(r.out, &q, &why);
+		ck_assert_msg(end != NULL, "query %zu: bad %s in '%s'", i, why, r.out);
+		ck_assert_msg(*end == 0, "query %zu: more than one line: '%s'", i, r.out);
+		check_answer(&q, &g, pairs[i][0], pairs[i][1], pairs[i][2], pairs[i][3]);
+		run_free(&r);
+	}
+
+	/* The exact bytes of the two short forms. */
+	struct run r;
+	TOOL(&r, "query", in_work("rooms.twz"), "0", "0", "4", "7", "--json");
+	ck_assert_str_eq(r.out, "{\"start\":[0,0],\"goal\":[4,7],\"cost\":null,\"path\":[]}\n");
+	run_free(&r);
+	TOOL(&r, "query", in_work("rooms.twz"), "--json", "4", "7", "4", "7");
+	ck_assert_str_eq(r.out, "{\"start\":[4,7],\"goal\":[4,7],\"cost\":0,\"path\":[[4,7]]}\n");
+	run_free(&r);
+	TOOL(&r, "query", in_work("rooms.twz"), "13", "8", "15", "8", "--json");
+	ck_assert_str_eq(r.out,
+			 "{\"start\":[13,8],\"goal\":[15,8],\"cost\":2,\"path\":[[13,8],[14,8],[15,8]]}\n");
+	run_free(&r);
+	/* Without --json: one line of text. */
+	TOOL(&r, "query", in_work("rooms.twz"), "0", "0", "19", "9");
+	assert_status(&r, EXIT_OK);
+	ck_assert(r.out_len > 0 && strchr(r.out, '\n') == r.out + r.out_len - 1);
+	run_free(&r);
+	twz_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_tool_query_scen_json_in_order)
+{
+	struct twz_grid g;
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+	struct parsed q;
+	struct run r;
+	const char *why;
+
+	load_rooms(&g);
+	ck_assert_int_eq(twz_scen_load(level_file("rooms.map.scen"), &sc, &err), 0);
+	build(level_file("rooms.map"), in_work("rooms.twz"), "raw", "2");
+	TOOL(&r, "query", in_work("rooms.twz"), "--scen", level_file("rooms.map.scen"),
+	     "--json");
+	assert_status(&r, EXIT_OK);
+	const char *p = r.out;
+	for (size_t i = 0; i < sc.count; i++) {
+		const struct twz_scen_entry *e = &sc.entries[i];
+		p = parse_line(p, &q, &why);
+		ck_assert_msg(p != NULL, "line %zu: bad %s in '%s'", i + 1, why, r.out);
+		check_answer(&q, &g, e->sx, e->sy, e->gx, e->gy);
+		ck_assert(twz_scen_cost_matches(e, q.cost));
+	}
+	ck_assert_msg(*p == 0, "more lines than problems: '%s'", p);
+	run_free(&r);
+	twz_scen_free(&sc);
+	twz_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_tool_query_bad_places)
+{
+	static const char *const bad[][4] = {
+		{ "5", "0", "0", "0" },     /* start on a wall */
+		{ "0", "0", "12", "9" },    /* goal on a wall */
+		{ "20", "0", "0", "0" },    /* start off the map */
+		{ "0", "0", "0", "10" },    /* goal off the map */
+	};
+	build(level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct run r;
+		TOOL(&r, "query", in_work("rooms.twz"), bad[i][0], bad[i][1], bad[i][2],
+		     bad[i][3], "--json");
+		assert_status(&r, EXIT_INPUT);
+		ck_assert_uint_eq(r.out_len, 0);
+		assert_one_error_line(&r, "rooms.twz", NULL);
+		run_free(&r);
+	}
+}
+END_TEST
+
+/* ---- Verify and info ------------------------------------------------------ */
+
+START_TEST(test_tool_verify_counts)
+{
+	static const char *const good[] = { "rooms.map.scen", "rooms_old.scen",
+					     "rooms_v10.scen" };
+	struct run r;
+
+	build(level_file("rooms.map"), in_work("rooms.twz"), "zstd", "2");
+	for (size_t i = 0; i < 3; i++) {
+		TOOL(&r, "verify", in_work("rooms.twz"), level_file(good[i]));
+		assert_status(&r, EXIT_OK);
+		ck_assert_str_eq(r.out, "14 passed, 0 failed\n");
+		run_free(&r);
+	}
+	TOOL(&r, "verify", in_work("rooms.twz"), level_file("rooms_wrong.map.scen"));
+	assert_status(&r, EXIT_VERIFY);
+	ck_assert_str_eq(r.out, "13 passed, 1 failed\n");
+	/* The failure is named by file and line. */
+	assert_one_error_line(&r, "rooms_wrong.map.scen:4:", NULL);
+	run_free(&r);
+
+	/* A scenario that does not parse is bad input, not a failed check. */
+	TOOL(&r, "verify", in_work("rooms.twz"), level_file("bad_fields.scen"));
+	assert_status(&r, EXIT_INPUT);
+	ck_assert_uint_eq(r.out_len, 0);
+	assert_one_error_line(&r, "bad_fields.scen:3:", "too few fields");
+	run_free(&r);
+}
+END_TEST
+
+/* The value of "key" in a one-line JSON object, as text. */
+static int json_value(const char *json, const char *key, char *out, size_t cap)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	const char *p = strstr(json, pat);
+	if (!p)
+		return -1;
+	p += strlen(pat);
+	size_t n = strcspn(p, ",}");
+	if (n >= cap)
+		return -1;
+	memcpy(out, p, n);
+	out[n] = 0;
+	return 0;
+}
+
+START_TEST(test_tool_info_json)
+{
+	static const struct {
+		const char *key;
+		const char *value;
+	} want[] = {
+		{ "connectivity", "8" }, { "width", "20" }, { "height", "10" },
+		{ "nodes", "135" }, { "regions", "3" }, { "codec", "\"raw\"" },
+	};
+	struct run r;
+	char v[64], hash[32];
+	size_t map_len, db_len;
+
+	build(level_file("rooms.map"), in_work("rooms.twz"), "raw", "1");
+	TOOL(&r, "info", in_work("rooms.twz"), "--json");
+	assert_status(&r, EXIT_OK);
+	ck_assert_uint_eq(r.err_len, 0);
+	ck_assert_msg(r.out[0] == '{' && r.out_len >= 3 &&
+			      strcmp(r.out + r.out_len - 2, "}\n") == 0 &&
+			      strchr(r.out, '\n') == r.out + r.out_len - 1,
+		      "not one JSON object on one line: '%s'", r.out);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		ck_assert_msg(json_value(r.out, want[i].key, v, sizeof v) == 0,
+			      "no \"%s\" in %s", want[i].key, r.out);
+		ck_assert_str_eq(v, want[i].value);
+	}
+	ck_assert_int_eq(json_value(r.out, "format", v, sizeof v), 0);
+	ck_assert_msg(strncmp(v, "\"1.", 3) == 0, "format %s", v);
+	uint8_t *map = read_all(level_file("rooms.map"), &map_len);
+	uint8_t *db = read_all(in_work("rooms.twz"), &db_len);
+	snprintf(hash, sizeof hash, "\"%016llx\"",
+		 (unsigned long long)XXH3_64bits(map, map_len));
+	ck_assert_int_eq(json_value(r.out, "level_hash", v, sizeof v), 0);
+	ck_assert_str_eq(v, hash);
+	ck_assert_int_eq(json_value(r.out, "file_bytes", v, sizeof v), 0);
+	ck_assert_uint_eq(strtoull(v, NULL, 10), db_len);
+	run_free(&r);
+	free(map);
+	free(db);
+
+	/* Without --json: text, several lines. */
+	TOOL(&r, "info", in_work("rooms.twz"));
+	assert_status(&r, EXIT_OK);
+	ck_assert(strstr(r.out, "135") != NULL);
+	run_free(&r);
+}
+END_TEST
+
+/* ---- Errors -------------------------------------------------------------- */
+
+START_TEST(test_tool_error_missing_level)
+{
+	struct run r;
+
+	TOOL(&r, "build", in_work("no_such.map"), "-o", in_work("out.twz"));
+	assert_status(&r, EXIT_IO);
+	assert_one_error_line(&r, in_work("no_such.map"), NULL);
+	ck_assert_uint_eq(r.out_len, 0);
+	run_free(&r);
+	assert_listing(work, "");
+}
+END_TEST
+
+START_TEST(test_tool_error_malformed_level)
+{
+	static const struct {
+		const char *file;
+		const char *where;
+		const char *says;
+	} cases[] = {
+		{ "bad_row.map", "bad_row.map:7:", "row 2 has 5 cells" },
+		{ "bad_cell.map", "bad_cell.map:6:", "unknown cell 'X'" },
+		{ "bad_short.map", "bad_short.map:6:", "only 2 of 3 map rows" },
+		{ "bad_fields.scen", "bad_fields.scen:1:", "unknown header line" },
+	};
+	struct run r;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		TOOL(&r, "build", level_file(cases[i].file), "-o", in_work("out.twz"));
+		assert_status(&r, EXIT_INPUT);
+		assert_one_error_line(&r, level_file(cases[i].where), cases[i].says);
+		ck_assert_uint_eq(r.out_len, 0);
+		run_free(&r);
+	}
+	/* Empty and binary levels, made here. */
+	write_all(in_work("empty.map"), "", 0);
+	TOOL(&r, "build", in_work("empty.map"), "-o", in_work("out.twz"));
+	assert_status(&r, EXIT_INPUT);
+	assert_one_error_line(&r, in_work("empty.map"), "empty");
+	run_free(&r);
+	write_all(in_work("nul.map"), "type octile\nheight 1\nwidth 1\nmap\n\0\n", 35);
+	TOOL(&r, "build", in_work("nul.map"), "-o", in_work("out.twz"));
+	assert_status(&r, EXIT_INPUT);
+	assert_one_error_line(&r, in_work("nul.map"), "NUL");
+	run_free(&r);
+	assert_listing(work, "empty.map nul.map");
+}
+END_TEST
+
+START_TEST(test_tool_error_usage)
+{
+	static const char *const bad[][8] = {
+		{ "build", "LEVEL", "-o", "OUT", "--frobnicate", NULL },
+		{ "build", "LEVEL", "-o", "OUT", "--threads", "0", NULL },
+		{ "build", "LEVEL", "-o", "OUT", "--threads", "two", NULL },
+		{ "build", "LEVEL", "-o", "OUT", "--codec", "lzma", NULL },
+		{ "build", "LEVEL", "-o", NULL },
+		{ "build", "LEVEL", NULL },
+		{ "build", "-o", "OUT", NULL },
+		{ "query", "DB", "1", "2", "3", NULL },
+		{ "query", "DB", "1", "2", "3", "x", NULL },
+		{ "query", "DB", "1", "2", "3", "4", "--fast", NULL },
+		{ "verify", "DB", NULL },
+		{ "info", "DB", "--yaml", NULL },
+		{ "frobnicate", NULL },
+	};
+	const char *args[9];
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct run r;
+		size_t n = 0;
+		for (; bad[i][n]; n++) {
+			const char *a = bad[i][n];
+			args[n] = !strcmp(a, "LEVEL") ? level_file("rooms.map") :
+				  !strcmp(a, "OUT") || !strcmp(a, "DB") ? in_work("out.twz") : a;
+		}
+		args[n] = NULL;
+		spawn_tool(args, 1, &r);
+		ck_assert_msg(r.status == EXIT_USAGE, "case %zu: exit %d; stderr %s", i,
+			      r.status, r.err);
+		ck_assert_uint_eq(r.out_len, 0);
+		ck_assert_msg(strncmp(r.err, "twigz: ", 7) == 0, "case %zu: %s", i, r.err);
+		run_free(&r);
+	}
+	struct run r;
+	const char *none[] = { NULL };
+	spawn_tool(none, 1, &r);
+	assert_status(&r, EXIT_USAGE);
+	run_free(&r);
+	assert_listing(work, "");
+}
+END_TEST
+
+/* A damaged or foreign database: every command that reads one refuses it
+ * with one line naming it. */
+START_TEST(test_tool_error_damaged_db)
+{
+	size_t len;
+
+	build(level_file("rooms.map"), in_work("good.twz"), "raw", "1");
+	uint8_t *buf = read_all(in_work("good.twz"), &len);
+	struct twz_container c;
+	ck_assert_int_eq(twz_parse_container(buf, len, &c), TWZ_OK);
+	/* The middle of the last section (not padding between sections). */
+	size_t at = (size_t)(c.sections[c.section_count - 1].offset +
+			     c.sections[c.section_count - 1].size / 2);
+	buf[at] ^= 0x40;
+	write_all(in_work("flipped.twz"), buf, len);
+	buf[at] ^= 0x40;
+	write_all(in_work("short.twz"), buf, len - 100);
+	buf[TWZ_H_MAJOR] = 9;                         /* a future major */
+	write_all(in_work("future.twz"), buf, len);
+	free(buf);
+	const char *level = "type octile\nheight 1\nwidth 1\nmap\n.\n";
+	write_all(in_work("text.twz"), level, strlen(level));
+
+	static const struct {
+		const char *file;
+		const char *says;
+	} cases[] = {
+		{ "flipped.twz", "checksum" },
+		{ "short.twz", "damaged" },
+		{ "future.twz", "newer" },
+		{ "text.twz", "not a twigz" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *db = in_work(cases[i].file);
+		const char *const cmds[][6] = {
+			{ "query", db, "0", "0", "19", "9" },
+			{ "query", db, "--scen", level_file("rooms.map.scen"), "--json", NULL },
+			{ "verify", db, level_file("rooms.map.scen"), NULL },
+			{ "info", db, "--json", NULL },
+		};
+		for (size_t k = 0; k < 4; k++) {
+			struct run r;
+			const char *args[8];
+			memcpy(args, cmds[k], sizeof cmds[k]);
+			args[6] = NULL;
+			spawn_tool(args, 1, &r);
+			ck_assert_msg(r.status == EXIT_INPUT, "%s %s: exit %d", cmds[k][0],
+				      cases[i].file, r.status);
+			ck_assert_msg(r.out_len == 0, "%s %s printed '%s'", cmds[k][0],
+				      cases[i].file, r.out);
+			assert_one_error_line(&r, db, cases[i].says);
+			run_free(&r);
+		}
+	}
+	/* A database that is not there is an I/O error. */
+	struct run r;
+	TOOL(&r, "info", in_work("none.twz"));
+	assert_status(&r, EXIT_IO);
+	assert_one_error_line(&r, in_work("none.twz"), NULL);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_tool_error_unwritable_output)
+{
+	struct run r;
+	char sub[8400];
+
+	/* A directory that does not exist. */
+	TOOL(&r, "build", level_file("rooms.map"), "-o", in_work("nodir/out.twz"));
+	assert_status(&r, EXIT_IO);
+	assert_one_error_line(&r, in_work("nodir/out.twz"), NULL);
+	run_free(&r);
+	assert_listing(work, "");
+
+	/* A "directory" that is a file. */
+	write_all(in_work("file"), "x", 1);
+	TOOL(&r, "build", level_file("rooms.map"), "-o", in_work("file/out.twz"));
+	assert_status(&r, EXIT_IO);
+	assert_one_error_line(&r, in_work("file/out.twz"), NULL);
+	run_free(&r);
+	assert_listing(work, "file");
+	unlink(in_work("file"));
+
+	/* The output name is taken by a directory: the temporary file is
+	 * written, the rename fails, and the temporary file is removed. */
+	snprintf(sub, sizeof sub, "%s", in_work("taken.twz"));
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	TOOL(&r, "build", level_file("rooms.map"), "-o", sub);
+	assert_status(&r, EXIT_IO);
+	assert_one_error_line(&r, sub, NULL);
+	run_free(&r);
+	assert_listing(work, "taken.twz");
+	assert_listing(sub, "");
+	rmdir(sub);
+
+	/* A directory without write permission (root may write anyway). */
+	snprintf(sub, sizeof sub, "%s", in_work("locked"));
+	ck_assert_int_eq(mkdir(sub, 0555), 0);
+	if (geteuid() != 0) {
+		char out[8500];
+		snprintf(out, sizeof out, "%s/out.twz", sub);
+		TOOL(&r, "build", level_file("rooms.map"), "-o", out);
+		assert_status(&r, EXIT_IO);
+		assert_one_error_line(&r, out, NULL);
+		run_free(&r);
+		assert_listing(sub, "");
+	}
+	chmod(sub, 0755);
+	rmdir(sub);
+	assert_listing(work, "");
+}
+END_TEST
+
+/* ---- suite --------------------------------------------------------------- */
+
+static Suite *twz_tool_suite(void)
+{
+	Suite *s = suite_create("tool");
+	TCase *tc;
+
+	tc = tcase_create("Build");
+	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tcase_add_test(tc, test_tool_build_writes_only_its_output);
+	tcase_add_test(tc, test_tool_build_threads_identical);
+	tcase_add_test(tc, test_tool_build_failure_keeps_old_output);
+	tcase_add_test(tc, test_tool_build_killed_leaves_no_partial_output);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Query");
+	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tcase_add_test(tc, test_tool_query_json_form);
+	tcase_add_test(tc, test_tool_query_scen_json_in_order);
+	tcase_add_test(tc, test_tool_query_bad_places);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("VerifyInfo");
+	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tcase_add_test(tc, test_tool_verify_counts);
+	tcase_add_test(tc, test_tool_info_json);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Errors");
+	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tcase_add_test(tc, test_tool_error_missing_level);
+	tcase_add_test(tc, test_tool_error_malformed_level);
+	tcase_add_test(tc, test_tool_error_usage);
+	tcase_add_test(tc, test_tool_error_damaged_db);
+	tcase_add_test(tc, test_tool_error_unwritable_output);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(twz_tool_suite());
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
