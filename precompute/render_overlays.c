@@ -561,13 +561,16 @@ static int transit_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 			   struct twz_error *err)
 {
 	(void)it;
-	/* Only a TRANSIT database (method 2) has transit nodes; this format
-	 * version stores none, so every database is refused here. */
-	twz_error_set(err, "%s: --transit: the database holds no transit nodes "
-		      "(it is a %s database; TRANSIT databases are not in "
-		      "format %u.%u)", sc->name,
-		      sc->info.method == TWZ_METHOD_CPD ? "CPD" : "non-TRANSIT",
-		      sc->info.format_major, sc->info.format_minor);
+	/* Only a TRANSIT database (method 2) has transit nodes, and no
+	 * format version stores them yet: every database is refused here
+	 * until one does and this entry learns to read them. */
+	if (sc->info.method == TWZ_METHOD_CPD)
+		twz_error_set(err, "%s: --transit: the database holds no transit "
+			      "nodes (it is a CPD database)", sc->name);
+	else
+		twz_error_set(err, "%s: --transit: this twigz cannot read the "
+			      "transit nodes of a method %u database", sc->name,
+			      sc->info.method);
 	return -1;
 }
 
