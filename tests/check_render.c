@@ -513,41 +513,44 @@ struct refusal {
 };
 
 static const struct refusal refusals[] = {
-	{ "render corridor.map -o out.png --path 1,1,10,3", 3,
+	{ "render corridor.map -o out.svg --path 1,1,10,3", 3,
 	  "--path 1,1,10,3: goal (10,3) is off the map (10 x 5 cells)" },
-	{ "render corridor.map -o out.png --path 1,9,1,3", 3,
+	{ "render corridor.map -o out.svg --path 1,9,1,3", 3,
 	  "start (1,9) is off the map" },
-	{ "render corridor.map -o out.png --path 0,0,1,3", 3,
+	{ "render corridor.map -o out.svg --path 0,0,1,3", 3,
 	  "start (0,0) is a blocked cell" },
-	{ "render corridor.map -o out.png --distance 4,2", 3,
+	{ "render corridor.map -o out.svg --distance 4,2", 3,
 	  "target (4,2) is a blocked cell" },
-	{ "render corridor.map -o out.png --sparkles", 2,
+	{ "render corridor.map -o out.svg --sparkles", 2,
 	  "unknown overlay 'sparkles'" },
-	{ "render corridor.map -o out.png --overlay sparkles=1,2", 2,
+	{ "render corridor.map -o out.svg --overlay sparkles=1,2", 2,
 	  "unknown overlay 'sparkles'" },
-	{ "render corridor.map -o out.png --path 1,1,1", 2,
+	{ "render corridor.map -o out.svg --path 1,1,1", 2,
 	  "--path needs SX,SY,GX,GY" },
-	{ "render corridor.map -o out.png --path 1,1,1,3,", 2,
+	{ "render corridor.map -o out.svg --path 1,1,1,3,", 2,
 	  "--path needs SX,SY,GX,GY" },
-	{ "render corridor.map -o out.png --path 1,-1,1,3", 2,
+	{ "render corridor.map -o out.svg --path 1,-1,1,3", 2,
 	  "--path needs SX,SY,GX,GY" },
-	{ "render corridor.map -o out.png --path", 2, "--path needs" },
-	{ "render corridor.map -o out.png --overlay runs=3", 2,
+	{ "render corridor.map -o out.svg --path", 2, "--path needs" },
+	{ "render corridor.map -o out.svg --overlay runs=3", 2,
 	  "--runs takes no argument" },
-	{ "render corridor.map -o out.png --runs --distance 1,3", 3,
+	{ "render corridor.map -o out.svg --runs --distance 1,3", 3,
 	  "--runs and --distance both colour the cells" },
-	{ "render corridor.map -o out.png --flow 1,3 --flow 1,1", 3,
+	{ "render corridor.map -o out.svg --flow 1,3 --flow 1,1", 3,
 	  "--flow is asked for twice" },
-	{ "render corridor.map -o out.png --transit", 3,
-	  "the database holds no transit nodes" },
+	{ "render corridor.map -o out.svg --transit", 3,
+	  "the database holds no transit nodes (it is a CPD database)" },
+#if !(defined(TWZ_HAVE_PNG) && TWZ_HAVE_PNG)
+	{ "render corridor.map -o out.png", 2, "built without libpng" },
+#endif
 	{ "render corridor.map -o out.gif", 2, "unknown picture type" },
 	{ "render corridor.map", 2, "render needs -o" },
-	{ "render -o out.png", 2, "render needs a level or a database" },
-	{ "render corridor.map -o out.png --scale 0", 2, "--scale needs" },
-	{ "render missing.map -o out.png", 4, "missing.map: cannot open" },
-	{ "render bad.map -o out.png", 3, "bad.map" },
-	{ "render bad.twz -o out.png", 3, "bad.twz: " },
-	{ "render big.map -o out.png --path 0,0,1,1", 3,
+	{ "render -o out.svg", 2, "render needs a level or a database" },
+	{ "render corridor.map -o out.svg --scale 0", 2, "--scale needs" },
+	{ "render missing.map -o out.svg", 4, "missing.map: cannot open" },
+	{ "render bad.map -o out.svg", 3, "bad.map" },
+	{ "render bad.twz -o out.svg", 3, "bad.twz: " },
+	{ "render big.map -o out.svg --path 0,0,1,1", 3,
 	  "bake it with 'twigz build'" },
 };
 
@@ -584,6 +587,8 @@ START_TEST(test_render_refusals)
 	assert_one_line(err, r->message);
 	free(err);
 	/* Nothing was written. */
+	snprintf(path, sizeof path, "%s/out.svg", dir);
+	ck_assert_int_ne(stat(path, &st), 0);
 	snprintf(path, sizeof path, "%s/out.png", dir);
 	ck_assert_int_ne(stat(path, &st), 0);
 	const char *names[] = { "corridor.map", "bad.map", "bad.twz", "big.map",
