@@ -1,0 +1,81 @@
+/*
+ * fuzz_scen.c - libFuzzer target: the Moving AI .scen reader and the
+ * check of a scenario against a level.
+ *
+ * A scenario is either refused with one printable line that names the
+ * file, or every entry it yields is usable: a finite, non-negative optimum
+ * that matches itself, and a check against a grid that answers rather than
+ * reading out of bounds.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "level_scen.h"
+
+#define NAME "fuzz.map.scen"
+
+static void require(int ok)
+{
+	if (!ok)
+		abort();
+}
+
+static void check_message(const struct twz_error *err)
+{
+	require(strncmp(err->msg, NAME, strlen(NAME)) == 0);
+	for (const char *p = err->msg; *p; p++)
+		require((unsigned char)*p >= 0x20 && *p != 0x7f);
+}
+
+/* A small level: the grid bytes of a 64 x 64 checkerboard of blocks. */
+struct fake_grid {
+	uint32_t width;
+	uint32_t height;
+	uint8_t cells[64 * 64];
+};
+
+static int fake_walkable(const void *ctx, uint32_t x, uint32_t y)
+{
+	const struct fake_grid *g = ctx;
+	/* Out of range here would be a bug in the caller. */
+	require(x < g->width && y < g->height);
+	return g->cells[(size_t)y * g->width + x];
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+
+	if (twz_scen_parse(data, size, NAME, &sc, &err) != 0) {
+		require(sc.entries == NULL && sc.count == 0);
+		check_message(&err);
+		return 0;
+	}
+	for (size_t i = 0; i < sc.count; i++) {
+		const struct twz_scen_entry *e = &sc.entries[i];
+		require(isfinite(e->optimal) && e->optimal >= 0);
+		require(isfinite(e->tolerance) && e->tolerance > 0);
+		require(twz_scen_cost_matches(e, e->optimal));
+		require(e->line >= 1);
+	}
+
+	/* Against a level of the size the first entry names, when small. */
+	struct fake_grid g = { 64, 64, { 0 } };
+	if (sc.count && sc.entries[0].map_width >= 1 &&
+	    sc.entries[0].map_width <= 64 && sc.entries[0].map_height >= 1 &&
+	    sc.entries[0].map_height <= 64) {
+		g.width = sc.entries[0].map_width;
+		g.height = sc.entries[0].map_height;
+	}
+	for (size_t i = 0; i < (size_t)g.width * g.height; i++)
+		g.cells[i] = ((i % g.width) + (i / g.width)) % 3 != 0;
+	err.msg[0] = 0;
+	if (twz_scen_check_grid(&sc, NAME, g.width, g.height, fake_walkable, &g,
+				&err) != 0)
+		check_message(&err);
+	twz_scen_free(&sc);
+	return 0;
+}

@@ -1,0 +1,193 @@
+/*
+ * fuzz_twz.c - libFuzzer target: open a .twz from memory and query it.
+ *
+ * Each input is tried three ways: as it is (checksums stop most damage
+ * early), and once more with its header, table and raw-section checksums
+ * and its file size recomputed ("resealed"), opened both with and without
+ * TWZ_OPEN_SKIP_CHECKSUMS, so mutations reach the structural checks the way
+ * a crafted file would. Whatever opens is queried, and every answer must
+ * be self-consistent: paths are chains of legal moves from s to t, the
+ * first move, the cost and the flow field agree with the path. Any
+ * inconsistency aborts, which libFuzzer reports as a crash.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "twigz.h"
+#include "twz_format.h"
+
+#define MAX_PAIRS 512
+
+static void require(int ok)
+{
+	if (!ok)
+		abort();
+}
+
+/* Recompute what a crafter would: raw-section checksums, the table and
+ * header checksums and the file size, wherever they can be located. */
+static void reseal(uint8_t *b, size_t len)
+{
+	if (len < TWZ_HEADER_SIZE || memcmp(b, TWZ_MAGIC, TWZ_MAGIC_SIZE))
+		return;
+	twz_put64(b + TWZ_H_FILE_SIZE, len);
+	uint32_t count = twz_le32(b + TWZ_H_SECTION_COUNT);
+	uint64_t table = (uint64_t)count * TWZ_SECTION_ENTRY_SIZE;
+	if (count <= TWZ_MAX_SECTIONS && TWZ_HEADER_SIZE + table <= len) {
+		for (uint32_t i = 0; i < count; i++) {
+			uint8_t *e = b + TWZ_HEADER_SIZE + i * TWZ_SECTION_ENTRY_SIZE;
+			uint64_t off = twz_le64(e + TWZ_S_OFFSET);
+			uint64_t size = twz_le64(e + TWZ_S_SIZE);
+			if (twz_le16(e + TWZ_S_CODEC) != TWZ_CODEC_RAW ||
+			    off > len || size > len - off)
+				continue;
+			twz_put64(e + TWZ_S_RAW_CHECKSUM,
+				  XXH3_64bits(b + off, (size_t)size));
+		}
+		twz_put64(b + TWZ_H_TABLE_CHECKSUM,
+			  XXH3_64bits(b + TWZ_HEADER_SIZE, (size_t)table));
+	}
+	twz_put64(b + TWZ_H_HEADER_CHECKSUM,
+		  XXH3_64bits(b, TWZ_H_HEADER_CHECKSUM));
+}
+
+static int adjacent(const twz_db *db, unsigned conn, twz_node a, twz_node b)
+{
+	uint32_t ax, ay, bx, by;
+
+	require(twz_node_xy(db, a, &ax, &ay) == TWZ_OK);
+	require(twz_node_xy(db, b, &bx, &by) == TWZ_OK);
+	int64_t dx = (int64_t)bx - ax, dy = (int64_t)by - ay;
+	if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (!dx && !dy))
+		return 0;
+	if (dx && dy)
+		return conn == 8 && twz_node_at(db, bx, ay) != TWZ_NONE &&
+		       twz_node_at(db, ax, by) != TWZ_NONE;
+	return 1;
+}
+
+static void check_pair(const twz_db *db, const twz_info *in, twz_node s,
+		       twz_node t, twz_node *buf)
+{
+	size_t cap = (size_t)in->node_count + 1, len = 0;
+	uint32_t straight = 0, diagonal = 0;
+	twz_status st = twz_path(db, s, t, buf, cap, &len);
+	twz_node next = twz_next(db, s, t);
+
+	if (st == TWZ_E_UNREACHABLE) {
+		require(len == 0 && next == TWZ_NONE);
+		require(isinf(twz_cost(db, s, t)));
+		return;
+	}
+	/* A crafted file whose moves cycle is caught by the bounded walk. */
+	if (st == TWZ_E_DAMAGED) {
+		require(twz_cost(db, s, t) < 0);
+		return;
+	}
+	require(st == TWZ_OK);
+	require(len >= 1 && len <= in->node_count);
+	require(buf[0] == s && buf[len - 1] == t);
+	require(next == (len > 1 ? buf[1] : t));
+	for (size_t i = 1; i < len; i++) {
+		uint32_t ax, ay, bx, by;
+		require(adjacent(db, in->connectivity, buf[i - 1], buf[i]));
+		twz_node_xy(db, buf[i - 1], &ax, &ay);
+		twz_node_xy(db, buf[i], &bx, &by);
+		if (ax != bx && ay != by)
+			diagonal++;
+		else
+			straight++;
+	}
+	uint32_t cs = ~0u, cd = ~0u;
+	require(twz_cost_exact(db, s, t, &cs, &cd) == TWZ_OK);
+	require(cs == straight && cd == diagonal);
+
+	/* A short buffer: filled as far as it goes, the full length told. */
+	if (len > 1) {
+		twz_node one = TWZ_NONE;
+		size_t full = 0;
+		require(twz_path(db, s, t, &one, 1, &full) ==
+			TWZ_E_BUFFER_TOO_SMALL);
+		require(full == len && one == s);
+	}
+}
+
+static void query_all(const twz_db *db, const uint8_t *data, size_t size)
+{
+	twz_info in;
+
+	require(twz_get_info(db, &in) == TWZ_OK);
+	require(in.connectivity == 4 || in.connectivity == 8);
+	require(twz_node_count(db) == in.node_count);
+	require(twz_node_at(db, -1, 0) == TWZ_NONE);
+	require(twz_node_at(db, 0, INT64_MAX) == TWZ_NONE);
+	require(twz_node_at(db, in.width, 0) == TWZ_NONE);
+	require(twz_next(db, in.node_count, 0) == TWZ_NONE);
+	require(twz_node_xy(db, in.node_count, NULL, NULL) == TWZ_E_ARGUMENT);
+	if (!in.node_count)
+		return;
+
+	twz_node *buf = malloc(((size_t)in.node_count + 1) * sizeof *buf);
+	twz_node *field = malloc((size_t)in.node_count * sizeof *field);
+	require(buf && field);
+	for (twz_node n = 0; n < in.node_count; n++) {
+		uint32_t x, y;
+		require(twz_node_xy(db, n, &x, &y) == TWZ_OK);
+		require(twz_node_at(db, x, y) == n);
+	}
+
+	uint64_t h = XXH3_64bits(data, size);
+	uint64_t pairs = (uint64_t)in.node_count * in.node_count;
+	if (pairs <= MAX_PAIRS) {
+		for (twz_node s = 0; s < in.node_count; s++)
+			for (twz_node t = 0; t < in.node_count; t++)
+				check_pair(db, &in, s, t, buf);
+	} else {
+		for (unsigned i = 0; i < MAX_PAIRS; i++) {
+			h = h * 6364136223846793005u + 1442695040888963407u;
+			check_pair(db, &in, (twz_node)((h >> 33) % in.node_count),
+				   (twz_node)((h >> 7) % in.node_count), buf);
+		}
+	}
+	twz_node t = (twz_node)(h % in.node_count);
+	require(twz_flow_field(db, t, field, in.node_count) == TWZ_OK);
+	for (twz_node n = 0; n < in.node_count; n += 1 + in.node_count / 64)
+		require(field[n] == twz_next(db, n, t));
+	free(field);
+	free(buf);
+}
+
+static void try_open(const uint8_t *buf, size_t len, unsigned flags,
+		     const uint8_t *data, size_t size)
+{
+	twz_db *db = (twz_db *)1;
+	twz_status st = twz_open_memory(buf, len, flags, &db);
+
+	require(twz_strerror(st) != NULL);
+	if (st != TWZ_OK) {
+		require(db == NULL);
+		return;
+	}
+	query_all(db, data, size);
+	twz_close(db);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* A private copy, so the fuzzer's buffer is never resealed and
+	 * reads past the input are caught exactly. */
+	uint8_t *copy = malloc(size ? size : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	try_open(copy, size, 0, data, size);
+	reseal(copy, size);
+	try_open(copy, size, 0, data, size);
+	try_open(copy, size, TWZ_OPEN_SKIP_CHECKSUMS, data, size);
+	free(copy);
+	return 0;
+}
