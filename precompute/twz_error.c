@@ -3,6 +3,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/* Messages quote bytes from the input (a header line, a field): keep them
+ * one printable line whatever the file holds, so a crafted level cannot
+ * split the message or send terminal control sequences. */
+static void printable(char *msg)
+{
+	for (unsigned char *p = (unsigned char *)msg; *p; p++) {
+		if (*p == '\t')
+			*p = ' ';
+		else if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	}
+}
+
 void twz_error_set(struct twz_error *err, const char *fmt, ...)
 {
 	va_list ap;
@@ -12,6 +25,7 @@ void twz_error_set(struct twz_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	va_end(ap);
+	printable(err->msg);
 	err->kind = TWZ_ERR_INPUT;
 }
 
@@ -25,5 +39,6 @@ void twz_error_kind_set(struct twz_error *err, enum twz_error_kind kind,
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	va_end(ap);
+	printable(err->msg);
 	err->kind = kind;
 }

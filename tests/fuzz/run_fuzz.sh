@@ -24,6 +24,9 @@ mkdir -p "$work/corpus"
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
+# libFuzzer's own exit status for a crash is 77, which meson reads as
+# "skipped": every finding must fail the test instead.
 exec "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-	-malloc_limit_mb=1024 -print_final_stats=1 \
+	-malloc_limit_mb=1024 -error_exitcode=1 -timeout_exitcode=1 \
+	-print_final_stats=1 \
 	-artifact_prefix="$work/" "$@" "$work/corpus" "$seeds"
