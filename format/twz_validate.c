@@ -6,6 +6,9 @@
 
 #include <xxhash.h>
 
+/* The most a zstd block decodes to (the format's Block_Maximum_Size). */
+#define TWZ_ZSTD_BLOCK_MAX 131072u
+
 uint64_t twz_checksum(const void *data, size_t len)
 {
 	return XXH3_64bits(data, len);
@@ -109,15 +112,27 @@ static twz_status parse_table(const uint8_t *buf, size_t len,
 		if (s->offset % TWZ_SECTION_ALIGN || s->offset < prev_end ||
 		    s->offset > len || s->size > len - s->offset)
 			return TWZ_E_DAMAGED;
+		/* Nothing hides between sections: no checksum covers it. */
+		if (!all_zero(buf + prev_end, (size_t)(s->offset - prev_end)))
+			return TWZ_E_RESERVED;
 		if (s->raw_size > TWZ_MAX_RAW_SECTION)
 			return TWZ_E_LIMIT;
 		if (s->codec == TWZ_CODEC_RAW && s->size != s->raw_size)
+			return TWZ_E_DAMAGED;
+		/* Each zstd block that yields bytes takes at least 4 and yields
+		 * at most 128 KiB: a larger claim cannot be true, and is
+		 * refused before anything is allocated for it. */
+		if (s->codec == TWZ_CODEC_ZSTD &&
+		    s->raw_size / TWZ_ZSTD_BLOCK_MAX +
+				    (s->raw_size % TWZ_ZSTD_BLOCK_MAX != 0) > s->size / 4)
 			return TWZ_E_DAMAGED;
 		for (uint32_t j = 0; j < i; j++)
 			if (c->sections[j].kind == s->kind)
 				return TWZ_E_DAMAGED;
 		prev_end = s->offset + s->size;
 	}
+	if (!all_zero(buf + prev_end, (size_t)(len - prev_end)))
+		return TWZ_E_RESERVED;
 	return TWZ_OK;
 }
 
@@ -190,6 +205,16 @@ static uint32_t neighbour(const struct twz_container *c,
 	return twz_le32(cell_node + 4 * ((size_t)ny * c->width + (size_t)nx));
 }
 
+/* Whether any move is legal from cell: false only in a region of one. */
+static int has_move(const struct twz_container *c, const uint8_t *cell_node,
+		    uint32_t cell)
+{
+	for (unsigned m = 0; m < c->connectivity; m++)
+		if (neighbour(c, cell_node, cell, m) != TWZ_NODE_NONE)
+			return 1;
+	return 0;
+}
+
 /* Region ids ascend in node order, start at 0, step by one, and no legal
  * move joins two regions: then "same id" is exactly "reachable". */
 static twz_status check_components(const struct twz_container *c,
@@ -203,14 +228,22 @@ static twz_status check_components(const struct twz_container *c,
 		uint32_t k = twz_le32(comp + 4 * (size_t)n);
 		if (n == 0 ? k != 0 : (k != prev && k != prev + 1))
 			return TWZ_E_DAMAGED;
+		/* In DFS preorder every node but its region's first was
+		 * reached from an earlier neighbour, so one id is one
+		 * connected region, not several that only share an id. */
+		int joined = n == 0 || k != prev || c->node_order != TWZ_ORDER_DFS;
 		prev = k;
 		uint32_t cell = twz_le32(node_cell + 4 * (size_t)n);
 		for (unsigned m = 0; m < c->connectivity; m++) {
 			uint32_t v = neighbour(c, cell_node, cell, m);
-			if (v != TWZ_NODE_NONE &&
-			    twz_le32(comp + 4 * (size_t)v) != k)
+			if (v == TWZ_NODE_NONE)
+				continue;
+			if (twz_le32(comp + 4 * (size_t)v) != k)
 				return TWZ_E_DAMAGED;
+			joined |= v < n;
 		}
+		if (!joined)
+			return TWZ_E_DAMAGED;
 	}
 	if (c->node_count && prev + 1 != c->component_count)
 		return TWZ_E_DAMAGED;
@@ -241,8 +274,13 @@ static twz_status check_rows(const struct twz_container *c,
 				return TWZ_E_DAMAGED;
 			if (start >= c->node_count)
 				return TWZ_E_DAMAGED;
-			if (sym == TWZ_SYMBOL_NONE)
+			/* "No move" only where there is none: a region of one
+			 * node; elsewhere it would call a goal unreachable. */
+			if (sym == TWZ_SYMBOL_NONE) {
+				if (has_move(c, cell_node, cell))
+					return TWZ_E_DAMAGED;
 				continue;
+			}
 			if (sym >= c->connectivity ||
 			    neighbour(c, cell_node, cell, sym) == TWZ_NODE_NONE)
 				return TWZ_E_DAMAGED;

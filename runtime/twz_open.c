@@ -60,6 +60,11 @@ static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
 	if (s->kind == TWZ_SECTION_RUNS &&
 	    s->raw_size > (uint64_t)TWZ_MAX_RUNS * 4)
 		return TWZ_E_LIMIT;
+	/* A row has at most node_count runs: a larger claim is refused
+	 * before it is allocated. */
+	if (s->kind == TWZ_SECTION_RUNS &&
+	    s->raw_size / 4 > (uint64_t)db->c.node_count * db->c.node_count)
+		return TWZ_E_DAMAGED;
 	if (s->raw_size > SIZE_MAX)
 		return TWZ_E_LIMIT;
 

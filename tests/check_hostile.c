@@ -1,0 +1,863 @@
+/*
+ * check_hostile.c - files made to hurt: damaged and crafted .twz files
+ * and level files, and the inputs fuzzing found (the regress-* files
+ * of tests/fuzz/corpus). Each must be answered with a clean status: no crash, no
+ * hang, no read out of bounds, no allocation the file's own size does not
+ * justify, and nothing damaged accepted.
+ *
+ * Crafted files have their checksums recomputed ("resealed"): the point is
+ * what the structural checks catch once a checksum no longer can.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "bake.h"
+#include "level_map.h"
+#include "level_scen.h"
+#include "test_support.h"
+#include "twigz.h"
+#include "twz_format.h"
+#include "twz_validate.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* ck_assert reports every passing check to the runner: inner loops check
+ * with this, which calls Check only on failure. */
+#define expect(cond, ...)                          \
+	do {                                       \
+		if (!(cond))                       \
+			ck_abort_msg(__VA_ARGS__); \
+	} while (0)
+
+/* ---- files -------------------------------------------------------------- */
+
+static const char *source_file(const char *rel)
+{
+	static char path[4096];
+	const char *root = getenv("TWZ_SOURCE_ROOT");
+
+	snprintf(path, sizeof path, "%s/%s", root ? root : ".", rel);
+	return path;
+}
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	ck_assert_msg(f != NULL, "%s: cannot open", path);
+	for (;;) {
+		if (*len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		size_t n = fread(buf + *len, 1, cap - *len, f);
+		if (n == 0)
+			break;
+		*len += n;
+	}
+	fclose(f);
+	return buf;
+}
+
+static uint8_t *dup_bytes(const uint8_t *buf, size_t len)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, buf, len);
+	return copy;
+}
+
+/* Open an exact-size copy (AddressSanitizer sees a read past the end);
+ * a refused file leaves the handle NULL. */
+static twz_status try_open(const uint8_t *buf, size_t len, unsigned flags)
+{
+	uint8_t *copy = dup_bytes(buf, len);
+	twz_db *db = (twz_db *)copy;
+	twz_status st = twz_open_memory(copy, len, flags, &db);
+
+	if (st == TWZ_OK)
+		twz_close(db);
+	else
+		expect(db == NULL, "a refused open left a handle");
+	free(copy);
+	return st;
+}
+
+/* ---- the section table, read and resealed ------------------------------ */
+
+static uint8_t *entry_at(uint8_t *buf, unsigned i)
+{
+	return buf + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
+}
+
+/* The entry of a section kind, or NULL. */
+static uint8_t *entry_of(uint8_t *buf, uint32_t kind)
+{
+	uint32_t n = twz_le32(buf + TWZ_H_SECTION_COUNT);
+	for (uint32_t i = 0; i < n && i < TWZ_MAX_SECTIONS; i++)
+		if (twz_le32(entry_at(buf, i) + TWZ_S_KIND) == kind)
+			return entry_at(buf, i);
+	return NULL;
+}
+
+/* The stored bytes of a raw section of the given kind. */
+static uint8_t *raw_section(uint8_t *buf, uint32_t kind, uint64_t *size)
+{
+	uint8_t *e = entry_of(buf, kind);
+	ck_assert_msg(e != NULL, "no section of kind %u", kind);
+	ck_assert_uint_eq(twz_le16(e + TWZ_S_CODEC), TWZ_CODEC_RAW);
+	*size = twz_le64(e + TWZ_S_SIZE);
+	return buf + twz_le64(e + TWZ_S_OFFSET);
+}
+
+/* Recompute what a crafter would: each raw section's checksum (where the
+ * section lies inside the file), the table checksum and the header
+ * checksum. */
+static void reseal(uint8_t *buf, size_t len)
+{
+	uint32_t n = twz_le32(buf + TWZ_H_SECTION_COUNT);
+	if (n > TWZ_MAX_SECTIONS)
+		n = TWZ_MAX_SECTIONS;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *e = entry_at(buf, i);
+		uint64_t off = twz_le64(e + TWZ_S_OFFSET);
+		uint64_t size = twz_le64(e + TWZ_S_SIZE);
+		if (twz_le16(e + TWZ_S_CODEC) != TWZ_CODEC_RAW || off > len ||
+		    size > len - off)
+			continue;
+		twz_put64(e + TWZ_S_RAW_CHECKSUM,
+			  twz_checksum(buf + off, (size_t)size));
+	}
+	twz_put64(buf + TWZ_H_TABLE_CHECKSUM,
+		  twz_checksum(buf + TWZ_HEADER_SIZE,
+			       (size_t)n * TWZ_SECTION_ENTRY_SIZE));
+	twz_put64(buf + TWZ_H_HEADER_CHECKSUM,
+		  twz_checksum(buf, TWZ_H_HEADER_CHECKSUM));
+}
+
+/* ---- the golden 1.0 file, and its rows --------------------------------- */
+
+struct v10 {
+	uint8_t *buf;
+	size_t len;
+	uint32_t width, height, nodes;
+	uint8_t *cell_node, *node_cell, *comp, *offsets, *runs;
+	uint64_t run_count;
+};
+
+static void v10_load(struct v10 *f)
+{
+	uint64_t size;
+
+	f->buf = read_all(source_file("tests/golden/v1_0.twz"), &f->len);
+	f->width = twz_le32(f->buf + TWZ_H_WIDTH);
+	f->height = twz_le32(f->buf + TWZ_H_HEIGHT);
+	f->nodes = twz_le32(f->buf + TWZ_H_NODE_COUNT);
+	f->cell_node = raw_section(f->buf, TWZ_SECTION_CELL_NODE, &size);
+	f->node_cell = raw_section(f->buf, TWZ_SECTION_NODE_CELL, &size);
+	f->comp = raw_section(f->buf, TWZ_SECTION_NODE_COMPONENT, &size);
+	f->offsets = raw_section(f->buf, TWZ_SECTION_ROW_OFFSETS, &size);
+	f->runs = raw_section(f->buf, TWZ_SECTION_RUNS, &size);
+	f->run_count = size / 4;
+	ck_assert_int_eq(try_open(f->buf, f->len, 0), TWZ_OK);
+}
+
+static uint32_t u32(const uint8_t *base, size_t i)
+{
+	return twz_le32(base + 4 * i);
+}
+
+static void put_u32(uint8_t *base, size_t i, uint32_t v)
+{
+	twz_put32(base + 4 * i, v);
+}
+
+/* The index of the run of row s that covers target t. */
+static uint32_t run_covering(const struct v10 *f, twz_node s, twz_node t)
+{
+	uint32_t r = u32(f->offsets, s);
+	while (r + 1 < u32(f->offsets, (size_t)s + 1) &&
+	       u32(f->runs, (size_t)r + 1) >> TWZ_RUN_SYMBOL_BITS <= t)
+		r++;
+	return r;
+}
+
+static void set_symbol(struct v10 *f, uint32_t run, unsigned sym)
+{
+	uint32_t v = u32(f->runs, run);
+	put_u32(f->runs, run, (v & ~TWZ_RUN_SYMBOL_MASK) | sym);
+}
+
+static twz_node node_at(const struct v10 *f, int64_t x, int64_t y)
+{
+	if (x < 0 || y < 0 || x >= f->width || y >= f->height)
+		return TWZ_NONE;
+	return u32(f->cell_node, (size_t)y * f->width + (size_t)x);
+}
+
+/* The move from node a to node b when they are neighbours, else -1. */
+static int move_between(const struct v10 *f, twz_node a, twz_node b)
+{
+	uint32_t ca = u32(f->node_cell, a), cb = u32(f->node_cell, b);
+	int64_t dx = (int64_t)(cb % f->width) - ca % f->width;
+	int64_t dy = (int64_t)(cb / f->width) - ca / f->width;
+	for (int m = 0; m < TWZ_MOVE_COUNT; m++)
+		if (twz_move_dx[m] == dx && twz_move_dy[m] == dy)
+			return m;
+	return -1;
+}
+
+/* Reseal, open, and return the status; on success the handle in *out. */
+static twz_status reopen(struct v10 *f, twz_db **out)
+{
+	reseal(f->buf, f->len);
+	return twz_open_memory(f->buf, f->len, 0, out);
+}
+
+static twz_status reseal_status(struct v10 *f)
+{
+	reseal(f->buf, f->len);
+	return try_open(f->buf, f->len, 0);
+}
+
+/* ---- Messages: what the level-reader fuzzers found ------------------- */
+
+static void assert_printable_line(const char *msg, const char *name)
+{
+	ck_assert_msg(strncmp(msg, name, strlen(name)) == 0,
+		      "'%s' does not name %s", msg, name);
+	for (const char *p = msg; *p; p++)
+		ck_assert_msg((unsigned char)*p >= 0x20 && *p != 0x7f,
+			      "message has control byte 0x%02x", (unsigned char)*p);
+}
+
+/* tests/fuzz/corpus/fuzz_map/regress-control-byte-in-type.map: a control
+ * byte inside a header word was echoed into the message raw. */
+START_TEST(test_hostile_map_message_printable)
+{
+	static const char *const texts[] = {
+		"type  octile\x16\nheight\t2\nwidth 2\nmap\n@@\n@@\n",
+		"type octile\nheight 2\x1b[2J\nwidth 2\nmap\n..\n..\n",
+		"type octile\nheight 1\nwidth 2\nmap\n.\r.\n",
+		"type octile\nheight 1\nwidth 1\nmap\n\x7f\n",
+		"type octile\nheig\rht 1\nwidth 1\nmap\n.\n",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		struct twz_grid g;
+		struct twz_error err = { { 0 }, 0 };
+		ck_assert_int_ne(twz_grid_parse((const uint8_t *)texts[i],
+						strlen(texts[i]), "bad.map", &g,
+						&err), 0);
+		assert_printable_line(err.msg, "bad.map");
+	}
+	/* A file name with a line break is shown on one line too. */
+	struct twz_grid g;
+	struct twz_error err = { { 0 }, 0 };
+	ck_assert_int_ne(twz_grid_parse((const uint8_t *)"x", 1, "a\nb.map", &g,
+					&err), 0);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+}
+END_TEST
+
+/* tests/fuzz/corpus/fuzz_scen/regress-control-byte-in-field.scen */
+START_TEST(test_hostile_scen_message_printable)
+{
+	static const char text[] =
+		"version 1\r\n3\tbg.map\t64\t6\x01\t10\t20\t30\t40\t446.00\r\n\r\n";
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+
+	ck_assert_int_ne(twz_scen_parse((const uint8_t *)text, sizeof text - 1,
+					"bad.scen", &sc, &err), 0);
+	assert_printable_line(err.msg, "bad.scen");
+}
+END_TEST
+
+/* ---- Rows: crafted 1.0 rows, checksums recomputed ------------------------ */
+
+/* Row offsets that go backwards, skip past the end or leave a row empty. */
+START_TEST(test_hostile_row_offsets_non_monotonic)
+{
+	struct v10 f;
+
+	v10_load(&f);
+	for (int how = 0; how < 5; how++) {
+		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint32_t s = f.nodes / 2;
+		switch (how) {
+		case 0:  /* row s ends before it starts */
+			put_u32(f.offsets, s + 1, u32(f.offsets, s) - 1);
+			break;
+		case 1:  /* an empty row */
+			put_u32(f.offsets, s + 1, u32(f.offsets, s));
+			break;
+		case 2:  /* past the runs */
+			put_u32(f.offsets, s, (uint32_t)f.run_count + 5);
+			break;
+		case 3:  /* the first row does not start at 0 */
+			put_u32(f.offsets, 0, 1);
+			break;
+		default: /* the last offset is not the run count */
+			put_u32(f.offsets, f.nodes, (uint32_t)f.run_count - 1);
+			break;
+		}
+		ck_assert_msg(reseal_status(&f) == TWZ_E_DAMAGED, "case %d", how);
+		memcpy(f.buf, keep, f.len);
+		free(keep);
+	}
+	free(f.buf);
+}
+END_TEST
+
+/* Runs whose starts do not begin at 0, go backwards, or leave the nodes. */
+START_TEST(test_hostile_run_starts)
+{
+	struct v10 f;
+
+	v10_load(&f);
+	/* A row of several runs. */
+	twz_node s = 0;
+	while (u32(f.offsets, (size_t)s + 1) - u32(f.offsets, s) < 3)
+		s++;
+	uint32_t r = u32(f.offsets, s);
+	for (int how = 0; how < 4; how++) {
+		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint32_t sym = u32(f.runs, r + 1) & TWZ_RUN_SYMBOL_MASK;
+		switch (how) {
+		case 0:  /* first run starts at 1 */
+			put_u32(f.runs, r, 1u << TWZ_RUN_SYMBOL_BITS | (u32(f.runs, r) & 15));
+			break;
+		case 1:  /* second start equals the first */
+			put_u32(f.runs, r + 1, sym);
+			break;
+		case 2:  /* third before the second */
+			put_u32(f.runs, r + 2, u32(f.runs, r + 1) - (1u << TWZ_RUN_SYMBOL_BITS));
+			break;
+		default: /* a start at or past node_count, or near 2^28 */
+			put_u32(f.runs, r + 1, (0x0FFFFFFFu << TWZ_RUN_SYMBOL_BITS) | sym);
+			break;
+		}
+		ck_assert_msg(reseal_status(&f) == TWZ_E_DAMAGED, "case %d", how);
+		memcpy(f.buf, keep, f.len);
+		free(keep);
+	}
+	free(f.buf);
+}
+END_TEST
+
+/* A move into a wall, off the grid, or a symbol no move has. */
+START_TEST(test_hostile_runs_into_walls_and_off_grid)
+{
+	struct v10 f;
+	unsigned into_wall = 0, off_grid = 0;
+
+	v10_load(&f);
+	for (twz_node s = 0; s < f.nodes; s++) {
+		uint32_t cell = u32(f.node_cell, s);
+		int64_t x = cell % f.width, y = cell / f.width;
+		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
+			int64_t nx = x + twz_move_dx[m], ny = y + twz_move_dy[m];
+			int outside = nx < 0 || ny < 0 || nx >= f.width || ny >= f.height;
+			int wall = !outside && node_at(&f, nx, ny) == TWZ_NONE;
+			/* A diagonal past a blocked corner is a wall too. */
+			if (!outside && !wall && twz_move_is_diagonal(m))
+				wall = node_at(&f, nx, y) == TWZ_NONE ||
+				       node_at(&f, x, ny) == TWZ_NONE;
+			if (!outside && !wall)
+				continue;
+			unsigned *count = outside ? &off_grid : &into_wall;
+			if (*count >= 12)
+				continue;
+			uint32_t r = u32(f.offsets, s) +
+				     (u32(f.offsets, (size_t)s + 1) - u32(f.offsets, s)) / 2;
+			uint8_t *keep = dup_bytes(f.buf, f.len);
+			set_symbol(&f, r, m);
+			twz_status st = reseal_status(&f);
+			expect(st == TWZ_E_DAMAGED, "node %u move %u (%s): %s", s, m,
+			       outside ? "off the grid" : "into a wall", twz_strerror(st));
+			memcpy(f.buf, keep, f.len);
+			free(keep);
+			(*count)++;
+		}
+	}
+	ck_assert_uint_gt(into_wall, 0);
+	ck_assert_uint_gt(off_grid, 0);
+	/* Symbols that are no move: 9 to 15 in a 1.0 file. */
+	for (unsigned sym = TWZ_SYMBOL_NONE + 1; sym <= TWZ_RUN_SYMBOL_MASK; sym++) {
+		uint8_t *keep = dup_bytes(f.buf, f.len);
+		set_symbol(&f, u32(f.offsets, 3), sym);
+		ck_assert_msg(reseal_status(&f) == TWZ_E_DAMAGED, "symbol %u", sym);
+		memcpy(f.buf, keep, f.len);
+		free(keep);
+	}
+	free(f.buf);
+}
+END_TEST
+
+/* "No move" in the row of a node that has neighbours would answer
+ * "unreachable" for a reachable goal. */
+START_TEST(test_hostile_no_move_symbol_in_a_region)
+{
+	struct v10 f;
+
+	v10_load(&f);
+	for (twz_node s = 0; s < f.nodes; s += 17) {
+		uint8_t *keep = dup_bytes(f.buf, f.len);
+		set_symbol(&f, u32(f.offsets, s), TWZ_SYMBOL_NONE);
+		twz_status st = reseal_status(&f);
+		ck_assert_msg(st == TWZ_E_DAMAGED, "node %u: %s", s, twz_strerror(st));
+		memcpy(f.buf, keep, f.len);
+		free(keep);
+	}
+	free(f.buf);
+}
+END_TEST
+
+/* Two neighbours that send each other toward the same goal: a legal file
+ * on every check but a loop. The walk is bounded and says so. */
+START_TEST(test_hostile_cyclic_moves_do_not_hang)
+{
+	struct v10 f;
+	twz_db *db;
+	twz_node path[256];
+	size_t len = 0;
+
+	v10_load(&f);
+	ck_assert_uint_le(f.nodes, 255);
+	/* a and b neighbours of region 0, t far from both. */
+	twz_node a = 0, b = TWZ_NONE, t = TWZ_NONE;
+	for (twz_node v = 1; v < f.nodes && b == TWZ_NONE; v++)
+		if (u32(f.comp, v) == 0 && move_between(&f, a, v) >= 0 &&
+		    move_between(&f, a, v) < 4)
+			b = v;
+	for (twz_node v = f.nodes; v-- > 0 && t == TWZ_NONE;)
+		if (u32(f.comp, v) == 0 && v != a && v != b &&
+		    move_between(&f, a, v) < 0 && move_between(&f, b, v) < 0)
+			t = v;
+	ck_assert_uint_ne(b, TWZ_NONE);
+	ck_assert_uint_ne(t, TWZ_NONE);
+	set_symbol(&f, run_covering(&f, a, t), (unsigned)move_between(&f, a, b));
+	set_symbol(&f, run_covering(&f, b, t), (unsigned)move_between(&f, b, a));
+
+	twz_status st = reopen(&f, &db);
+	if (st == TWZ_OK) {
+		ck_assert_int_eq(twz_path(db, a, t, path, 256, &len), TWZ_E_DAMAGED);
+		ck_assert_int_eq(twz_path(db, b, t, path, 256, &len), TWZ_E_DAMAGED);
+		uint32_t s1, d1;
+		ck_assert_int_eq(twz_cost_exact(db, a, t, &s1, &d1), TWZ_E_DAMAGED);
+		ck_assert(twz_cost(db, a, t) < 0);
+		/* Every other question still ends. */
+		for (twz_node s = 0; s < f.nodes; s++) {
+			for (twz_node u = 0; u < f.nodes; u++) {
+				st = twz_path(db, s, u, path, 256, &len);
+				expect(st == TWZ_OK || st == TWZ_E_UNREACHABLE ||
+				       st == TWZ_E_DAMAGED, "%u->%u: %s", s, u,
+				       twz_strerror(st));
+				expect(len <= f.nodes, "%u->%u: %zu nodes", s, u, len);
+			}
+		}
+		twz_close(db);
+	} else {
+		ck_assert_int_eq(st, TWZ_E_DAMAGED);
+	}
+	free(f.buf);
+}
+END_TEST
+
+/* Region ids that disagree with the moves, with each other or with the
+ * header; and regions whose nodes are not joined at all. */
+START_TEST(test_hostile_component_ids_inconsistent)
+{
+	struct v10 f;
+
+	v10_load(&f);
+	ck_assert_uint_eq(twz_le32(f.buf + TWZ_H_COMPONENT_COUNT), 2);
+	twz_node first1 = 0;
+	while (u32(f.comp, first1) == 0)
+		first1++;
+	for (int how = 0; how < 6; how++) {
+		uint8_t *keep = dup_bytes(f.buf, f.len);
+		switch (how) {
+		case 0:  /* a node of region 0 in region 1 */
+			put_u32(f.comp, first1 / 2, 1);
+			break;
+		case 1:  /* ids that do not start at 0 */
+			for (twz_node v = 0; v < f.nodes; v++)
+				put_u32(f.comp, v, u32(f.comp, v) + 1);
+			twz_put32(f.buf + TWZ_H_COMPONENT_COUNT, 3);
+			break;
+		case 2:  /* an id that skips */
+			for (twz_node v = first1; v < f.nodes; v++)
+				put_u32(f.comp, v, 2);
+			twz_put32(f.buf + TWZ_H_COMPONENT_COUNT, 3);
+			break;
+		case 3:  /* the header counts one region more */
+			twz_put32(f.buf + TWZ_H_COMPONENT_COUNT, 3);
+			break;
+		case 4:  /* both regions claimed to be one: their nodes are not
+			  * joined by any move */
+			for (twz_node v = 0; v < f.nodes; v++)
+				put_u32(f.comp, v, 0);
+			twz_put32(f.buf + TWZ_H_COMPONENT_COUNT, 1);
+			break;
+		default: /* region 1 split in two where it is joined */
+			put_u32(f.comp, f.nodes - 1, 2);
+			twz_put32(f.buf + TWZ_H_COMPONENT_COUNT, 3);
+			break;
+		}
+		twz_status st = reseal_status(&f);
+		ck_assert_msg(st == TWZ_E_DAMAGED, "case %d: %s", how, twz_strerror(st));
+		memcpy(f.buf, keep, f.len);
+		free(keep);
+	}
+	free(f.buf);
+}
+END_TEST
+
+/* ---- Bytes: every bit of a file --------------------------------------- */
+
+/* Every single-bit change anywhere in a raw file, padding included, is
+ * refused: checksums cover the header, the table and the sections, and
+ * the bytes between sections must be zero. */
+START_TEST(test_hostile_every_bit_of_a_raw_file)
+{
+	struct v10 f;
+	unsigned accepted = 0;
+	size_t first = 0;
+
+	v10_load(&f);
+	for (size_t off = 0; off < f.len; off++) {
+		for (unsigned bit = 0; bit < 8; bit++) {
+			f.buf[off] ^= (uint8_t)(1u << bit);
+			twz_db *db;
+			twz_status st = twz_open_memory(f.buf, f.len, 0, &db);
+			if (st == TWZ_OK) {
+				if (!accepted++)
+					first = off;
+				twz_close(db);
+			}
+			f.buf[off] ^= (uint8_t)(1u << bit);
+		}
+	}
+	ck_assert_msg(accepted == 0, "%u changed files accepted, the first at byte %zu",
+		      accepted, first);
+	free(f.buf);
+}
+END_TEST
+
+/* Padding set to non-zero and everything resealed: still refused. */
+START_TEST(test_hostile_padding_not_zero)
+{
+	struct v10 f;
+	unsigned tried = 0;
+
+	v10_load(&f);
+	uint32_t n = twz_le32(f.buf + TWZ_H_SECTION_COUNT);
+	uint64_t end = TWZ_HEADER_SIZE + (uint64_t)n * TWZ_SECTION_ENTRY_SIZE;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *e = entry_at(f.buf, i);
+		uint64_t off = twz_le64(e + TWZ_S_OFFSET);
+		for (uint64_t p = end; p < off; p++) {
+			f.buf[p] = 0x5a;
+			ck_assert_int_eq(reseal_status(&f), TWZ_E_RESERVED);
+			f.buf[p] = 0;
+			tried++;
+		}
+		end = off + twz_le64(e + TWZ_S_SIZE);
+	}
+	ck_assert_uint_gt(tried, 0);
+	free(f.buf);
+}
+END_TEST
+
+/* ---- Sections: placement and sizes ------------------------------------- */
+
+/* Sections overlapping each other or the table, sizes near 2^64. */
+START_TEST(test_hostile_section_placement)
+{
+	struct v10 f;
+
+	v10_load(&f);
+	uint32_t n = twz_le32(f.buf + TWZ_H_SECTION_COUNT);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *e = entry_at(f.buf, i);
+		uint64_t off = twz_le64(e + TWZ_S_OFFSET);
+		uint64_t size = twz_le64(e + TWZ_S_SIZE);
+		const struct {
+			unsigned field;
+			uint64_t value;
+		} cases[] = {
+			{ TWZ_S_OFFSET, off - TWZ_SECTION_ALIGN },     /* into the one before */
+			{ TWZ_S_OFFSET, 0 },                           /* over the header */
+			{ TWZ_S_OFFSET, TWZ_HEADER_SIZE },             /* over the table */
+			{ TWZ_S_OFFSET, UINT64_MAX - 63 },             /* offset + size wraps */
+			{ TWZ_S_OFFSET, (uint64_t)1 << 63 },
+			{ TWZ_S_SIZE, UINT64_MAX },
+			{ TWZ_S_SIZE, UINT64_MAX - off + 1 },          /* off + size == 2^64 */
+			{ TWZ_S_SIZE, size + TWZ_SECTION_ALIGN },      /* into the next */
+		};
+		for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+			uint8_t *keep = dup_bytes(f.buf, f.len);
+			twz_put64(e + cases[k].field, cases[k].value);
+			if (cases[k].field == TWZ_S_SIZE)
+				twz_put64(e + TWZ_S_RAW_SIZE, cases[k].value);
+			twz_status st = reseal_status(&f);
+			ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_LIMIT,
+				      "section %u case %zu: %s", i, k, twz_strerror(st));
+			memcpy(f.buf, keep, f.len);
+			free(keep);
+		}
+	}
+	free(f.buf);
+}
+END_TEST
+
+/* The file with its last section (RUNS in a 1.0 file) replaced by a zstd
+ * frame; the caller picks the frame and the raw size it claims. */
+static uint8_t *with_zstd_section(const struct v10 *f, uint32_t kind,
+				  const void *frame, size_t frame_len,
+				  uint64_t raw_size, size_t *out_len)
+{
+	uint32_t n = twz_le32(f->buf + TWZ_H_SECTION_COUNT);
+	uint8_t *e = entry_of(f->buf, kind);
+
+	ck_assert_ptr_eq(e, entry_at(f->buf, n - 1));
+	uint64_t off = twz_le64(e + TWZ_S_OFFSET);
+	size_t len = (size_t)off + frame_len;
+	uint8_t *out = calloc(1, len);
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, f->buf, (size_t)off);
+	memcpy(out + off, frame, frame_len);
+	uint8_t *ne = out + (e - f->buf);
+	twz_put16(ne + TWZ_S_CODEC, TWZ_CODEC_ZSTD);
+	twz_put64(ne + TWZ_S_SIZE, frame_len);
+	twz_put64(ne + TWZ_S_RAW_SIZE, raw_size);
+	twz_put64(out + TWZ_H_FILE_SIZE, len);
+	reseal(out, len);
+	*out_len = len;
+	return out;
+}
+
+/* A zstd frame whose header claims content_size bytes, followed by empty
+ * raw blocks: small on disk, huge if believed. Returns its length. */
+static size_t claiming_frame(uint8_t *out, uint64_t content_size,
+			     unsigned blocks)
+{
+	size_t n = 0;
+
+	twz_put32(out, 0xFD2FB528u);            /* zstd magic */
+	n = 4;
+	out[n++] = 0xE0;                        /* 8-byte size, one segment */
+	twz_put64(out + n, content_size);
+	n += 8;
+	for (unsigned b = 0; b < blocks; b++) {
+		out[n++] = b + 1 == blocks;     /* raw block of 0 bytes */
+		out[n++] = 0;
+		out[n++] = 0;
+	}
+	return n;
+}
+
+/* Cap the address space a little above what this process maps now, so a
+ * large allocation fails. AddressSanitizer reserves huge ranges, so there
+ * the cap is skipped. Returns whether the cap is in force. */
+static int cap_address_space(void)
+{
+#ifdef UNDER_ASAN
+	return 0;
+#else
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0;
+	struct rlimit rl;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &pages) != 1)
+		pages = 0;
+	fclose(f);
+	if (!pages)
+		return 0;
+	rl.rlim_cur = rl.rlim_max = pages * (unsigned long)sysconf(_SC_PAGESIZE) +
+				   (64ul << 20);
+	return setrlimit(RLIMIT_AS, &rl) == 0;
+#endif
+}
+
+/* Frames claiming more than they can hold are refused before anything is
+ * allocated for them: run in a process whose address space is capped, the
+ * status is DAMAGED or LIMIT, never NOMEM. */
+START_TEST(test_hostile_zstd_claims_huge_content)
+{
+	static const uint64_t claims[] = {
+		(uint64_t)1 << 30, (uint64_t)4 << 30, ((uint64_t)0xFFFFFFF0u) * 4,
+		(uint64_t)1 << 40, ((uint64_t)1 << 40) + 4, UINT64_MAX - 1,
+	};
+	struct v10 f;
+	uint8_t frame[32];
+
+	v10_load(&f);
+	int capped = cap_address_space();
+	for (size_t i = 0; i < sizeof claims / sizeof claims[0]; i++) {
+		size_t n = claiming_frame(frame, claims[i], 1), len;
+		uint8_t *file = with_zstd_section(&f, TWZ_SECTION_RUNS, frame, n,
+						  claims[i], &len);
+		twz_status st = try_open(file, len, 0);
+		ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_LIMIT,
+			      "claim %llu: %s (address space %s)",
+			      (unsigned long long)claims[i], twz_strerror(st),
+			      capped ? "capped" : "not capped");
+		free(file);
+	}
+	free(f.buf);
+}
+END_TEST
+
+/* Frames that are not one whole frame of the stated sizes. */
+START_TEST(test_hostile_zstd_frames_malformed)
+{
+	struct v10 f;
+	uint64_t raw_size;
+
+	v10_load(&f);
+	const uint8_t *runs = raw_section(f.buf, TWZ_SECTION_RUNS, &raw_size);
+	size_t bound = ZSTD_compressBound((size_t)raw_size);
+	uint8_t *frame = malloc(2 * bound + 64);
+	ck_assert_ptr_nonnull(frame);
+	size_t n = ZSTD_compress(frame, bound, runs, (size_t)raw_size, 3);
+	ck_assert(!ZSTD_isError(n));
+
+	/* The honest frame opens: the test's own construction is sound. */
+	size_t len;
+	uint8_t *file = with_zstd_section(&f, TWZ_SECTION_RUNS, frame, n,
+					  raw_size, &len);
+	ck_assert_int_eq(try_open(file, len, 0), TWZ_OK);
+	free(file);
+
+	for (int how = 0; how < 6; how++) {
+		size_t flen = n;
+		uint64_t claim = raw_size;
+		uint8_t *copy = malloc(2 * bound + 64);
+		ck_assert_ptr_nonnull(copy);
+		memcpy(copy, frame, n);
+		switch (how) {
+		case 0:  /* the table says more than the frame */
+			claim = raw_size + 4;
+			break;
+		case 1:  /* the table says less */
+			claim = raw_size - 4;
+			break;
+		case 2:  /* two frames back to back */
+			memcpy(copy + n, frame, n);
+			flen = 2 * n;
+			break;
+		case 3:  /* the frame cut short */
+			flen = n - 3;
+			break;
+		case 4:  /* a skippable frame claiming nothing */
+			twz_put32(copy, 0x184D2A50u);
+			twz_put32(copy + 4, (uint32_t)n - 8);
+			break;
+		default: /* bytes after the frame */
+			memset(copy + n, 0, 8);
+			flen = n + 8;
+			break;
+		}
+		file = with_zstd_section(&f, TWZ_SECTION_RUNS, copy, flen, claim, &len);
+		twz_status st = try_open(file, len, 0);
+		ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_LIMIT,
+			      "case %d: %s", how, twz_strerror(st));
+		free(file);
+		free(copy);
+	}
+	free(frame);
+	free(f.buf);
+}
+END_TEST
+
+/* A frame long enough to be believed (thousands of blocks) claiming more
+ * runs than rows of this file's nodes can hold: at most node_count runs a
+ * row. Refused before the claim is allocated. */
+START_TEST(test_hostile_runs_larger_than_rows_can_be)
+{
+	struct v10 f;
+	const unsigned blocks = 3000;
+	const uint64_t claim = (uint64_t)256 << 20;
+
+	v10_load(&f);
+	ck_assert_uint_lt((uint64_t)f.nodes * f.nodes * 4, claim);
+	uint8_t *frame = malloc(16 + 3 * (size_t)blocks);
+	ck_assert_ptr_nonnull(frame);
+	size_t n = claiming_frame(frame, claim, blocks), len;
+	uint8_t *file = with_zstd_section(&f, TWZ_SECTION_RUNS, frame, n, claim, &len);
+	int capped = cap_address_space();
+	twz_status st = try_open(file, len, 0);
+	ck_assert_msg(st == TWZ_E_DAMAGED, "%s (address space %s)", twz_strerror(st),
+		      capped ? "capped" : "not capped");
+	free(file);
+	free(frame);
+	free(f.buf);
+}
+END_TEST
+
+/* ---- suite --------------------------------------------------------------- */
+
+static Suite *twz_hostile_suite(void)
+{
+	Suite *s = suite_create("hostile");
+	TCase *tc;
+
+	tc = tcase_create("Messages");
+	tcase_add_test(tc, test_hostile_map_message_printable);
+	tcase_add_test(tc, test_hostile_scen_message_printable);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Rows");
+	tcase_add_test(tc, test_hostile_row_offsets_non_monotonic);
+	tcase_add_test(tc, test_hostile_run_starts);
+	tcase_add_test(tc, test_hostile_runs_into_walls_and_off_grid);
+	tcase_add_test(tc, test_hostile_no_move_symbol_in_a_region);
+	tcase_add_test(tc, test_hostile_cyclic_moves_do_not_hang);
+	tcase_add_test(tc, test_hostile_component_ids_inconsistent);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Bytes");
+	tcase_add_test(tc, test_hostile_every_bit_of_a_raw_file);
+	tcase_add_test(tc, test_hostile_padding_not_zero);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Sections");
+	tcase_add_test(tc, test_hostile_section_placement);
+	tcase_add_test(tc, test_hostile_zstd_claims_huge_content);
+	tcase_add_test(tc, test_hostile_zstd_frames_malformed);
+	tcase_add_test(tc, test_hostile_runs_larger_than_rows_can_be);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(twz_hostile_suite());
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
