@@ -4,13 +4,17 @@
  */
 #include "bake.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
+#define ZSTD_STATIC_LINKING_ONLY  /* ZSTD_estimateCCtxSize */
+#include <zstd.h>
 
 #include "first_moves.h"
 #include "rows.h"
@@ -114,6 +118,101 @@ static unsigned thread_count(const struct twz_bake_options *opt)
 	return n > 0 ? (unsigned)n : 1;
 }
 
+/* ---- limits: refuse a bake the machine cannot finish ------------------ */
+
+/*
+ * Peak bytes of a CPD bake, estimated from the level alone. Everything
+ * but the runs is exact up to small constants: the grid, the graph (cell
+ * map, node arrays, 8 neighbours a node, the numbering stack), one search
+ * workspace a thread (costs, first-move sets, flags, buckets) and the row
+ * offsets. The run count is not known before the searches; rows measured
+ * on the Moving AI levels hold from 5 to 60 runs on levels of 2,000 to
+ * 120,000 nodes, so 32 + sqrt(nodes) / 2 a row is generous, and each run
+ * is counted 16 bytes: rows being gathered (with their growth slack),
+ * the joined copy, the little-endian copy, the compressed copy and the
+ * file image can be alive at once.
+ */
+uint64_t twz_bake_estimate_bytes(uint64_t cells, uint64_t nodes,
+				 unsigned threads, unsigned codec, int level)
+{
+	double runs = (double)nodes * (32.0 + sqrt((double)nodes) / 2.0);
+	double bytes = 5.0 * cells                  /* grid, cell map */
+		       + 80.0 * nodes               /* graph and its stack */
+		       + 26.0 * nodes * threads     /* search workspaces */
+		       + 8.0 * nodes                /* row lengths, offsets */
+		       + 16.0 * runs;
+
+	if (codec == TWZ_CODEC_ZSTD)
+		bytes += (double)ZSTD_estimateCCtxSize(level);
+	return bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes;
+}
+
+/* A "Name:   N kB" line of /proc/meminfo, in bytes; 0 when absent. */
+static uint64_t meminfo_bytes(const char *name)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	uint64_t v = 0;
+	size_t len = strlen(name);
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long long kb;
+		if (!strncmp(line, name, len) && line[len] == ':' &&
+		    sscanf(line + len + 1, "%llu", &kb) == 1) {
+			v = (uint64_t)kb * 1024;
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+uint64_t twz_memory_available(void)
+{
+	uint64_t avail = meminfo_bytes("MemAvailable");
+	struct rlimit rl;
+
+	if (!avail) {
+		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+		if (pages > 0 && size > 0)
+			avail = (uint64_t)pages * (uint64_t)size;
+	}
+	/* A process limit is as hard as the machine's. */
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (!avail || rl.rlim_cur < avail))
+		avail = rl.rlim_cur;
+	return avail;
+}
+
+int twz_bake_check_limits(const struct twz_grid *g,
+			  const struct twz_bake_options *opt,
+			  struct twz_error *err)
+{
+	uint64_t cells = (uint64_t)g->width * g->height, nodes = 0;
+
+	for (uint64_t c = 0; c < cells; c++)
+		nodes += g->walkable[c] != 0;
+	if (opt->max_nodes) {
+		if (nodes <= opt->max_nodes)
+			return 0;
+		twz_error_set(err, "%s: %llu walkable cells exceed --max-nodes %u",
+			      opt->name, (unsigned long long)nodes, opt->max_nodes);
+		return -1;
+	}
+	uint64_t need = twz_bake_estimate_bytes(cells, nodes, thread_count(opt),
+						opt->codec, opt->level);
+	uint64_t have = opt->max_memory ? opt->max_memory : twz_memory_available();
+	if (!have || need <= have)
+		return 0;
+	twz_error_set(err, "%s: baking %llu nodes needs about %.1f GiB, more than "
+		      "the %.1f GiB available (--max-nodes N bakes anyway)",
+		      opt->name, (unsigned long long)nodes, need / 1073741824.0,
+		      have / 1073741824.0);
+	return -1;
+}
+
 int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 		 struct twz_cpd *out, struct twz_error *err)
 {
@@ -125,6 +224,8 @@ int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 
 	memset(out, 0, sizeof *out);
 	memset(&job, 0, sizeof job);
+	if (twz_bake_check_limits(g, opt, err) != 0)
+		return -1;
 	if (twz_graph_build(g, opt->connectivity, &out->graph, err) != 0)
 		return -1;
 	const struct twz_graph *gr = &out->graph;

@@ -18,10 +18,32 @@ struct twz_bake_options {
 	unsigned codec;          /* TWZ_CODEC_* of the written sections */
 	int level;               /* zstd level */
 	int progress;            /* print a progress line on stderr */
+	uint32_t max_nodes;      /* refuse more walkable cells; 0: refuse
+				    what the memory estimate says will not fit */
+	uint64_t max_memory;     /* bytes the estimate may reach; 0: what the
+				    machine has available */
 	const char *name;        /* level name for progress and messages */
 };
 
 void twz_bake_options_default(struct twz_bake_options *opt);
+
+/* Peak bytes a CPD bake is estimated to need: a level of cells cells,
+ * nodes of them walkable, on threads threads, with the codec and zstd
+ * level given (bake.c says what is counted). */
+uint64_t twz_bake_estimate_bytes(uint64_t cells, uint64_t nodes,
+				 unsigned threads, unsigned codec, int level);
+
+/* Bytes the process can use now: MemAvailable (else the physical memory),
+ * capped by its address-space limit; 0 when unknown. */
+uint64_t twz_memory_available(void);
+
+/* Before anything is allocated for g: refuse (-1, err set, an input
+ * error) a level with more walkable cells than opt->max_nodes, or, when
+ * max_nodes is 0, one whose estimated bake needs more than max_memory or
+ * the memory available. twz_bake_cpd calls it first. */
+int twz_bake_check_limits(const struct twz_grid *g,
+			  const struct twz_bake_options *opt,
+			  struct twz_error *err);
 
 struct twz_cpd {
 	struct twz_graph graph;

@@ -64,6 +64,12 @@ static int cmd_build(int argc, char **argv)
 				return twz_cli_usage("--connectivity needs 8 or 4, not '%s'", val ? val : "");
 			opt.connectivity = (unsigned)v;
 			i++;
+		} else if (!strcmp(a, "--max-nodes")) {
+			if (!val || twz_cli_parse_int(val, 1, TWZ_MAX_NODES, &v))
+				return twz_cli_usage("--max-nodes needs a number from 1 to 67108864, not '%s'",
+					     val ? val : "");
+			opt.max_nodes = (uint32_t)v;
+			i++;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = 1;
 		} else if (a[0] == '-' && a[1]) {

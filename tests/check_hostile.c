@@ -43,6 +43,12 @@
 
 /* ---- files -------------------------------------------------------------- */
 
+static const char *temp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+	return dir && *dir ? dir : P_tmpdir;
+}
+
 static const char *source_file(const char *rel)
 {
 	static char path[4096];
@@ -815,6 +821,154 @@ START_TEST(test_hostile_runs_larger_than_rows_can_be)
 }
 END_TEST
 
+/* ---- Limits: levels too big to bake are refused before the bake ------- */
+
+START_TEST(test_hostile_limits_max_nodes)
+{
+	struct twz_grid g;
+	struct twz_bake_options opt;
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_cpd cpd;
+
+	twz_test_grid_from_text(&g, "...@\n.@..\n....\n");
+	twz_bake_options_default(&opt);
+	opt.name = "tiny.map";
+	opt.max_nodes = 10;
+	ck_assert_int_eq(twz_bake_check_limits(&g, &opt, &err), 0);
+	opt.max_nodes = 9;
+	ck_assert_int_ne(twz_bake_check_limits(&g, &opt, &err), 0);
+	assert_printable_line(err.msg, "tiny.map: ");
+	ck_assert_ptr_nonnull(strstr(err.msg, "10 walkable cells exceed --max-nodes 9"));
+	ck_assert_int_eq(err.kind, TWZ_ERR_INPUT);
+	/* The bake itself refuses, and leaves nothing to free. */
+	ck_assert_int_ne(twz_bake_cpd(&g, &opt, &cpd, &err), 0);
+	ck_assert_ptr_null(cpd.runs);
+	ck_assert_ptr_null(cpd.graph.cell_node);
+	twz_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_hostile_limits_memory_estimate)
+{
+	struct twz_grid g;
+	struct twz_bake_options opt;
+	struct twz_error err = { { 0 }, 0 };
+
+	/* More cells, nodes or threads never need less. */
+	uint64_t small = twz_bake_estimate_bytes(1000, 500, 1, TWZ_CODEC_RAW, 9);
+	ck_assert_uint_gt(small, 500 * 26);
+	ck_assert_uint_gt(twz_bake_estimate_bytes(1000, 1000, 1, TWZ_CODEC_RAW, 9), small);
+	ck_assert_uint_gt(twz_bake_estimate_bytes(4000, 500, 1, TWZ_CODEC_RAW, 9), small);
+	ck_assert_uint_gt(twz_bake_estimate_bytes(1000, 500, 8, TWZ_CODEC_RAW, 9), small);
+	ck_assert_uint_gt(twz_bake_estimate_bytes(1000, 500, 1, TWZ_CODEC_ZSTD, 19), small);
+	/* The largest level the format allows is far beyond any machine. */
+	ck_assert_uint_gt(twz_bake_estimate_bytes(TWZ_MAX_CELLS, TWZ_MAX_NODES, 1,
+						  TWZ_CODEC_RAW, 1),
+			  (uint64_t)1 << 40);
+	ck_assert_uint_gt(twz_memory_available(), 0);
+
+	twz_test_generate(&g, TWZ_TEST_CAVES, 64, 64, 3);
+	twz_bake_options_default(&opt);
+	opt.name = "caves.map";
+	opt.threads = 2;
+	uint64_t cells = 64 * 64, nodes = 0;
+	for (uint64_t c = 0; c < cells; c++)
+		nodes += g.walkable[c];
+	uint64_t need = twz_bake_estimate_bytes(cells, nodes, 2, opt.codec, opt.level);
+	opt.max_memory = need;
+	ck_assert_int_eq(twz_bake_check_limits(&g, &opt, &err), 0);
+	opt.max_memory = need - 1;
+	ck_assert_int_ne(twz_bake_check_limits(&g, &opt, &err), 0);
+	assert_printable_line(err.msg, "caves.map: ");
+	ck_assert_ptr_nonnull(strstr(err.msg, "--max-nodes"));
+	/* An explicit --max-nodes is the way past the estimate. */
+	opt.max_nodes = (uint32_t)nodes;
+	ck_assert_int_eq(twz_bake_check_limits(&g, &opt, &err), 0);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* Runs the twigz tool (TWZ_TOOL) with args; its stderr goes to errbuf.
+ * cap_bytes, when not 0, caps the child's address space. Returns the exit
+ * status, or -1 when it did not exit. */
+static int run_tool(char *const args[], char *errbuf, size_t cap,
+		    unsigned long cap_bytes)
+{
+	const char *tool = getenv("TWZ_TOOL");
+	char errpath[4200];
+	snprintf(errpath, sizeof errpath, "%s/twz_hostile_err_XXXXXX", temp_dir());
+	int fd = mkstemp(errpath);
+
+	ck_assert_msg(tool != NULL, "TWZ_TOOL is not set");
+	ck_assert_int_ge(fd, 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fd, 2);
+		if (cap_bytes) {
+			struct rlimit rl = { cap_bytes, cap_bytes };
+			setrlimit(RLIMIT_AS, &rl);
+		}
+		execv(tool, args);
+		_exit(127);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	ssize_t n = pread(fd, errbuf, cap - 1, 0);
+	errbuf[n > 0 ? n : 0] = 0;
+	close(fd);
+	unlink(errpath);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The tool refuses with one line and exit 3 before it bakes: a level of
+ * 16.8 million open cells needs hundreds of GiB. */
+START_TEST(test_hostile_limits_tool_refuses_before_baking)
+{
+	char map[4200], out[4300], err[4096];
+	const unsigned side = 4096;
+	snprintf(map, sizeof map, "%s/twz_hostile_big_XXXXXX", temp_dir());
+	int fd = mkstemp(map);
+
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "type octile\nheight %u\nwidth %u\nmap\n", side, side);
+	char *row = malloc(side + 1);
+	ck_assert_ptr_nonnull(row);
+	memset(row, '.', side);
+	row[side] = '\n';
+	for (unsigned y = 0; y < side; y++)
+		ck_assert_uint_eq(fwrite(row, 1, side + 1, f), side + 1);
+	ck_assert_int_eq(fclose(f), 0);
+	free(row);
+	snprintf(out, sizeof out, "%s.twz", map);
+
+	char *args[] = { "twigz", "build", map, "-o", out, NULL };
+	/* Without sanitizers the child is also capped at 1 GiB: the estimate
+	 * must see the cap, and the refusal must come before the graph. */
+#ifdef UNDER_ASAN
+	unsigned long capped = 0;
+#else
+	unsigned long capped = 1ul << 30;
+#endif
+	int rc = run_tool(args, err, sizeof err, capped);
+	ck_assert_msg(rc == 3, "exit %d: %s", rc, err);
+	ck_assert_msg(strstr(err, "needs about") && strstr(err, "16777216 nodes"),
+		      "%s", err);
+	ck_assert_msg(strchr(err, '\n') == strrchr(err, '\n') &&
+		      strchr(err, '\n')[1] == 0, "not one line: %s", err);
+	ck_assert_int_ne(access(out, F_OK), 0);
+
+	char *small[] = { "twigz", "build", (char *)source_file("tests/levels/rooms.map"),
+			  "-o", out, "--max-nodes", "5", NULL };
+	rc = run_tool(small, err, sizeof err, 0);
+	ck_assert_msg(rc == 3 && strstr(err, "exceed --max-nodes 5"), "exit %d: %s", rc, err);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	unlink(map);
+}
+END_TEST
+
 /* ---- suite --------------------------------------------------------------- */
 
 static Suite *twz_hostile_suite(void)
@@ -846,6 +1000,12 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_zstd_claims_huge_content);
 	tcase_add_test(tc, test_hostile_zstd_frames_malformed);
 	tcase_add_test(tc, test_hostile_runs_larger_than_rows_can_be);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Limits");
+	tcase_add_test(tc, test_hostile_limits_max_nodes);
+	tcase_add_test(tc, test_hostile_limits_memory_estimate);
+	tcase_add_test(tc, test_hostile_limits_tool_refuses_before_baking);
 	suite_add_tcase(s, tc);
 	return s;
 }
