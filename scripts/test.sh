@@ -17,6 +17,11 @@
 #   runtime_only  -Druntime_only=true builds the runtime alone
 #   sanitize      debugoptimized build with AddressSanitizer and
 #                 UndefinedBehaviorSanitizer; meson test and the data step
+#   tsan          ThreadSanitizer build; the concurrency suite (many threads
+#                 on one handle, several files, a file replaced underneath)
+#   fuzz          clang build with -Dfuzz=true; each libFuzzer target for
+#                 TWZ_FUZZ_SECONDS (default 25) on its seed corpus
+#                 (tests/fuzz/README.md); skipped when clang is missing
 #
 # Environment:
 #   TWIGZ_BUILD_DIR  release build directory (default: build); the other
@@ -25,7 +30,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-STEPS="deps release data example runtime_only sanitize"
+STEPS="deps release data example runtime_only sanitize tsan fuzz"
 B=${TWIGZ_BUILD_DIR:-build}
 
 # Sets up a build directory, or reconfigures it with the same options.
@@ -116,6 +121,50 @@ step_sanitize() {
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
 		meson test -C "$dir" --print-errorlogs --timeout-multiplier 3
 	check_data "$dir"
+}
+
+# Whether clang links a libFuzzer target built with the flags $1.
+fuzzer_links() {
+	probe=$(mktemp)
+	rc=0
+	printf '%s\n' 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)' \
+		'{ (void)d; (void)n; return 0; }' |
+		clang "$1" -x c - -o "$probe" >/dev/null 2>&1 || rc=1
+	rm -f "$probe"
+	return "$rc"
+}
+
+step_tsan() {
+	cc=${CC:-cc}
+	if ! printf 'int main(void) { return 0; }\n' |
+	   "$cc" -fsanitize=thread -x c - -o /dev/null >/dev/null 2>&1; then
+		echo "tsan: skipped: $cc cannot build with -fsanitize=thread"
+		return 0
+	fi
+	dir="$B-tsan"
+	setup "$dir" --buildtype=debugoptimized -Db_sanitize=thread \
+		-Db_lundef=false -Dtests=enabled
+	ninja -C "$dir" tests/check_concurrency
+	meson test -C "$dir" --no-rebuild --print-errorlogs \
+		--timeout-multiplier 3 concurrency
+}
+
+step_fuzz() {
+	if ! command -v clang >/dev/null 2>&1; then
+		echo "fuzz: skipped: clang is not installed (scripts/install-deps.sh installs it)"
+		return 0
+	fi
+	if ! fuzzer_links -fsanitize=fuzzer,address,undefined; then
+		echo "fuzz: skipped: clang cannot link libFuzzer (install libclang-rt-dev)"
+		return 0
+	fi
+	dir="$B-fuzz"
+	(CC=clang; export CC; setup "$dir" --buildtype=debugoptimized -Dfuzz=true \
+		-Dtests=disabled)
+	ninja -C "$dir"
+	TWZ_FUZZ_SECONDS=${TWZ_FUZZ_SECONDS:-25} \
+		meson test -C "$dir" --no-rebuild --print-errorlogs \
+		--num-processes 1 --suite fuzz
 }
 
 failed=""
