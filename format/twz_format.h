@@ -20,7 +20,7 @@
 #define TWZ_MAGIC "\x89TWZ\r\n\x1a\n"
 #define TWZ_MAGIC_SIZE 8
 #define TWZ_FORMAT_MAJOR 1
-#define TWZ_FORMAT_MINOR 0
+#define TWZ_FORMAT_MINOR 1
 
 /* ---- fixed sizes ---------------------------------------------------- */
 
@@ -93,9 +93,16 @@ enum twz_codec {
 	TWZ_CODEC_ZSTD = 1,
 };
 
-/* Feature bits: none defined in 1.0. An unknown required bit refuses the
- * file, an unknown optional bit is ignored. */
-#define TWZ_FEATURES_KNOWN_REQUIRED 0u
+/* Feature bits. An unknown required bit refuses the file, an unknown
+ * optional bit is ignored. 1.0 defines none. */
+/* 1.1: rows may hold the direction symbols TWZ_SYMBOL_TOWARD and
+ * TWZ_SYMBOL_NEAREST, decoded from the two nodes' coordinates. */
+#define TWZ_FEATURE_DIRECTION_SYMBOLS (1u << 0)
+/* 1.1: rows are bucketed (NODE_RECORDS + REGIONS + ROWS replace
+ * NODE_CELL, NODE_COMPONENT, ROW_OFFSETS and RUNS). */
+#define TWZ_FEATURE_BUCKETED_ROWS (1u << 1)
+#define TWZ_FEATURES_KNOWN_REQUIRED \
+	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {
@@ -104,8 +111,12 @@ enum twz_section_kind {
 	TWZ_SECTION_NODE_COMPONENT = 3, /* u32[node_count]: region id */
 	TWZ_SECTION_ROW_OFFSETS = 4,    /* u32[node_count+1]: run index */
 	TWZ_SECTION_RUNS = 5,           /* u32[runs]: start << 4 | symbol */
+	/* 1.1, TWZ_FEATURE_BUCKETED_ROWS: */
+	TWZ_SECTION_NODE_RECORDS = 6,   /* 8 bytes a node, see below */
+	TWZ_SECTION_REGIONS = 7,        /* u32[component_count+1]: first node */
+	TWZ_SECTION_ROWS = 8,           /* u16[]: each row's buckets + runs */
 };
-#define TWZ_SECTION_KIND_MAX 5
+#define TWZ_SECTION_KIND_MAX 8
 
 #define TWZ_NODE_NONE 0xFFFFFFFFu
 
@@ -116,6 +127,62 @@ enum twz_section_kind {
 /* A row whose source has no move toward any target of its own region (a
  * region of one cell) holds this symbol. */
 #define TWZ_SYMBOL_NONE 8u
+/* Direction symbols (TWZ_FEATURE_DIRECTION_SYMBOLS), with dx = tx - sx and
+ * dy = ty - sy of source s and target t:
+ * TOWARD is the move (sign dx, sign dy);
+ * NEAREST is the move whose direction is nearest to (dx, dy): straight
+ * along x when |dy| * 1000 < |dx| * 414 (tan 22.5 deg ~ 0.414), straight
+ * along y when |dx| * 1000 < |dy| * 414, else diagonal. Both are integer
+ * rules, so writer and reader agree exactly. */
+#define TWZ_SYMBOL_TOWARD 9u
+#define TWZ_SYMBOL_NEAREST 10u
+
+/* The move a direction symbol stands for, from s toward t (dx = tx - sx,
+ * dy = ty - sy); TWZ_SYMBOL_NONE when dx == dy == 0. */
+static inline unsigned twz_direction_move(unsigned symbol, int32_t dx,
+					  int32_t dy)
+{
+	/* [sign dx + 1][sign dy + 1] */
+	static const uint8_t by_sign[3][3] = {
+		{ 7, 3, 6 }, { 0, TWZ_SYMBOL_NONE, 2 }, { 4, 1, 5 }
+	};
+	int64_t ax = dx < 0 ? -(int64_t)dx : dx;
+	int64_t ay = dy < 0 ? -(int64_t)dy : dy;
+
+	if (symbol == TWZ_SYMBOL_NEAREST) {
+		if (ay * 1000 < ax * 414)
+			dy = 0;
+		else if (ax * 1000 < ay * 414)
+			dx = 0;
+	}
+	return by_sign[(dx > 0) - (dx < 0) + 1][(dy > 0) - (dy < 0) + 1];
+}
+
+/* ---- bucketed rows (1.1) ----------------------------------------------
+ * A node record (NODE_RECORDS, 8 bytes, little-endian):
+ *   0  u32  bits 0..27: row offset in ROWS, in u16 units;
+ *           bits 28..31: bucket shift k (a bucket is 2^k targets, k <= 12)
+ *   4  u16  x
+ *   6  u16  y
+ * The node's region is the one whose REGIONS range holds it; its row
+ * covers the region's targets [lo, hi), len = hi - lo, in
+ * buckets = ((len - 1) >> k) + 1 buckets:
+ *   u16 index[buckets + 1]: entry b is the run (0-based, within the row)
+ *       covering target lo + (b << k); the last entry is the last run;
+ *   u16 run[]: (start - bucket base) << 4 | symbol, where the bucket is the
+ *       one the run starts in; the first run starts at lo.
+ * The row ends where the next node's row begins (ROWS' end for the last).
+ */
+#define TWZ_RECORD_SIZE 8
+#define TWZ_R_ROW 0
+#define TWZ_R_X 4
+#define TWZ_R_Y 6
+#define TWZ_ROW_OFFSET_BITS 28
+#define TWZ_ROW_OFFSET_MASK ((1u << TWZ_ROW_OFFSET_BITS) - 1)
+#define TWZ_MAX_BUCKET_SHIFT 12
+
+
+#define TWZ_MAX_ROW_RUNS 65536u  /* run indices are u16 */
 
 /* ---- moves ------------------------------------------------------------
  * 0..3 straight (N E S W), 4..7 diagonal (NE SE SW NW). 4-connected
@@ -184,6 +251,22 @@ static inline void twz_put64(uint8_t *p, uint64_t v)
 {
 	twz_put32(p, (uint32_t)v);
 	twz_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* The region holding node n: regions is REGIONS' u32[count + 1]. */
+static inline uint32_t twz_region_of(const uint8_t *regions, uint32_t count,
+				     uint32_t n)
+{
+	uint32_t lo = 0, hi = count;  /* first[lo] <= n < first[hi] */
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (twz_le32(regions + 4 * (size_t)mid) <= n)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 #endif /* TWZ_FORMAT_H */

@@ -160,6 +160,10 @@ uint64_t twz_expected_raw_size(const struct twz_container *c, uint32_t kind)
 		return (uint64_t)c->node_count * 4;
 	case TWZ_SECTION_ROW_OFFSETS:
 		return ((uint64_t)c->node_count + 1) * 4;
+	case TWZ_SECTION_NODE_RECORDS:
+		return (uint64_t)c->node_count * TWZ_RECORD_SIZE;
+	case TWZ_SECTION_REGIONS:
+		return ((uint64_t)c->component_count + 1) * 4;
 	default:
 		return 0;
 	}
@@ -281,6 +285,11 @@ static twz_status check_rows(const struct twz_container *c,
 					return TWZ_E_DAMAGED;
 				continue;
 			}
+			/* Direction symbols are checked where they are
+			 * decoded: their move depends on the target. */
+			if ((c->required_features & TWZ_FEATURE_DIRECTION_SYMBOLS) &&
+			    (sym == TWZ_SYMBOL_TOWARD || sym == TWZ_SYMBOL_NEAREST))
+				continue;
 			if (sym >= c->connectivity ||
 			    neighbour(c, cell_node, cell, sym) == TWZ_NODE_NONE)
 				return TWZ_E_DAMAGED;
@@ -289,12 +298,158 @@ static twz_status check_rows(const struct twz_container *c,
 	return TWZ_OK;
 }
 
+/* ---- bucketed rows (1.1) --------------------------------------------- */
+
+static twz_status check_regions(const struct twz_container *c,
+				const uint8_t *regions)
+{
+	if (twz_le32(regions) != 0 ||
+	    twz_le32(regions + 4 * (size_t)c->component_count) != c->node_count)
+		return TWZ_E_DAMAGED;
+	for (uint32_t k = 0; k < c->component_count; k++)
+		if (twz_le32(regions + 4 * (size_t)k) >=
+		    twz_le32(regions + 4 * ((size_t)k + 1)))
+			return TWZ_E_DAMAGED;
+	return TWZ_OK;
+}
+
+/* Records: the inverse of CELL_NODE; and no legal move leaves a region. */
+static twz_status check_records(const struct twz_container *c,
+				const uint8_t *cell_node, const uint8_t *rec,
+				const uint8_t *regions)
+{
+	uint64_t cells = (uint64_t)c->width * c->height;
+	uint64_t seen = 0;
+
+	for (uint64_t i = 0; i < cells; i++) {
+		uint32_t n = twz_le32(cell_node + 4 * i);
+		if (n == TWZ_NODE_NONE)
+			continue;
+		if (n >= c->node_count)
+			return TWZ_E_DAMAGED;
+		const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
+		if (twz_le16(r + TWZ_R_X) != i % c->width ||
+		    twz_le16(r + TWZ_R_Y) != i / c->width)
+			return TWZ_E_DAMAGED;
+		seen++;
+	}
+	if (seen != c->node_count)
+		return TWZ_E_DAMAGED;
+	for (uint32_t k = 0; k < c->component_count; k++) {
+		uint32_t lo = twz_le32(regions + 4 * (size_t)k);
+		uint32_t hi = twz_le32(regions + 4 * ((size_t)k + 1));
+		for (uint32_t n = lo; n < hi; n++) {
+			const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
+			uint32_t cell = twz_le16(r + TWZ_R_Y) * c->width +
+					twz_le16(r + TWZ_R_X);
+			for (unsigned m = 0; m < c->connectivity; m++) {
+				uint32_t v = neighbour(c, cell_node, cell, m);
+				if (v != TWZ_NODE_NONE && (v < lo || v >= hi))
+					return TWZ_E_DAMAGED;
+			}
+		}
+	}
+	return TWZ_OK;
+}
+
+static twz_status check_bucketed_rows(const struct twz_container *c,
+				      const uint8_t *cell_node,
+				      const uint8_t *rec, const uint8_t *regions,
+				      const uint8_t *rows, uint64_t total)
+{
+	int direction = (c->required_features & TWZ_FEATURE_DIRECTION_SYMBOLS) != 0;
+	uint32_t k = 0;
+
+	if (total > TWZ_ROW_OFFSET_MASK)
+		return TWZ_E_LIMIT;
+	for (uint32_t n = 0; n < c->node_count; n++) {
+		const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
+		uint32_t word = twz_le32(r + TWZ_R_ROW);
+		uint64_t begin = word & TWZ_ROW_OFFSET_MASK;
+		uint64_t end = n + 1 < c->node_count
+			? twz_le32(r + TWZ_RECORD_SIZE + TWZ_R_ROW) & TWZ_ROW_OFFSET_MASK
+			: total;
+		unsigned shift = word >> TWZ_ROW_OFFSET_BITS;
+		while (n >= twz_le32(regions + 4 * ((size_t)k + 1)))
+			k++;
+		uint32_t len = twz_le32(regions + 4 * ((size_t)k + 1)) -
+			       twz_le32(regions + 4 * (size_t)k);
+
+		if ((n == 0 && begin != 0) || end < begin || end > total ||
+		    shift > TWZ_MAX_BUCKET_SHIFT)
+			return TWZ_E_DAMAGED;
+		uint32_t buckets = ((len - 1) >> shift) + 1;
+		if (end - begin <= (uint64_t)buckets + 1)
+			return TWZ_E_DAMAGED;
+		uint64_t runs = end - begin - buckets - 1;
+		if (runs > TWZ_MAX_ROW_RUNS)
+			return TWZ_E_DAMAGED;
+		const uint8_t *index = rows + 2 * begin;
+		const uint8_t *run = index + 2 * ((size_t)buckets + 1);
+		uint32_t prev = 0;
+		for (uint32_t b = 0; b <= buckets; b++) {
+			uint32_t j = twz_le16(index + 2 * (size_t)b);
+			if (j >= runs || j < prev || (b == 0 && j != 0) ||
+			    (b == buckets && j != runs - 1))
+				return TWZ_E_DAMAGED;
+			prev = j;
+		}
+		uint32_t cell = twz_le16(r + TWZ_R_Y) * c->width + twz_le16(r + TWZ_R_X);
+		for (uint64_t j = 0; j < runs; j++) {
+			unsigned sym = twz_le16(run + 2 * j) & TWZ_RUN_SYMBOL_MASK;
+			if (sym == TWZ_SYMBOL_NONE ||
+			    (direction && (sym == TWZ_SYMBOL_TOWARD ||
+					   sym == TWZ_SYMBOL_NEAREST)))
+				continue;
+			if (sym >= c->connectivity ||
+			    neighbour(c, cell_node, cell, sym) == TWZ_NODE_NONE)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
+static twz_status validate_bucketed(const struct twz_container *c,
+				    const struct twz_content *v)
+{
+	static const uint32_t required[] = {
+		TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_RECORDS,
+		TWZ_SECTION_REGIONS, TWZ_SECTION_ROWS
+	};
+	for (unsigned i = 0; i < sizeof required / sizeof *required; i++) {
+		uint32_t k = required[i];
+		if (!v->data[k])
+			return TWZ_E_DAMAGED;
+		if (k != TWZ_SECTION_ROWS && v->size[k] != twz_expected_raw_size(c, k))
+			return TWZ_E_DAMAGED;
+	}
+	uint64_t row_bytes = v->size[TWZ_SECTION_ROWS];
+	if (row_bytes % 2 || row_bytes / 2 > UINT32_MAX)
+		return TWZ_E_DAMAGED;
+	if (c->node_count == 0)
+		return c->component_count == 0 ? TWZ_OK : TWZ_E_DAMAGED;
+	twz_status st = check_regions(c, v->data[TWZ_SECTION_REGIONS]);
+	if (st == TWZ_OK)
+		st = check_records(c, v->data[TWZ_SECTION_CELL_NODE],
+				   v->data[TWZ_SECTION_NODE_RECORDS],
+				   v->data[TWZ_SECTION_REGIONS]);
+	if (st == TWZ_OK)
+		st = check_bucketed_rows(c, v->data[TWZ_SECTION_CELL_NODE],
+					 v->data[TWZ_SECTION_NODE_RECORDS],
+					 v->data[TWZ_SECTION_REGIONS],
+					 v->data[TWZ_SECTION_ROWS], row_bytes / 2);
+	return st;
+}
+
 twz_status twz_validate_content(const struct twz_container *c,
 				const struct twz_content *v)
 {
+	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
+		return validate_bucketed(c, v);
+
 	/* Every kind of 1.0 is required; all sizes but RUNS follow from the
 	 * header. */
-	for (uint32_t k = 1; k <= TWZ_SECTION_KIND_MAX; k++) {
+	for (uint32_t k = 1; k <= TWZ_SECTION_RUNS; k++) {
 		if (!v->data[k])
 			return TWZ_E_DAMAGED;
 		if (k != TWZ_SECTION_RUNS &&

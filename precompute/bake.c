@@ -29,6 +29,8 @@ void twz_bake_options_default(struct twz_bake_options *opt)
 	opt->threads = 0;
 	opt->codec = TWZ_CODEC_ZSTD;
 	opt->level = 9;
+	opt->layout = TWZ_LAYOUT_BUCKETED;
+	opt->max_scan = 64;
 	opt->name = "level";
 }
 
@@ -90,8 +92,10 @@ static void *bake_worker(void *varg)
 		struct twz_runs *out = &job->chunk_runs[c];
 		for (uint32_t s = lo; s < hi; s++) {
 			uint32_t before = out->len;
+			int direction = job->opt->layout == TWZ_LAYOUT_BUCKETED;
 			if (twz_search_run(&ws, s) != 0 ||
-			    twz_row_encode(gr, s, ws.moves, out) != 0) {
+			    (direction ? twz_row_encode_direction(gr, s, ws.moves, out)
+				       : twz_row_encode(gr, s, ws.moves, out)) != 0) {
 				atomic_store(&job->failed, 1);
 				break;
 			}
@@ -291,6 +295,7 @@ int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 	for (uint32_t s = 0; s < gr->node_count; s++)
 		out->row_offsets[s + 1] = out->row_offsets[s] + job.row_len[s];
 	out->run_count = total;
+	out->layout = opt->layout;
 	rc = 0;
 
 out_free:
@@ -324,32 +329,105 @@ static uint8_t *le_copy(const uint32_t *v, size_t n)
 	return b;
 }
 
+/* Format 1.1 bucketed sections: NODE_RECORDS, REGIONS, ROWS (LE bytes).
+ * Returns 1 when a row has too many runs to be bucketed, -1 when out of
+ * memory, 0 on success. */
+static int encode_bucketed(const struct twz_cpd *cpd, unsigned max_scan,
+			   uint8_t **records, uint8_t **regions, uint8_t **rows,
+			   size_t *rows_bytes)
+{
+	const struct twz_graph *gr = &cpd->graph;
+	size_t cap = 1024, used = 0;
+	uint16_t *row = NULL, *tmp = NULL;
+	size_t tmp_cap = 0;
+	int rc = -1;
+
+	*records = malloc((size_t)gr->node_count * TWZ_RECORD_SIZE + 1);
+	*regions = le_copy(gr->comp_first, (size_t)gr->component_count + 1);
+	row = malloc(cap * sizeof *row);
+	if (!*records || !*regions || !row)
+		goto fail;
+	for (uint32_t s = 0; s < gr->node_count; s++) {
+		uint32_t comp = gr->node_comp[s];
+		uint32_t lo = gr->comp_first[comp];
+		uint32_t len = gr->comp_first[comp + 1] - lo;
+		uint32_t first = cpd->row_offsets[s];
+		uint32_t n = cpd->row_offsets[s + 1] - first;
+		uint64_t need = twz_row_bucketized_max(n, len);
+		if (n > TWZ_MAX_ROW_RUNS) {
+			rc = 1;
+			goto fail;
+		}
+		if (need > tmp_cap) {
+			uint16_t *nt = realloc(tmp, need * sizeof *nt);
+			if (!nt)
+				goto fail;
+			tmp = nt;
+			tmp_cap = need;
+		}
+		uint8_t shift;
+		uint16_t buckets;
+		uint32_t got = twz_row_bucketize(cpd->runs + first, n, lo, len,
+						 max_scan, tmp, &shift, &buckets);
+		(void)buckets;  /* follows from the region and the shift */
+		if (!got) {
+			rc = 1;
+			goto fail;
+		}
+		if (used + got > UINT32_MAX) {
+			rc = 1;
+			goto fail;
+		}
+		while (used + got > cap) {
+			uint16_t *nr = realloc(row, cap * 2 * sizeof *nr);
+			if (!nr)
+				goto fail;
+			row = nr;
+			cap *= 2;
+		}
+		if (used > TWZ_ROW_OFFSET_MASK) {
+			rc = 1;
+			goto fail;
+		}
+		uint8_t *rec = *records + (size_t)s * TWZ_RECORD_SIZE;
+		twz_put32(rec + TWZ_R_ROW, (uint32_t)used |
+			  (uint32_t)shift << TWZ_ROW_OFFSET_BITS);
+		twz_put16(rec + TWZ_R_X, gr->node_x[s]);
+		twz_put16(rec + TWZ_R_Y, gr->node_y[s]);
+		memcpy(row + used, tmp, got * sizeof *tmp);
+		used += got;
+	}
+	*rows = malloc(used * 2 + 1);
+	if (!*rows)
+		goto fail;
+	for (size_t i = 0; i < used; i++)
+		twz_put16(*rows + 2 * i, row[i]);
+	*rows_bytes = used * 2;
+	free(row);
+	free(tmp);
+	return 0;
+fail:
+	free(row);
+	free(tmp);
+	free(*records);
+	free(*regions);
+	*records = *regions = NULL;
+	return rc;
+}
+
 int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		   const struct twz_bake_options *opt, uint8_t **buf,
 		   size_t *len, struct twz_error *err)
 {
 	const struct twz_graph *gr = &cpd->graph;
 	size_t cells = (size_t)gr->width * gr->height;
-	const uint32_t *arrays[5] = { gr->cell_node, gr->node_cell, gr->node_comp,
-				      cpd->row_offsets, cpd->runs };
-	size_t counts[5] = { cells, gr->node_count, gr->node_count,
-			     (size_t)gr->node_count + 1, (size_t)cpd->run_count };
-	uint32_t kinds[5] = { TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_CELL,
-			      TWZ_SECTION_NODE_COMPONENT, TWZ_SECTION_ROW_OFFSETS,
-			      TWZ_SECTION_RUNS };
 	struct twz_out_section sec[5];
 	uint8_t *le[5] = { 0 };
+	unsigned count = 0;
 	int rc = -1;
-
-	for (int i = 0; i < 5; i++) {
-		le[i] = le_copy(arrays[i], counts[i]);
-		if (!le[i]) {
-			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
-			goto out_free;
-		}
-		sec[i] = (struct twz_out_section){ kinds[i], le[i], counts[i] * 4 };
-	}
 	struct twz_out_header h = {
+		.minor = 0,
+		.required_features = 0,
 		.level_hash = g->level_hash,
 		.width = gr->width,
 		.height = gr->height,
@@ -361,7 +439,56 @@ int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
 	};
-	rc = twz_encode(&h, sec, 5, buf, len, err);
+
+	le[0] = le_copy(gr->cell_node, cells);
+	if (!le[0])
+		goto nomem;
+	sec[count++] = (struct twz_out_section){ TWZ_SECTION_CELL_NODE, le[0], cells * 4 };
+
+	if (cpd->layout == TWZ_LAYOUT_BUCKETED) {
+		size_t rows_bytes = 0;
+		int b = encode_bucketed(cpd, opt->max_scan ? opt->max_scan : 64,
+					&le[1], &le[2], &le[3], &rows_bytes);
+		if (b < 0)
+			goto nomem;
+		if (b == 0) {
+			h.minor = 1;
+			h.required_features = TWZ_FEATURE_DIRECTION_SYMBOLS |
+					      TWZ_FEATURE_BUCKETED_ROWS;
+			sec[count++] = (struct twz_out_section){
+				TWZ_SECTION_NODE_RECORDS, le[1],
+				(size_t)gr->node_count * TWZ_RECORD_SIZE };
+			sec[count++] = (struct twz_out_section){
+				TWZ_SECTION_REGIONS, le[2],
+				((size_t)gr->component_count + 1) * 4 };
+			sec[count++] = (struct twz_out_section){
+				TWZ_SECTION_ROWS, le[3], rows_bytes };
+			goto write;
+		}
+		/* A row too long for u16 run indices: keep the direction
+		 * symbols in the plain run layout, searched by bisection. */
+	}
+	const uint32_t *arrays[4] = { gr->node_cell, gr->node_comp,
+				      cpd->row_offsets, cpd->runs };
+	size_t counts[4] = { gr->node_count, gr->node_count,
+			     (size_t)gr->node_count + 1, (size_t)cpd->run_count };
+	uint32_t kinds[4] = { TWZ_SECTION_NODE_CELL, TWZ_SECTION_NODE_COMPONENT,
+			      TWZ_SECTION_ROW_OFFSETS, TWZ_SECTION_RUNS };
+	for (int i = 0; i < 4; i++) {
+		le[1 + i] = le_copy(arrays[i], counts[i]);
+		if (!le[1 + i])
+			goto nomem;
+		sec[count++] = (struct twz_out_section){ kinds[i], le[1 + i], counts[i] * 4 };
+	}
+	if (cpd->layout == TWZ_LAYOUT_BUCKETED) {
+		h.minor = 1;
+		h.required_features = TWZ_FEATURE_DIRECTION_SYMBOLS;
+	}
+write:
+	rc = twz_encode(&h, sec, count, buf, len, err);
+	goto out_free;
+nomem:
+	twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 out_free:
 	for (int i = 0; i < 5; i++)
 		free(le[i]);

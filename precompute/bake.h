@@ -18,11 +18,21 @@ struct twz_bake_options {
 	unsigned codec;          /* TWZ_CODEC_* of the written sections */
 	int level;               /* zstd level */
 	int progress;            /* print a progress line on stderr */
+	unsigned layout;         /* TWZ_LAYOUT_* */
+	unsigned max_scan;       /* bucketed rows: most runs starting inside
+				    one bucket (searched by bisection) */
 	uint32_t max_nodes;      /* refuse more walkable cells; 0: refuse
 				    what the memory estimate says will not fit */
 	uint64_t max_memory;     /* bytes the estimate may reach; 0: what the
 				    machine has available */
 	const char *name;        /* level name for progress and messages */
+};
+
+/* Row layouts the bake can write. */
+enum twz_row_layout {
+	TWZ_LAYOUT_PLAIN = 1,     /* format 1.0: moves only, binary search */
+	TWZ_LAYOUT_BUCKETED = 2,  /* format 1.1: direction symbols, bucketed
+				     rows, bounded lookups (the default) */
 };
 
 void twz_bake_options_default(struct twz_bake_options *opt);
@@ -50,6 +60,7 @@ struct twz_cpd {
 	uint32_t *row_offsets;   /* [node_count+1], into runs */
 	uint32_t *runs;          /* [run_count]: start << 4 | symbol */
 	uint64_t run_count;
+	unsigned layout;         /* TWZ_LAYOUT_* the runs were made for */
 	double seconds;          /* wall time of the searches */
 };
 

@@ -23,6 +23,8 @@ void twz_graph_free(struct twz_graph *gr)
 {
 	free(gr->cell_node);
 	free(gr->node_cell);
+	free(gr->node_x);
+	free(gr->node_y);
 	free(gr->node_comp);
 	free(gr->comp_first);
 	free(gr->neighbour);
@@ -50,12 +52,15 @@ int twz_graph_build(const struct twz_grid *g, unsigned connectivity,
 	out->cell_node = malloc(cells * sizeof *out->cell_node);
 	out->node_cell = malloc((walkable ? walkable : 1) * sizeof *out->node_cell);
 	out->node_comp = malloc((walkable ? walkable : 1) * sizeof *out->node_comp);
+	out->node_x = malloc((walkable ? walkable : 1) * sizeof *out->node_x);
+	out->node_y = malloc((walkable ? walkable : 1) * sizeof *out->node_y);
 	out->comp_first = malloc((walkable + 1) * sizeof *out->comp_first);
 	out->neighbour = malloc((walkable ? walkable : 1) * TWZ_MOVE_COUNT *
 				sizeof *out->neighbour);
 	/* Each cell is pushed at most once per legal move into it. */
 	stack = malloc((walkable * TWZ_MOVE_COUNT + 1) * sizeof *stack);
 	if (!out->cell_node || !out->node_cell || !out->node_comp ||
+	    !out->node_x || !out->node_y ||
 	    !out->comp_first || !out->neighbour || !stack) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory for a graph of %zu nodes", walkable);
 		free(stack);
@@ -76,6 +81,8 @@ int twz_graph_build(const struct twz_grid *g, unsigned connectivity,
 				continue;
 			out->cell_node[cell] = n;
 			out->node_cell[n] = cell;
+			out->node_x[n] = (uint16_t)(cell % g->width);
+			out->node_y[n] = (uint16_t)(cell / g->width);
 			out->node_comp[n] = comps;
 			n++;
 			uint32_t x = cell % g->width, y = cell / g->width;

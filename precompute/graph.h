@@ -20,6 +20,8 @@ struct twz_graph {
 	uint32_t component_count;
 	uint32_t *cell_node;     /* [width*height]: node or TWZ_NODE_NONE */
 	uint32_t *node_cell;     /* [node_count]: y*width + x */
+	uint16_t *node_x;        /* [node_count] */
+	uint16_t *node_y;        /* [node_count] */
 	uint32_t *node_comp;     /* [node_count]: region, ascending */
 	uint32_t *comp_first;    /* [component_count+1]: region's first node */
 	uint32_t *neighbour;     /* [node_count*8]: node by move, or NONE */

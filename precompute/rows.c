@@ -50,6 +50,120 @@ int twz_row_encode(const struct twz_graph *gr, uint32_t source,
 	return append(out, start, pick(cur, all));
 }
 
+/* Symbol sets: bits 0..7 the moves, then the direction symbols. */
+#define SET_TOWARD (1u << TWZ_SYMBOL_TOWARD)
+#define SET_NEAREST (1u << TWZ_SYMBOL_NEAREST)
+
+/* Prefer a plain move, then NEAREST, then TOWARD: the choice inside a
+ * set does not change the run count, only what zstd sees. */
+static unsigned pick_symbol(unsigned set)
+{
+	if (set & 0xFFu)
+		return (unsigned)__builtin_ctz(set & 0xFFu);
+	if (set & SET_NEAREST)
+		return TWZ_SYMBOL_NEAREST;
+	return TWZ_SYMBOL_TOWARD;
+}
+
+int twz_row_encode_direction(const struct twz_graph *gr, uint32_t source,
+			     const uint8_t *moves, struct twz_runs *out)
+{
+	uint32_t comp = gr->node_comp[source];
+	uint32_t lo = gr->comp_first[comp], hi = gr->comp_first[comp + 1];
+	const unsigned all = 0xFFu | SET_TOWARD | SET_NEAREST;
+	int32_t sx = gr->node_x[source], sy = gr->node_y[source];
+	unsigned cur = all;
+	uint32_t start = 0;  /* targets below lo are wildcards */
+
+	for (uint32_t t = lo; t < hi; t++) {
+		unsigned m = all;
+		if (t != source) {
+			int32_t dx = gr->node_x[t] - sx, dy = gr->node_y[t] - sy;
+			m = moves[t];
+			if (m >> twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy) & 1)
+				m |= SET_TOWARD;
+			if (m >> twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy) & 1)
+				m |= SET_NEAREST;
+		}
+		if (cur & m) {
+			cur &= m;
+			continue;
+		}
+		if (append(out, start, pick_symbol(cur)) != 0)
+			return -1;
+		start = t;
+		cur = m;
+	}
+	return append(out, start, cur == all ? TWZ_SYMBOL_NONE : pick_symbol(cur));
+}
+
+/* Runs starting strictly inside some bucket, at most, for a shift. */
+/* A run's start relative to the region's first node (the first run may
+ * start below it, over wildcards). */
+static inline uint32_t rel_start(uint32_t run, uint32_t lo)
+{
+	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+	return start > lo ? start - lo : 0;
+}
+
+static uint32_t max_inside(const uint32_t *runs, uint32_t n, uint32_t lo,
+			   unsigned shift)
+{
+	uint32_t best = 0, count = 0, bucket = 0;
+
+	for (uint32_t j = 1; j < n; j++) {
+		uint32_t rel = rel_start(runs[j], lo);
+		uint32_t b = rel >> shift;
+		if (b != bucket) {
+			bucket = b;
+			count = 0;
+		}
+		if (rel & ((1u << shift) - 1))
+			count++;
+		if (count > best)
+			best = count;
+	}
+	return best;
+}
+
+uint32_t twz_row_bucketize(const uint32_t *runs, uint32_t run_count,
+			   uint32_t lo, uint32_t len, unsigned max_scan,
+			   uint16_t *out, uint8_t *shift_out, uint16_t *buckets_out)
+{
+	unsigned shift = TWZ_MAX_BUCKET_SHIFT;
+
+	if (run_count == 0 || run_count > TWZ_MAX_ROW_RUNS || len == 0)
+		return 0;
+	/* Largest shift (fewest buckets) whose scans stay short; the bucket
+	 * count must fit u16 whatever the scans. */
+	while (shift > 0 && (((uint64_t)len - 1) >> (shift - 1)) < 65535u &&
+	       max_inside(runs, run_count, lo, shift) > max_scan)
+		shift--;
+	uint32_t buckets = ((len - 1) >> shift) + 1;
+	if (buckets > 65535u)
+		return 0;
+
+	uint16_t *index = out, *run = out + buckets + 1;
+	uint32_t j = 0;
+	for (uint32_t b = 0; b < buckets; b++) {
+		uint32_t base = b << shift;
+		while (j + 1 < run_count && rel_start(runs[j + 1], lo) <= base)
+			j++;
+		index[b] = (uint16_t)j;
+	}
+	/* A sentinel, the last run, bounds the scan of the last bucket. */
+	index[buckets] = (uint16_t)(run_count - 1);
+	for (uint32_t k = 0; k < run_count; k++) {
+		uint32_t rel = rel_start(runs[k], lo);
+		uint32_t in_bucket = rel & ((1u << shift) - 1);
+		run[k] = (uint16_t)(in_bucket << TWZ_RUN_SYMBOL_BITS |
+				    (runs[k] & TWZ_RUN_SYMBOL_MASK));
+	}
+	*shift_out = (uint8_t)shift;
+	*buckets_out = (uint16_t)buckets;
+	return buckets + 1 + run_count;
+}
+
 void twz_runs_free(struct twz_runs *r)
 {
 	free(r->v);

@@ -27,6 +27,31 @@ struct twz_runs {
 int twz_row_encode(const struct twz_graph *gr, uint32_t source,
 		   const uint8_t *moves, struct twz_runs *out);
 
+/*
+ * The same with the direction symbols of format 1.1 (TWZ_SYMBOL_TOWARD,
+ * TWZ_SYMBOL_NEAREST) as further choices: a target admits a direction
+ * symbol when the move it stands for from the source is optimal.
+ */
+int twz_row_encode_direction(const struct twz_graph *gr, uint32_t source,
+			     const uint8_t *moves, struct twz_runs *out);
+
+/* Bucketed row (format 1.1) of one source from its runs (starts absolute;
+ * the region's first node is lo, its size len). Chooses the
+ * largest bucket shift that keeps at most max_scan runs starting inside
+ * any bucket. Writes index (buckets + 1 entries) and runs to out,
+ * returns the u16 count, or 0 when the row cannot be bucketed
+ * (more than TWZ_MAX_ROW_RUNS runs). */
+uint32_t twz_row_bucketize(const uint32_t *runs, uint32_t run_count,
+			   uint32_t lo, uint32_t len, unsigned max_scan,
+			   uint16_t *out, uint8_t *shift, uint16_t *buckets);
+
+/* Upper bound of twz_row_bucketize's output for a row, in u16. */
+static inline uint64_t twz_row_bucketized_max(uint32_t run_count, uint32_t len)
+{
+	uint64_t b = len > 65535u ? 65535u : len;
+	return run_count + b + 1;
+}
+
 void twz_runs_free(struct twz_runs *r);
 
 #endif

@@ -48,6 +48,13 @@ static int cmd_build(int argc, char **argv)
 					     val ? val : "");
 			opt.threads = (unsigned)v;
 			i++;
+		} else if (!strcmp(a, "--format")) {
+			if (!val || (strcmp(val, "1.0") && strcmp(val, "1.1")))
+				return twz_cli_usage("--format needs 1.0 or 1.1, not '%s'",
+						     val ? val : "");
+			opt.layout = strcmp(val, "1.0") ? TWZ_LAYOUT_BUCKETED
+							: TWZ_LAYOUT_PLAIN;
+			i++;
 		} else if (!strcmp(a, "--codec")) {
 			if (!val || (strcmp(val, "zstd") && strcmp(val, "raw")))
 				return twz_cli_usage("--codec needs zstd or raw, not '%s'", val ? val : "");

@@ -106,9 +106,9 @@ int twz_encode(const struct twz_out_header *h,
 
 	memcpy(out + TWZ_H_MAGIC, TWZ_MAGIC, TWZ_MAGIC_SIZE);
 	twz_put16(out + TWZ_H_MAJOR, TWZ_FORMAT_MAJOR);
-	twz_put16(out + TWZ_H_MINOR, TWZ_FORMAT_MINOR);
+	twz_put16(out + TWZ_H_MINOR, h->minor);
 	twz_put32(out + TWZ_H_HEADER_SIZE, TWZ_HEADER_SIZE);
-	twz_put64(out + TWZ_H_REQUIRED, 0);
+	twz_put64(out + TWZ_H_REQUIRED, h->required_features);
 	twz_put64(out + TWZ_H_OPTIONAL, 0);
 	twz_put64(out + TWZ_H_FILE_SIZE, file_size);
 	twz_put32(out + TWZ_H_SECTION_COUNT, count);

@@ -20,6 +20,8 @@ struct twz_out_section {
 /* Header fields the writer cannot derive; sections, sizes, offsets and
  * checksums it fills itself. */
 struct twz_out_header {
+	uint16_t minor;       /* format minor version */
+	uint64_t required_features;
 	uint64_t level_hash;
 	uint32_t width;
 	uint32_t height;

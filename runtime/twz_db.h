@@ -24,7 +24,52 @@ struct twz_db {
 	const uint8_t *runs;        /* u32[run_count] */
 	uint64_t run_count;
 	uint64_t memory_size;       /* section bytes in use */
+	/* Format 1.1 (TWZ_FEATURE_BUCKETED_ROWS): */
+	int bucketed;
+	int direction;              /* TWZ_FEATURE_DIRECTION_SYMBOLS */
+	const uint8_t *records;     /* TWZ_RECORD_SIZE bytes a node */
+	const uint8_t *regions;     /* u32[component_count+1] */
+	const uint8_t *rows;        /* u16[] */
 	int32_t move_offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
 };
 
 #endif /* TWZ_DB_H */
+/* Where node n's bucketed row lies (1.1 files), for the query path and
+ * for tools that read rows (benchmarks, pictures). */
+struct twz_row_view {
+	uint32_t lo;            /* first node of the region */
+	uint32_t len;           /* nodes in the region */
+	unsigned shift;         /* bucket = 2^shift targets */
+	uint32_t buckets;
+	const uint8_t *index;   /* u16[buckets + 1] */
+	const uint8_t *runs;    /* u16[]: the row's runs */
+};
+
+static inline uint32_t twz__region(const struct twz_db *db, uint32_t n)
+{
+	if (db->c.component_count == 1)
+		return 0;
+	return twz_region_of(db->regions, db->c.component_count, n);
+}
+
+static inline void twz__row_view(const struct twz_db *db, uint32_t n,
+				 struct twz_row_view *v)
+{
+	uint32_t word = twz_le32(db->records + (size_t)n * TWZ_RECORD_SIZE +
+				 TWZ_R_ROW);
+	uint32_t k = twz__region(db, n);
+
+	v->lo = twz_le32(db->regions + 4 * (size_t)k);
+	v->len = twz_le32(db->regions + 4 * ((size_t)k + 1)) - v->lo;
+	v->shift = word >> TWZ_ROW_OFFSET_BITS;
+	v->buckets = ((v->len - 1) >> v->shift) + 1;
+	v->index = db->rows + 2 * (size_t)(word & TWZ_ROW_OFFSET_MASK);
+	v->runs = v->index + 2 * ((size_t)v->buckets + 1);
+}
+
+/* Runs in node n's bucketed row (not needed on the query path). */
+static inline uint32_t twz__row_run_count(const struct twz_row_view *v)
+{
+	return (uint32_t)twz_le16(v->index + 2 * (size_t)v->buckets) + 1;
+}
+

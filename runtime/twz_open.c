@@ -120,6 +120,21 @@ static twz_status load(twz_db *db, unsigned flags)
 	db->row_offsets = db->content.data[TWZ_SECTION_ROW_OFFSETS];
 	db->runs = db->content.data[TWZ_SECTION_RUNS];
 	db->run_count = db->content.size[TWZ_SECTION_RUNS] / 4;
+	db->bucketed = (db->c.required_features & TWZ_FEATURE_BUCKETED_ROWS) != 0;
+	db->direction = (db->c.required_features & TWZ_FEATURE_DIRECTION_SYMBOLS) != 0;
+	db->records = db->content.data[TWZ_SECTION_NODE_RECORDS];
+	db->regions = db->content.data[TWZ_SECTION_REGIONS];
+	db->rows = db->content.data[TWZ_SECTION_ROWS];
+	if (db->bucketed) {
+		/* Each row's last index entry is its last run. */
+		uint64_t runs = 0;
+		for (uint32_t n = 0; n < db->c.node_count; n++) {
+			struct twz_row_view v;
+			twz__row_view(db, n, &v);
+			runs += twz__row_run_count(&v);
+		}
+		db->run_count = runs;
+	}
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		db->move_offset[m] = twz_move_dx[m] +
 				     twz_move_dy[m] * (int32_t)db->c.width;

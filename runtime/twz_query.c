@@ -17,6 +17,30 @@ uint32_t twz_node_count(const twz_db *db)
 	return db ? db->c.node_count : 0;
 }
 
+static inline const uint8_t *record(const twz_db *db, twz_node n)
+{
+	return db->records + (size_t)n * TWZ_RECORD_SIZE;
+}
+
+/* Grid position of a valid node. */
+static inline void position(const twz_db *db, twz_node n, uint32_t *x,
+			    uint32_t *y)
+{
+	if (db->bucketed) {
+		*x = twz_le16(record(db, n) + TWZ_R_X);
+		*y = twz_le16(record(db, n) + TWZ_R_Y);
+	} else {
+		uint32_t cell = u32_at(db->node_cell, n);
+		*x = cell % db->c.width;
+		*y = cell / db->c.width;
+	}
+}
+
+static inline uint32_t region(const twz_db *db, twz_node n)
+{
+	return db->bucketed ? twz__region(db, n) : u32_at(db->node_comp, n);
+}
+
 twz_node twz_node_at(const twz_db *db, int64_t x, int64_t y)
 {
 	if (!db || x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
@@ -27,19 +51,21 @@ twz_node twz_node_at(const twz_db *db, int64_t x, int64_t y)
 twz_status twz_node_xy(const twz_db *db, twz_node node, uint32_t *x,
 		       uint32_t *y)
 {
+	uint32_t nx, ny;
+
 	if (!db || node >= db->c.node_count)
 		return TWZ_E_ARGUMENT;
-	uint32_t cell = u32_at(db->node_cell, node);
+	position(db, node, &nx, &ny);
 	if (x)
-		*x = cell % db->c.width;
+		*x = nx;
 	if (y)
-		*y = cell / db->c.width;
+		*y = ny;
 	return TWZ_OK;
 }
 
-/* The symbol of the run of row s that covers target t: the last run whose
- * start is <= t. Row s's first run starts at 0, so one always does. */
-static unsigned row_symbol(const twz_db *db, twz_node s, twz_node t)
+/* Format 1.0 rows: the last run of row s whose start is <= t, by
+ * bisection. Row s's first run starts at 0, so one always does. */
+static unsigned symbol_by_bisection(const twz_db *db, twz_node s, twz_node t)
 {
 	uint32_t lo = u32_at(db->row_offsets, s);
 	uint32_t hi = u32_at(db->row_offsets, (size_t)s + 1);
@@ -56,42 +82,103 @@ static unsigned row_symbol(const twz_db *db, twz_node s, twz_node t)
 	return u32_at(db->runs, lo) & TWZ_RUN_SYMBOL_MASK;
 }
 
-/* The move (0..7) from s toward t, or TWZ_SYMBOL_NONE; nodes are valid,
- * distinct and in one region. */
-static inline unsigned first_move(const twz_db *db, twz_node s, twz_node t)
+/* Format 1.1 rows: the bucket of t names the run covering its start; the
+ * runs that start inside the bucket (at most 64, by construction, so two
+ * cache lines) are bisected. Touches the record, one index pair and that
+ * span of runs. */
+static unsigned symbol_by_bucket(const twz_db *db, twz_node s, twz_node t)
 {
-	return row_symbol(db, s, t);
+	struct twz_row_view v;
+
+	twz__row_view(db, s, &v);
+	uint32_t rel = t - v.lo;
+	uint32_t b = rel >> v.shift;
+	uint32_t inside = rel & ((1u << v.shift) - 1);
+	uint32_t lo = twz_le16(v.index + 2 * (size_t)b);
+	uint32_t hi = twz_le16(v.index + 2 * ((size_t)b + 1)) + 1;
+
+	/* Runs lo+1 .. hi-1 start inside bucket b at increasing offsets,
+	 * except that the last may start the next bucket (offset 0).
+	 * Invariant: run lo covers t; run hi does not (or is past the span). */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint32_t start = twz_le16(v.runs + 2 * (size_t)mid) >> TWZ_RUN_SYMBOL_BITS;
+		if (start != 0 && start <= inside)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return twz_le16(v.runs + 2 * (size_t)lo) & TWZ_RUN_SYMBOL_MASK;
+}
+
+/* Whether move m is legal from (x, y): decides direction symbols, whose
+ * move the validator could not check. */
+static int legal_at(const twz_db *db, uint32_t x, uint32_t y, unsigned m)
+{
+	if (m >= db->c.connectivity)
+		return 0;
+	int64_t nx = (int64_t)x + twz_move_dx[m], ny = (int64_t)y + twz_move_dy[m];
+	if (twz_node_at(db, nx, ny) == TWZ_NONE)
+		return 0;
+	return !twz_move_is_diagonal(m) ||
+	       (twz_node_at(db, nx, y) != TWZ_NONE &&
+		twz_node_at(db, x, ny) != TWZ_NONE);
+}
+
+/* The move (0..7) from s toward t, or TWZ_SYMBOL_NONE; nodes are valid,
+ * distinct and in one region. *sx, *sy receive s's position. */
+static inline unsigned first_move(const twz_db *db, twz_node s, twz_node t,
+				  uint32_t *sx, uint32_t *sy)
+{
+	unsigned sym = db->bucketed ? symbol_by_bucket(db, s, t)
+				    : symbol_by_bisection(db, s, t);
+
+	position(db, s, sx, sy);
+	if (sym < TWZ_MOVE_COUNT || sym == TWZ_SYMBOL_NONE)
+		return sym;
+	if (!db->direction)
+		return TWZ_SYMBOL_NONE;
+	uint32_t tx, ty;
+	position(db, t, &tx, &ty);
+	unsigned m = twz_direction_move(sym, (int32_t)tx - (int32_t)*sx,
+					(int32_t)ty - (int32_t)*sy);
+	if (m == TWZ_SYMBOL_NONE || !legal_at(db, *sx, *sy, m))
+		return TWZ_SYMBOL_NONE;  /* only a crafted file gets here */
+	return m;
 }
 
 static inline int same_region(const twz_db *db, twz_node s, twz_node t)
 {
-	return u32_at(db->node_comp, s) == u32_at(db->node_comp, t);
+	return region(db, s) == region(db, t);
 }
 
-static inline twz_node step(const twz_db *db, twz_node s, unsigned move)
+static inline twz_node step(const twz_db *db, uint32_t x, uint32_t y,
+			    unsigned move)
 {
-	int64_t cell = (int64_t)u32_at(db->node_cell, s) + db->move_offset[move];
+	int64_t cell = (int64_t)y * db->c.width + x + db->move_offset[move];
 	return u32_at(db->cell_node, (size_t)cell);
 }
 
 twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 {
+	uint32_t x, y;
+
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_NONE;
 	if (s == t)
 		return t;
 	if (!same_region(db, s, t))
 		return TWZ_NONE;
-	unsigned move = first_move(db, s, t);
+	unsigned move = first_move(db, s, t, &x, &y);
 	if (move == TWZ_SYMBOL_NONE)
 		return TWZ_NONE;
-	return step(db, s, move);
+	return step(db, x, y, move);
 }
 
 /*
- * Walk s -> t. Calls visit-free code twice (path, cost) through this one
- * loop so both agree. A damaged (but checksum-skipped or crafted) file
- * could make the walk cycle: it is bounded by the node count.
+ * Walk s -> t; twz_path and twz_cost_exact share this loop so they agree.
+ * A crafted file (or a damaged one opened without checksums) could make
+ * the walk cycle: it is bounded by the node count.
  */
 static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 		       twz_node *buf, size_t cap, size_t *len,
@@ -114,14 +201,15 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 			break;
 		if (n > db->c.node_count)
 			return TWZ_E_DAMAGED;
-		unsigned move = first_move(db, at, t);
+		uint32_t x, y;
+		unsigned move = first_move(db, at, t, &x, &y);
 		if (move == TWZ_SYMBOL_NONE)
 			return TWZ_E_DAMAGED;
 		if (twz_move_is_diagonal(move))
 			dg++;
 		else
 			st++;
-		at = step(db, at, move);
+		at = step(db, x, y, move);
 	}
 	if (len)
 		*len = n;
