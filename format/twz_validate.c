@@ -342,11 +342,18 @@ static twz_status check_records(const struct twz_container *c,
 			const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
 			uint32_t cell = twz_le16(r + TWZ_R_Y) * c->width +
 					twz_le16(r + TWZ_R_X);
+			/* DFS preorder: as in check_components. */
+			int joined = n == lo || c->node_order != TWZ_ORDER_DFS;
 			for (unsigned m = 0; m < c->connectivity; m++) {
 				uint32_t v = neighbour(c, cell_node, cell, m);
-				if (v != TWZ_NODE_NONE && (v < lo || v >= hi))
+				if (v == TWZ_NODE_NONE)
+					continue;
+				if (v < lo || v >= hi)
 					return TWZ_E_DAMAGED;
+				joined |= v < n;
 			}
+			if (!joined)
+				return TWZ_E_DAMAGED;
 		}
 	}
 	return TWZ_OK;
