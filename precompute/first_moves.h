@@ -3,11 +3,14 @@
  * the source's region, the complete set of optimal first moves (a bit per
  * move) and the exact optimal cost.
  *
- * The search is Dijkstra with a ring of half-unit buckets. Every move costs
- * at least 1, so a node's optimal predecessors all sit at least two buckets
- * below it: popping a bucket in any order still settles each node after all
- * of its optimal predecessors, and costs are compared exactly (graph.h), so
- * the first-move sets are complete and hold only optimal moves.
+ * The search is Dijkstra over grid cells with a ring of half-unit buckets.
+ * A cost straight + diagonal * sqrt(2) is kept exactly as the pair, and its
+ * bucket 2 * straight + floor(2 * sqrt(2) * diagonal) is exact integer
+ * arithmetic (a table of the second term). Every move costs at least 1, two
+ * buckets, so a node's optimal predecessors all sit in lower buckets:
+ * draining a bucket in any order settles each node after all of them, and
+ * equal costs are detected exactly, so the first-move sets are complete and
+ * hold only optimal moves.
  */
 #ifndef FIRST_MOVES_H
 #define FIRST_MOVES_H
@@ -18,10 +21,17 @@
 
 struct twz_search {
 	const struct twz_graph *graph;
+	/* Results, by node id. */
 	struct twz_cost *cost;     /* [node_count] */
 	uint8_t *moves;            /* [node_count]: optimal first-move bits */
-	uint8_t *settled;          /* [node_count] */
-	uint32_t *bucket[4];       /* ring of buckets of node ids */
+	/* Working state, by cell. */
+	uint64_t *key;             /* [cells]: straight << 32 | diagonal */
+	uint8_t *cell_moves;       /* [cells] */
+	uint8_t *settled;          /* [cells] */
+	uint8_t *legal;            /* [cells]: legal moves, a bit per move */
+	uint32_t *half_sqrt8;      /* [node_count + 1]: floor(2 sqrt(2) d) */
+	int32_t offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
+	uint32_t *bucket[4];       /* ring of buckets of cells */
 	uint32_t bucket_len[4];
 	uint32_t bucket_cap[4];
 };
