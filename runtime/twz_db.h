@@ -23,17 +23,16 @@ struct twz_db {
 	const uint8_t *row_offsets; /* u32[node_count+1] */
 	const uint8_t *runs;        /* u32[run_count] */
 	uint64_t run_count;
-	uint64_t memory_size;       /* section bytes in use */
 	/* Format 1.1 (TWZ_FEATURE_BUCKETED_ROWS): */
 	int bucketed;
 	int direction;              /* TWZ_FEATURE_DIRECTION_SYMBOLS */
 	const uint8_t *records;     /* TWZ_RECORD_SIZE bytes a node */
 	const uint8_t *regions;     /* u32[component_count+1] */
 	const uint8_t *rows;        /* u16[] */
+	uint64_t memory_size;       /* section bytes in use */
 	int32_t move_offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
 };
 
-#endif /* TWZ_DB_H */
 /* Where node n's bucketed row lies (1.1 files), for the query path and
  * for tools that read rows (benchmarks, pictures). */
 struct twz_row_view {
@@ -52,19 +51,39 @@ static inline uint32_t twz__region(const struct twz_db *db, uint32_t n)
 	return twz_region_of(db->regions, db->c.component_count, n);
 }
 
-static inline void twz__row_view(const struct twz_db *db, uint32_t n,
-				 struct twz_row_view *v)
+/* The nodes [*lo, *lo + *len) of node n's region (1.1 files). */
+static inline void twz__region_range(const struct twz_db *db, uint32_t n,
+				     uint32_t *lo, uint32_t *len)
+{
+	uint32_t k = twz__region(db, n);
+
+	*lo = twz_le32(db->regions + 4 * (size_t)k);
+	*len = twz_le32(db->regions + 4 * ((size_t)k + 1)) - *lo;
+}
+
+/* Node n's row, n in the region [lo, lo + len). */
+static inline void twz__row_view_in(const struct twz_db *db, uint32_t n,
+				    uint32_t lo, uint32_t len,
+				    struct twz_row_view *v)
 {
 	uint32_t word = twz_le32(db->records + (size_t)n * TWZ_RECORD_SIZE +
 				 TWZ_R_ROW);
-	uint32_t k = twz__region(db, n);
 
-	v->lo = twz_le32(db->regions + 4 * (size_t)k);
-	v->len = twz_le32(db->regions + 4 * ((size_t)k + 1)) - v->lo;
+	v->lo = lo;
+	v->len = len;
 	v->shift = word >> TWZ_ROW_OFFSET_BITS;
-	v->buckets = ((v->len - 1) >> v->shift) + 1;
+	v->buckets = ((len - 1) >> v->shift) + 1;
 	v->index = db->rows + 2 * (size_t)(word & TWZ_ROW_OFFSET_MASK);
 	v->runs = v->index + 2 * ((size_t)v->buckets + 1);
+}
+
+static inline void twz__row_view(const struct twz_db *db, uint32_t n,
+				 struct twz_row_view *v)
+{
+	uint32_t lo, len;
+
+	twz__region_range(db, n, &lo, &len);
+	twz__row_view_in(db, n, lo, len, v);
 }
 
 /* Runs in node n's bucketed row (not needed on the query path). */
@@ -73,3 +92,4 @@ static inline uint32_t twz__row_run_count(const struct twz_row_view *v)
 	return (uint32_t)twz_le16(v->index + 2 * (size_t)v->buckets) + 1;
 }
 
+#endif /* TWZ_DB_H */

@@ -63,6 +63,29 @@ twz_status twz_node_xy(const twz_db *db, twz_node node, uint32_t *x,
 	return TWZ_OK;
 }
 
+/* The region of a query's source, found once per query (a path stays in
+ * it): 1.1 files hold regions as node ranges, 1.0 files as ids. */
+struct twz_span {
+	uint32_t lo;    /* 1.1: first node of the region */
+	uint32_t len;   /* 1.1: nodes in it */
+	uint32_t id;    /* 1.0: region id */
+};
+
+static inline void span_of(const twz_db *db, twz_node s, struct twz_span *r)
+{
+	r->lo = r->len = r->id = 0;
+	if (db->bucketed)
+		twz__region_range(db, s, &r->lo, &r->len);
+	else
+		r->id = u32_at(db->node_comp, s);
+}
+
+static inline int in_span(const twz_db *db, const struct twz_span *r,
+			  twz_node t)
+{
+	return db->bucketed ? t - r->lo < r->len : u32_at(db->node_comp, t) == r->id;
+}
+
 /* Format 1.0 rows: the last run of row s whose start is <= t, by
  * bisection. Row s's first run starts at 0, so one always does. */
 static unsigned symbol_by_bisection(const twz_db *db, twz_node s, twz_node t)
@@ -86,11 +109,12 @@ static unsigned symbol_by_bisection(const twz_db *db, twz_node s, twz_node t)
  * runs that start inside the bucket (at most 64, by construction, so two
  * cache lines) are bisected. Touches the record, one index pair and that
  * span of runs. */
-static unsigned symbol_by_bucket(const twz_db *db, twz_node s, twz_node t)
+static unsigned symbol_by_bucket(const twz_db *db, twz_node s, twz_node t,
+				 const struct twz_span *region)
 {
 	struct twz_row_view v;
 
-	twz__row_view(db, s, &v);
+	twz__row_view_in(db, s, region->lo, region->len, &v);
 	uint32_t rel = t - v.lo;
 	uint32_t b = rel >> v.shift;
 	uint32_t inside = rel & ((1u << v.shift) - 1);
@@ -128,9 +152,10 @@ static int legal_at(const twz_db *db, uint32_t x, uint32_t y, unsigned m)
 /* The move (0..7) from s toward t, or TWZ_SYMBOL_NONE; nodes are valid,
  * distinct and in one region. *sx, *sy receive s's position. */
 static inline unsigned first_move(const twz_db *db, twz_node s, twz_node t,
-				  uint32_t *sx, uint32_t *sy)
+				  const struct twz_span *region, uint32_t *sx,
+				  uint32_t *sy)
 {
-	unsigned sym = db->bucketed ? symbol_by_bucket(db, s, t)
+	unsigned sym = db->bucketed ? symbol_by_bucket(db, s, t, region)
 				    : symbol_by_bisection(db, s, t);
 
 	position(db, s, sx, sy);
@@ -147,11 +172,6 @@ static inline unsigned first_move(const twz_db *db, twz_node s, twz_node t,
 	return m;
 }
 
-static inline int same_region(const twz_db *db, twz_node s, twz_node t)
-{
-	return region(db, s) == region(db, t);
-}
-
 static inline twz_node step(const twz_db *db, uint32_t x, uint32_t y,
 			    unsigned move)
 {
@@ -161,15 +181,17 @@ static inline twz_node step(const twz_db *db, uint32_t x, uint32_t y,
 
 twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 {
+	struct twz_span region;
 	uint32_t x, y;
 
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_NONE;
 	if (s == t)
 		return t;
-	if (!same_region(db, s, t))
+	span_of(db, s, &region);
+	if (!in_span(db, &region, t))
 		return TWZ_NONE;
-	unsigned move = first_move(db, s, t, &x, &y);
+	unsigned move = first_move(db, s, t, &region, &x, &y);
 	if (move == TWZ_SYMBOL_NONE)
 		return TWZ_NONE;
 	return step(db, x, y, move);
@@ -184,6 +206,7 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 		       twz_node *buf, size_t cap, size_t *len,
 		       uint32_t *straight, uint32_t *diagonal)
 {
+	struct twz_span region;
 	size_t n = 0;
 	uint32_t st = 0, dg = 0;
 
@@ -191,7 +214,8 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 		*len = 0;
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_E_ARGUMENT;
-	if (!same_region(db, s, t))
+	span_of(db, s, &region);
+	if (!in_span(db, &region, t))
 		return TWZ_E_UNREACHABLE;
 	for (twz_node at = s;; ) {
 		if (n < cap)
@@ -202,7 +226,7 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 		if (n > db->c.node_count)
 			return TWZ_E_DAMAGED;
 		uint32_t x, y;
-		unsigned move = first_move(db, at, t, &x, &y);
+		unsigned move = first_move(db, at, t, &region, &x, &y);
 		if (move == TWZ_SYMBOL_NONE)
 			return TWZ_E_DAMAGED;
 		if (twz_move_is_diagonal(move))
