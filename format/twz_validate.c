@@ -389,7 +389,8 @@ static twz_status check_bucketed_rows(const struct twz_container *c,
 		if (end - begin <= (uint64_t)buckets + 1)
 			return TWZ_E_DAMAGED;
 		uint64_t runs = end - begin - buckets - 1;
-		if (runs > TWZ_MAX_ROW_RUNS)
+		/* Runs start at distinct targets of the region. */
+		if (runs > TWZ_MAX_ROW_RUNS || runs > len)
 			return TWZ_E_DAMAGED;
 		const uint8_t *index = rows + 2 * begin;
 		const uint8_t *run = index + 2 * ((size_t)buckets + 1);
@@ -404,9 +405,14 @@ static twz_status check_bucketed_rows(const struct twz_container *c,
 		uint32_t cell = twz_le16(r + TWZ_R_Y) * c->width + twz_le16(r + TWZ_R_X);
 		for (uint64_t j = 0; j < runs; j++) {
 			unsigned sym = twz_le16(run + 2 * j) & TWZ_RUN_SYMBOL_MASK;
-			if (sym == TWZ_SYMBOL_NONE ||
-			    (direction && (sym == TWZ_SYMBOL_TOWARD ||
-					   sym == TWZ_SYMBOL_NEAREST)))
+			/* As in check_rows: "no move" only without a move. */
+			if (sym == TWZ_SYMBOL_NONE) {
+				if (has_move(c, cell_node, cell))
+					return TWZ_E_DAMAGED;
+				continue;
+			}
+			if (direction && (sym == TWZ_SYMBOL_TOWARD ||
+					  sym == TWZ_SYMBOL_NEAREST))
 				continue;
 			if (sym >= c->connectivity ||
 			    neighbour(c, cell_node, cell, sym) == TWZ_NODE_NONE)

@@ -65,6 +65,12 @@ static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
 	if (s->kind == TWZ_SECTION_RUNS &&
 	    s->raw_size / 4 > (uint64_t)db->c.node_count * db->c.node_count)
 		return TWZ_E_DAMAGED;
+	/* A bucketed row holds at most one index entry and one run a
+	 * target of its region, and a sentinel. */
+	if (s->kind == TWZ_SECTION_ROWS &&
+	    s->raw_size / 2 > (uint64_t)db->c.node_count *
+				      (2 * (uint64_t)db->c.node_count + 1))
+		return TWZ_E_DAMAGED;
 	if (s->raw_size > SIZE_MAX)
 		return TWZ_E_LIMIT;
 

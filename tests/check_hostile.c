@@ -821,6 +821,300 @@ START_TEST(test_hostile_runs_larger_than_rows_can_be)
 }
 END_TEST
 
+/* ---- Bucketed: crafted 1.1 rows, checksums recomputed ---------------- */
+
+/* A fresh raw 1.1 bake of a level with rooms, doors and a pocket. */
+struct v11 {
+	struct twz_grid grid;
+	uint8_t *buf;
+	size_t len;
+	uint32_t nodes, regions_count;
+	uint8_t *records, *regions, *rows;
+	uint64_t row_words;
+};
+
+static const char *const v11_level =
+	"..........@.......\n"
+	".@@@@.....@..@@@..\n"
+	".@........@..@.@..\n"
+	".@..@@@@..@..@@@..\n"
+	".@..@.........@...\n"
+	"....@..@..@@@.@...\n"
+	"@@.@@..@..@.......\n"
+	"......@@..@..@@@@@\n"
+	".@@@.....@@..@....\n"
+	".@....@...@..@.@..\n";
+
+static void v11_bake(struct v11 *f)
+{
+	uint64_t size;
+
+	twz_test_grid_from_text(&f->grid, v11_level);
+	f->buf = twz_test_bake(&f->grid, 8, TWZ_CODEC_RAW, 1, &f->len);
+	ck_assert_msg(twz_le64(f->buf + TWZ_H_REQUIRED) & TWZ_FEATURE_BUCKETED_ROWS,
+		      "the bake did not write bucketed rows");
+	f->nodes = twz_le32(f->buf + TWZ_H_NODE_COUNT);
+	f->regions_count = twz_le32(f->buf + TWZ_H_COMPONENT_COUNT);
+	f->records = raw_section(f->buf, TWZ_SECTION_NODE_RECORDS, &size);
+	f->regions = raw_section(f->buf, TWZ_SECTION_REGIONS, &size);
+	f->rows = raw_section(f->buf, TWZ_SECTION_ROWS, &size);
+	f->row_words = size / 2;
+	ck_assert_int_eq(try_open(f->buf, f->len, 0), TWZ_OK);
+}
+
+static void v11_free(struct v11 *f)
+{
+	free(f->buf);
+	twz_grid_free(&f->grid);
+}
+
+struct row11 {
+	uint32_t lo, len, shift, buckets, runs;
+	uint8_t *index;     /* u16[buckets + 1] */
+	uint8_t *run;       /* u16[runs] */
+};
+
+static void row_of(const struct v11 *f, twz_node n, struct row11 *r)
+{
+	uint32_t word = twz_le32(f->records + (size_t)n * TWZ_RECORD_SIZE + TWZ_R_ROW);
+	uint32_t k = twz_region_of(f->regions, f->regions_count, n);
+
+	r->lo = u32(f->regions, k);
+	r->len = u32(f->regions, (size_t)k + 1) - r->lo;
+	r->shift = word >> TWZ_ROW_OFFSET_BITS;
+	r->buckets = ((r->len - 1) >> r->shift) + 1;
+	r->index = f->rows + 2 * (size_t)(word & TWZ_ROW_OFFSET_MASK);
+	r->run = r->index + 2 * ((size_t)r->buckets + 1);
+	r->runs = twz_le16(r->index + 2 * (size_t)r->buckets) + 1u;
+}
+
+/* The run of node s's row covering target t (same region). */
+static uint8_t *run11_covering(const struct v11 *f, twz_node s, twz_node t)
+{
+	struct row11 r;
+
+	row_of(f, s, &r);
+	uint32_t rel = t - r.lo, b = rel >> r.shift;
+	uint32_t inside = rel & ((1u << r.shift) - 1);
+	uint32_t j = twz_le16(r.index + 2 * (size_t)b);
+	uint32_t last = twz_le16(r.index + 2 * ((size_t)b + 1));
+	for (uint32_t k = j + 1; k <= last; k++) {
+		uint32_t start = twz_le16(r.run + 2 * (size_t)k) >> TWZ_RUN_SYMBOL_BITS;
+		if (start == 0 || start > inside)
+			break;
+		j = k;
+	}
+	return r.run + 2 * (size_t)j;
+}
+
+static void set_symbol11(uint8_t *run, unsigned sym)
+{
+	twz_put16(run, (uint16_t)((twz_le16(run) & ~TWZ_RUN_SYMBOL_MASK) | sym));
+}
+
+static void xy11(const struct v11 *f, twz_node n, int64_t *x, int64_t *y)
+{
+	*x = twz_le16(f->records + (size_t)n * TWZ_RECORD_SIZE + TWZ_R_X);
+	*y = twz_le16(f->records + (size_t)n * TWZ_RECORD_SIZE + TWZ_R_Y);
+}
+
+static int move11(const struct v11 *f, twz_node a, twz_node b)
+{
+	int64_t ax, ay, bx, by;
+	xy11(f, a, &ax, &ay);
+	xy11(f, b, &bx, &by);
+	for (int m = 0; m < 4; m++)
+		if (ax + twz_move_dx[m] == bx && ay + twz_move_dy[m] == by)
+			return m;
+	return -1;
+}
+
+static twz_status reseal11(struct v11 *f)
+{
+	reseal(f->buf, f->len);
+	return try_open(f->buf, f->len, 0);
+}
+
+/* Every query of db ends, with a clean status and a path no longer than
+ * the nodes. */
+static void all_queries_end(const twz_db *db, uint32_t nodes)
+{
+	twz_node *path = malloc(((size_t)nodes + 1) * sizeof *path);
+	ck_assert_ptr_nonnull(path);
+	for (twz_node s = 0; s < nodes; s++) {
+		for (twz_node t = 0; t < nodes; t++) {
+			size_t len = 0;
+			twz_status st = twz_path(db, s, t, path, (size_t)nodes + 1, &len);
+			expect(st == TWZ_OK || st == TWZ_E_UNREACHABLE ||
+			       st == TWZ_E_DAMAGED, "%u->%u: %s", s, t, twz_strerror(st));
+			expect(len <= nodes, "%u->%u: %zu nodes", s, t, len);
+			twz_node next = twz_next(db, s, t);
+			expect(next == TWZ_NONE || next < nodes, "next %u", next);
+		}
+	}
+	free(path);
+}
+
+START_TEST(test_hostile_bucketed_no_move_symbol)
+{
+	struct v11 f;
+
+	v11_bake(&f);
+	for (twz_node s = 0; s < f.nodes; s += 7) {
+		struct row11 r;
+		row_of(&f, s, &r);
+		if (r.len == 1)
+			continue;
+		uint8_t *keep = dup_bytes(f.buf, f.len);
+		set_symbol11(r.run + 2 * (size_t)(r.runs - 1), TWZ_SYMBOL_NONE);
+		twz_status st = reseal11(&f);
+		ck_assert_msg(st == TWZ_E_DAMAGED, "node %u: %s", s, twz_strerror(st));
+		memcpy(f.buf, keep, f.len);
+		free(keep);
+	}
+	v11_free(&f);
+}
+END_TEST
+
+START_TEST(test_hostile_bucketed_index_and_offsets)
+{
+	struct v11 f;
+
+	v11_bake(&f);
+	/* A node of the big region with a row of several runs. */
+	twz_node s = 0;
+	struct row11 r;
+	for (;; s++) {
+		ck_assert_uint_lt(s, f.nodes);
+		row_of(&f, s, &r);
+		if (r.runs >= 3)
+			break;
+	}
+	uint8_t *rec = f.records + (size_t)s * TWZ_RECORD_SIZE;
+	uint32_t word = twz_le32(rec + TWZ_R_ROW);
+	for (int how = 0; how < 8; how++) {
+		uint8_t *keep = dup_bytes(f.buf, f.len);
+		switch (how) {
+		case 0:  /* an index entry past the runs */
+			twz_put16(r.index + 2, (uint16_t)r.runs);
+			break;
+		case 1:  /* index entries that go back */
+			twz_put16(r.index + 2 * (size_t)r.buckets - 2,
+				  (uint16_t)(twz_le16(r.index + 2 * (size_t)r.buckets) + 1));
+			break;
+		case 2:  /* the first entry is not run 0 */
+			twz_put16(r.index, 1);
+			break;
+		case 3:  /* the sentinel is not the last run */
+			twz_put16(r.index + 2 * (size_t)r.buckets, (uint16_t)(r.runs - 2));
+			break;
+		case 4:  /* a bucket shift over 12 */
+			twz_put32(rec + TWZ_R_ROW, (word & TWZ_ROW_OFFSET_MASK) |
+				  13u << TWZ_ROW_OFFSET_BITS);
+			break;
+		case 5:  /* the row starts after the next one */
+			twz_put32(rec + TWZ_R_ROW, (uint32_t)f.row_words - 1);
+			break;
+		case 6:  /* the first row does not start at 0 */
+			twz_put32(f.records + TWZ_R_ROW,
+				  twz_le32(f.records + TWZ_R_ROW) + 1);
+			break;
+		default: /* a row offset past ROWS */
+			twz_put32(rec + TWZ_R_ROW, TWZ_ROW_OFFSET_MASK);
+			break;
+		}
+		twz_status st = reseal11(&f);
+		ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_LIMIT, "case %d: %s",
+			      how, twz_strerror(st));
+		memcpy(f.buf, keep, f.len);
+		free(keep);
+	}
+	v11_free(&f);
+}
+END_TEST
+
+/* Moves that cycle, and direction symbols whose move is a wall: the file
+ * opens (no check short of decoding every target could tell), and every
+ * query still ends with a clean status. */
+START_TEST(test_hostile_bucketed_cycles_and_walls)
+{
+	struct v11 f;
+	twz_db *db;
+	twz_node path[256];
+	size_t len;
+
+	v11_bake(&f);
+	ck_assert_uint_lt(f.nodes, 255);
+	twz_node a = 0, b = TWZ_NONE, t = TWZ_NONE;
+	for (twz_node v = 1; v < f.nodes && b == TWZ_NONE; v++)
+		if (move11(&f, a, v) >= 0)
+			b = v;
+	struct row11 ra;
+	row_of(&f, a, &ra);
+	for (twz_node v = ra.lo + ra.len; v-- > ra.lo && t == TWZ_NONE;)
+		if (v != a && v != b && move11(&f, a, v) < 0 && move11(&f, b, v) < 0)
+			t = v;
+	ck_assert_uint_ne(b, TWZ_NONE);
+	ck_assert_uint_ne(t, TWZ_NONE);
+	set_symbol11(run11_covering(&f, a, t), (unsigned)move11(&f, a, b));
+	set_symbol11(run11_covering(&f, b, t), (unsigned)move11(&f, b, a));
+	reseal(f.buf, f.len);
+	ck_assert_int_eq(twz_open_memory(f.buf, f.len, 0, &db), TWZ_OK);
+	ck_assert_int_eq(twz_path(db, a, t, path, 256, &len), TWZ_E_DAMAGED);
+	ck_assert(twz_cost(db, b, t) < 0);
+	all_queries_end(db, f.nodes);
+	twz_close(db);
+	v11_free(&f);
+
+	/* Every run of every row made TOWARD, then NEAREST. */
+	for (unsigned sym = TWZ_SYMBOL_TOWARD; sym <= TWZ_SYMBOL_NEAREST; sym++) {
+		v11_bake(&f);
+		for (twz_node s = 0; s < f.nodes; s++) {
+			struct row11 r;
+			row_of(&f, s, &r);
+			for (uint32_t j = 0; j < r.runs; j++)
+				if ((twz_le16(r.run + 2 * (size_t)j) & TWZ_RUN_SYMBOL_MASK) !=
+				    TWZ_SYMBOL_NONE)
+					set_symbol11(r.run + 2 * (size_t)j, sym);
+		}
+		reseal(f.buf, f.len);
+		ck_assert_int_eq(twz_open_memory(f.buf, f.len, 0, &db), TWZ_OK);
+		all_queries_end(db, f.nodes);
+		twz_close(db);
+		v11_free(&f);
+	}
+}
+END_TEST
+
+/* ROWS claiming more than rows of this many nodes can hold: refused
+ * before the claim is allocated. */
+START_TEST(test_hostile_bucketed_rows_claim)
+{
+	struct v11 f;
+	const unsigned blocks = 3000;
+	const uint64_t claim = (uint64_t)256 << 20;
+
+	v11_bake(&f);
+	uint32_t n = twz_le32(f.buf + TWZ_H_SECTION_COUNT);
+	ck_assert_uint_eq(twz_le32(entry_at(f.buf, n - 1) + TWZ_S_KIND),
+			  TWZ_SECTION_ROWS);
+	ck_assert_uint_lt((uint64_t)f.nodes * (2 * (uint64_t)f.nodes + 1) * 2, claim);
+	uint8_t *frame = malloc(16 + 3 * (size_t)blocks);
+	ck_assert_ptr_nonnull(frame);
+	size_t flen = claiming_frame(frame, claim, blocks), len;
+	struct v10 as_last = { .buf = f.buf, .len = f.len };
+	uint8_t *file = with_zstd_section(&as_last, TWZ_SECTION_ROWS, frame, flen,
+					  claim, &len);
+	int capped = cap_address_space();
+	twz_status st = try_open(file, len, 0);
+	ck_assert_msg(st == TWZ_E_DAMAGED, "%s (address space %s)", twz_strerror(st),
+		      capped ? "capped" : "not capped");
+	free(file);
+	free(frame);
+	v11_free(&f);
+}
+END_TEST
+
 /* ---- Limits: levels too big to bake are refused before the bake ------- */
 
 START_TEST(test_hostile_limits_max_nodes)
@@ -1000,6 +1294,13 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_zstd_claims_huge_content);
 	tcase_add_test(tc, test_hostile_zstd_frames_malformed);
 	tcase_add_test(tc, test_hostile_runs_larger_than_rows_can_be);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Bucketed");
+	tcase_add_test(tc, test_hostile_bucketed_no_move_symbol);
+	tcase_add_test(tc, test_hostile_bucketed_index_and_offsets);
+	tcase_add_test(tc, test_hostile_bucketed_cycles_and_walls);
+	tcase_add_test(tc, test_hostile_bucketed_rows_claim);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Limits");
