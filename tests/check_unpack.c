@@ -1,0 +1,437 @@
+/*
+ * check_unpack.c - `twigz unpack`: a zstd database rewritten raw keeps its
+ * header and answers every query identically, is then read straight from
+ * the mapping, and bad input gets one line naming the file, a non-zero
+ * status and no output file.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bake.h"
+#include "test_support.h"
+#include "twigz.h"
+#include "twz_db.h"
+#include "twz_format.h"
+#include "twz_validate.h"
+
+/* ---- files and the tool ---------------------------------------------- */
+
+static char work[4096];
+
+static void work_setup(void)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(work, sizeof work, "%s/check_unpack.XXXXXX",
+		 dir && *dir ? dir : P_tmpdir);
+	ck_assert_msg(mkdtemp(work) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+static void work_teardown(void)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", work);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", work);
+}
+
+static void work_path(char *buf, size_t cap, const char *name)
+{
+	snprintf(buf, cap, "%s/%s", work, name);
+}
+
+static void write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	long n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	rewind(f);
+	uint8_t *buf = malloc(n ? (size_t)n : 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static int file_exists(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0;
+}
+
+/* Runs the twigz tool (TWZ_TOOL) with up to 6 arguments; returns its exit
+ * status and leaves its stderr in err. */
+static int run_tool(char *err, size_t cap, const char *a0, const char *a1,
+		    const char *a2, const char *a3)
+{
+	const char *tool = getenv("TWZ_TOOL");
+	char errpath[4200];
+	int status;
+
+	ck_assert_msg(tool && *tool, "TWZ_TOOL is not set (run through meson test)");
+	work_path(errpath, sizeof errpath, "stderr.txt");
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(127);
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+		execl(tool, "twigz", "unpack", a0, a1, a2, a3, (char *)NULL);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status), "the tool died (signal %d)",
+		      WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	size_t len;
+	uint8_t *text = read_all(errpath, &len);
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(err, text, len);
+	err[len] = 0;
+	free(text);
+	return WEXITSTATUS(status);
+}
+
+/* One line, naming the file. */
+static void expect_one_line(const char *err, const char *name)
+{
+	const char *nl = strchr(err, '\n');
+	ck_assert_msg(nl && nl[1] == 0, "not one line: '%s'", err);
+	ck_assert_msg(strstr(err, name) != NULL, "'%s' does not name %s", err, name);
+}
+
+/* ---- levels ------------------------------------------------------------ */
+
+static const unsigned layouts[] = { TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_PLAIN };
+
+static uint8_t *bake(const struct twz_grid *g, unsigned connectivity,
+		     unsigned layout, unsigned codec, size_t *len)
+{
+	struct twz_bake_options opt;
+	struct twz_cpd cpd;
+	struct twz_error err = { { 0 }, 0 };
+	uint8_t *buf = NULL;
+
+	twz_bake_options_default(&opt);
+	opt.connectivity = connectivity;
+	opt.layout = layout;
+	opt.codec = codec;
+	opt.threads = 1;
+	opt.name = "test level";
+	ck_assert_msg(twz_bake_cpd(g, &opt, &cpd, &err) == 0, "bake: %s", err.msg);
+	int rc = twz_cpd_encode(&cpd, g, &opt, &buf, len, &err);
+	twz_cpd_free(&cpd);
+	ck_assert_msg(rc == 0, "encode: %s", err.msg);
+	return buf;
+}
+
+/* Every field of the header but the codec and the sizes. */
+static void expect_same_header(const struct twz_container *a,
+			       const struct twz_container *b)
+{
+	ck_assert_uint_eq(a->major, b->major);
+	ck_assert_uint_eq(a->minor, b->minor);
+	ck_assert_uint_eq(a->required_features, b->required_features);
+	ck_assert_uint_eq(a->optional_features, b->optional_features);
+	ck_assert_uint_eq(a->level_hash, b->level_hash);
+	ck_assert_uint_eq(a->width, b->width);
+	ck_assert_uint_eq(a->height, b->height);
+	ck_assert_uint_eq(a->node_count, b->node_count);
+	ck_assert_uint_eq(a->component_count, b->component_count);
+	ck_assert_uint_eq(a->method, b->method);
+	ck_assert_uint_eq(a->connectivity, b->connectivity);
+	ck_assert_uint_eq(a->node_order, b->node_order);
+	ck_assert_int_eq(a->build_level, b->build_level);
+	ck_assert_uint_eq(a->section_count, b->section_count);
+}
+
+/* ---- round trip --------------------------------------------------------- */
+
+/* Level kind by loop index: _i / 4 the kind, bit 1 the layout, bit 0 the
+ * connectivity. */
+START_TEST(test_unpack_round_trip)
+{
+	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i / 4);
+	unsigned layout = layouts[(_i >> 1) & 1];
+	unsigned connectivity = _i & 1 ? 4 : 8;
+	struct twz_grid g;
+	char in[4200], out[4200], err[1024];
+	size_t in_len, out_len;
+
+	twz_test_generate(&g, kind, 23, 17, 1000 + (uint64_t)_i);
+	uint8_t *zbuf = bake(&g, connectivity, layout, TWZ_CODEC_ZSTD, &in_len);
+	work_path(in, sizeof in, "in.twz");
+	work_path(out, sizeof out, "out.twz");
+	write_file(in, zbuf, in_len);
+
+	int rc = run_tool(err, sizeof err, in, "-o", out, NULL);
+	ck_assert_msg(rc == 0, "unpack %s: exit %d: %s", twz_test_kind_name(kind),
+		      rc, err);
+	ck_assert_str_eq(err, "");
+	uint8_t *rbuf = read_all(out, &out_len);
+
+	/* Every section raw, holding the same bytes. */
+	struct twz_container ci, co;
+	ck_assert_int_eq(twz_parse_container(zbuf, in_len, &ci), TWZ_OK);
+	ck_assert_int_eq(twz_parse_container(rbuf, out_len, &co), TWZ_OK);
+	expect_same_header(&ci, &co);
+	ck_assert_uint_eq(co.build_codec, TWZ_CODEC_RAW);
+	int compressed = 0;
+	for (uint32_t i = 0; i < co.section_count; i++) {
+		ck_assert_uint_eq(co.sections[i].codec, TWZ_CODEC_RAW);
+		ck_assert_uint_eq(co.sections[i].kind, ci.sections[i].kind);
+		ck_assert_uint_eq(co.sections[i].raw_size, ci.sections[i].raw_size);
+		ck_assert_uint_eq(co.sections[i].raw_checksum,
+				  ci.sections[i].raw_checksum);
+		compressed |= ci.sections[i].codec == TWZ_CODEC_ZSTD;
+	}
+	ck_assert_msg(compressed, "the zstd bake stored nothing compressed");
+
+	/* The same answers for every pair. */
+	twz_db *a, *b;
+	ck_assert_int_eq(twz_open(in, 0, &a), TWZ_OK);
+	ck_assert_int_eq(twz_open(out, 0, &b), TWZ_OK);
+	uint32_t n = twz_node_count(a);
+	ck_assert_uint_eq(twz_node_count(b), n);
+	ck_assert_uint_gt(n, 1);
+	for (twz_node s = 0; s < n; s++) {
+		for (twz_node t = 0; t < n; t++) {
+			ck_assert_uint_eq(twz_next(a, s, t), twz_next(b, s, t));
+			uint32_t sa = 0, da = 0, sb = 0, db = 0;
+			ck_assert_int_eq(twz_cost_exact(a, s, t, &sa, &da),
+					 twz_cost_exact(b, s, t, &sb, &db));
+			ck_assert_uint_eq(sa, sb);
+			ck_assert_uint_eq(da, db);
+		}
+	}
+	twz_close(a);
+	twz_close(b);
+	free(rbuf);
+	free(zbuf);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* A raw database is used in place: no section is copied at open. */
+START_TEST(test_unpack_output_is_zero_copy)
+{
+	struct twz_grid g;
+	char in[4200], out[4200], err[1024];
+	size_t len;
+
+	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 7);
+	uint8_t *zbuf = bake(&g, 8, layouts[_i], TWZ_CODEC_ZSTD, &len);
+	work_path(in, sizeof in, "in.twz");
+	work_path(out, sizeof out, "out.twz");
+	write_file(in, zbuf, len);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 0);
+
+	twz_db *db;
+	ck_assert_int_eq(twz_open(out, 0, &db), TWZ_OK);
+	for (unsigned k = 0; k < sizeof db->content.data / sizeof *db->content.data; k++) {
+		ck_assert_ptr_null(db->inflated[k]);
+		const uint8_t *p = db->content.data[k];
+		if (p)
+			ck_assert_msg(p >= db->file && p + db->content.size[k] <=
+				      db->file + db->file_len,
+				      "section %u is not read from the mapping", k);
+	}
+	twz_info info;
+	ck_assert_int_eq(twz_get_info(db, &info), TWZ_OK);
+	ck_assert_uint_eq(info.build_codec, TWZ_CODEC_RAW);
+	twz_close(db);
+	free(zbuf);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* Unpacking a raw bake changes nothing, byte for byte. */
+START_TEST(test_unpack_raw_input_unchanged)
+{
+	struct twz_grid g;
+	char in[4200], out[4200], err[1024];
+	size_t len, out_len;
+
+	twz_test_generate(&g, TWZ_TEST_CAVES, 32, 32, 11);
+	uint8_t *raw = bake(&g, 8, layouts[_i], TWZ_CODEC_RAW, &len);
+	work_path(in, sizeof in, "in.twz");
+	work_path(out, sizeof out, "out.twz");
+	write_file(in, raw, len);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 0);
+	uint8_t *again = read_all(out, &out_len);
+	ck_assert_uint_eq(out_len, len);
+	ck_assert_msg(memcmp(raw, again, len) == 0, "the bytes differ");
+	free(again);
+	free(raw);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* ---- bad input -------------------------------------------------------- */
+
+static uint8_t *small_zstd_db(size_t *len)
+{
+	struct twz_grid g;
+	twz_test_generate(&g, TWZ_TEST_MAZE, 21, 21, 3);
+	uint8_t *buf = bake(&g, 8, TWZ_LAYOUT_BUCKETED, TWZ_CODEC_ZSTD, len);
+	twz_grid_free(&g);
+	return buf;
+}
+
+START_TEST(test_unpack_missing_input)
+{
+	char in[4200], out[4200], err[1024];
+
+	work_path(in, sizeof in, "absent.twz");
+	work_path(out, sizeof out, "out.twz");
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 4);
+	expect_one_line(err, "absent.twz");
+	ck_assert(!file_exists(out));
+}
+END_TEST
+
+START_TEST(test_unpack_not_a_database)
+{
+	char in[4200], out[4200], err[1024];
+	static const char text[] = "type octile\nheight 1\nwidth 1\nmap\n.\n";
+
+	work_path(in, sizeof in, "level.map");
+	work_path(out, sizeof out, "out.twz");
+	write_file(in, text, sizeof text - 1);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 3);
+	expect_one_line(err, "level.map");
+	ck_assert(!file_exists(out));
+}
+END_TEST
+
+/* Damage at several places: the header, the table, inside a section, the
+ * end. Each must be refused, and nothing written. */
+START_TEST(test_unpack_damaged_refused)
+{
+	char in[4200], out[4200], err[1024];
+	size_t len;
+	uint8_t *buf = small_zstd_db(&len);
+	struct twz_container c;
+
+	ck_assert_int_eq(twz_parse_container(buf, len, &c), TWZ_OK);
+	size_t where[4] = { TWZ_H_WIDTH, TWZ_HEADER_SIZE + 9,
+			    (size_t)c.sections[c.section_count - 1].offset + 3,
+			    len - 1 };
+	work_path(in, sizeof in, "damaged.twz");
+	work_path(out, sizeof out, "out.twz");
+	buf[where[_i]] ^= 0x5a;
+	write_file(in, buf, len);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 3);
+	expect_one_line(err, "damaged.twz");
+	ck_assert(!file_exists(out));
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_unpack_truncated_refused)
+{
+	char in[4200], out[4200], err[1024];
+	size_t len;
+	uint8_t *buf = small_zstd_db(&len);
+	size_t keep[3] = { 4, TWZ_HEADER_SIZE + 5, len - 7 };
+
+	work_path(in, sizeof in, "short.twz");
+	work_path(out, sizeof out, "out.twz");
+	write_file(in, buf, keep[_i]);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 3);
+	expect_one_line(err, "short.twz");
+	ck_assert(!file_exists(out));
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_unpack_unwritable_output)
+{
+	char in[4200], out[4200], err[1024];
+	size_t len;
+	uint8_t *buf = small_zstd_db(&len);
+
+	work_path(in, sizeof in, "in.twz");
+	work_path(out, sizeof out, "no-such-dir/out.twz");
+	write_file(in, buf, len);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 4);
+	expect_one_line(err, "out.twz");
+	ck_assert(!file_exists(out));
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_unpack_usage)
+{
+	char in[4200], err[4096];
+	size_t len;
+	uint8_t *buf = small_zstd_db(&len);
+
+	work_path(in, sizeof in, "in.twz");
+	write_file(in, buf, len);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, NULL, NULL, NULL), 2);
+	ck_assert_ptr_nonnull(strstr(err, "-o"));
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", NULL, NULL), 2);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "--frobnicate", NULL, NULL), 2);
+	ck_assert_int_eq(run_tool(err, sizeof err, NULL, NULL, NULL, NULL), 2);
+	free(buf);
+}
+END_TEST
+
+static Suite *twz_unpack_suite(void)
+{
+	Suite *s = suite_create("unpack");
+	TCase *tc;
+
+	tc = tcase_create("RoundTrip");
+	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_unpack_round_trip, 0, 4 * TWZ_TEST_KIND_COUNT);
+	tcase_add_loop_test(tc, test_unpack_output_is_zero_copy, 0, 2);
+	tcase_add_loop_test(tc, test_unpack_raw_input_unchanged, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("BadInput");
+	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_add_test(tc, test_unpack_missing_input);
+	tcase_add_test(tc, test_unpack_not_a_database);
+	tcase_add_loop_test(tc, test_unpack_damaged_refused, 0, 4);
+	tcase_add_loop_test(tc, test_unpack_truncated_refused, 0, 3);
+	tcase_add_test(tc, test_unpack_unwritable_output);
+	tcase_add_test(tc, test_unpack_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(twz_unpack_suite());
+
+	/* Forking, so a crash fails one test; CK_FORK=no still debugs. */
+	if (!getenv("CK_FORK"))
+		srunner_set_fork_status(sr, CK_FORK);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
