@@ -33,7 +33,8 @@ int twz_cli_open_db(const char *path, twz_db **db);
 /* A whole decimal number in [lo, hi]; 0 on success. */
 int twz_cli_parse_int(const char *s, long lo, long hi, long *out);
 
-/* Subcommands in their own files: cmd_unpack.c. */
+/* Subcommands in their own files: cmd_bench.c, cmd_unpack.c. */
+int twz_cmd_bench(int argc, char **argv);
 int twz_cmd_unpack(int argc, char **argv);
 int twz_cmd_render(int argc, char **argv);
 

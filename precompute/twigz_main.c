@@ -442,6 +442,8 @@ int main(int argc, char **argv)
 		return cmd_verify(argc - 2, argv + 2);
 	if (!strcmp(cmd, "info"))
 		return cmd_info(argc - 2, argv + 2);
+	if (!strcmp(cmd, "bench"))
+		return twz_cmd_bench(argc - 2, argv + 2);
 	if (!strcmp(cmd, "unpack"))
 		return twz_cmd_unpack(argc - 2, argv + 2);
 	if (!strcmp(cmd, "render"))

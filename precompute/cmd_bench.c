@@ -1,0 +1,683 @@
+/*
+ * cmd_bench.c - `twigz bench DB [FILE.scen] [--json]` and the measurements
+ * behind it (see cmd_bench.h for the method).
+ */
+#include "cmd_bench.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "astar.h"
+#include "bench_ref.h"
+#include "cli_common.h"
+#include "twz_format.h"
+
+void twz_bench_options_default(struct twz_bench_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->pairs = 1000000;
+	opt->path_pairs = 1000;
+	opt->seed = 0x7477697a62656e63ull;
+	opt->repeats = 5;
+	opt->min_trial = 0.05;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* splitmix64: small, fast, and the same sequence everywhere. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint32_t random_below(uint64_t *state, uint32_t n)
+{
+	return (uint32_t)(((next_random(state) >> 32) * n) >> 32);
+}
+
+/* ---- queries ------------------------------------------------------- */
+
+struct path_query {
+	uint32_t s, t;           /* nodes */
+	uint32_t sx, sy, gx, gy; /* their cells */
+	uint32_t straight;       /* the database's exact cost */
+	uint32_t diagonal;
+};
+
+struct bench_ctx {
+	const twz_db *db;
+	uint32_t *ps;            /* first-move pairs [npairs] */
+	uint32_t *pt;
+	uint64_t npairs;
+	struct path_query *q;    /* path pairs [nq], all reachable */
+	uint64_t nq;
+	twz_node *buf;           /* a path of any length */
+	size_t cap;
+	struct twz_astar astar;
+	struct twz_astar_result *ares;  /* [nq] */
+	struct twz_ref ref;
+	int has_ref;             /* the database has all-pairs rows */
+};
+
+/*
+ * Random pairs: a uniform node among those whose region has another node,
+ * then a uniform other node of its region. On a level of one region that
+ * is a uniform independent pair.
+ */
+struct regions {
+	uint32_t *member;        /* [node_count] grouped by region */
+	uint32_t *first;         /* [region_count+1] into member */
+	uint32_t *of;            /* [node_count] region of the node */
+	uint32_t *pool;          /* [pool_len] nodes with a partner */
+	uint32_t pool_len;
+};
+
+static void regions_free(struct regions *rg)
+{
+	free(rg->member);
+	free(rg->first);
+	free(rg->of);
+	free(rg->pool);
+}
+
+/* Regions by flood fill over A*'s adjacency: the public API is enough,
+ * whatever layout the database has. */
+static int regions_build(const struct twz_astar *a, struct regions *rg)
+{
+	uint32_t n = a->node_count, k = 0, tail = 0;
+	size_t alloc_n = n ? n : 1;
+
+	memset(rg, 0, sizeof *rg);
+	rg->member = malloc(alloc_n * sizeof *rg->member);
+	rg->first = malloc((alloc_n + 1) * sizeof *rg->first);
+	rg->of = malloc(alloc_n * sizeof *rg->of);
+	rg->pool = malloc(alloc_n * sizeof *rg->pool);
+	if (!rg->member || !rg->first || !rg->of || !rg->pool) {
+		regions_free(rg);
+		return -1;
+	}
+	/* member[] doubles as the flood's queue: one region after another. */
+	memset(rg->of, 0xFF, alloc_n * sizeof *rg->of);
+	for (uint32_t root = 0; root < n; root++) {
+		if (rg->of[root] != UINT32_MAX)
+			continue;
+		uint32_t head = tail;
+		rg->first[k] = tail;
+		rg->of[root] = k;
+		rg->member[tail++] = root;
+		while (head < tail) {
+			uint32_t u = rg->member[head++];
+			const uint32_t *nb = &a->neighbour[(size_t)u * TWZ_MOVE_COUNT];
+			for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
+				if (nb[m] != TWZ_NONE && rg->of[nb[m]] == UINT32_MAX) {
+					rg->of[nb[m]] = k;
+					rg->member[tail++] = nb[m];
+				}
+			}
+		}
+		k++;
+	}
+	rg->first[k] = tail;
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t c = rg->of[v];
+		if (rg->first[c + 1] - rg->first[c] > 1)
+			rg->pool[rg->pool_len++] = v;
+	}
+	return 0;
+}
+
+static void random_pair(const struct regions *rg, uint64_t *state,
+			uint32_t *s, uint32_t *t)
+{
+	uint32_t a = rg->pool[random_below(state, rg->pool_len)];
+	uint32_t c = rg->of[a];
+	uint32_t lo = rg->first[c], size = rg->first[c + 1] - lo;
+	uint32_t b;
+
+	do
+		b = rg->member[lo + random_below(state, size)];
+	while (b == a);
+	*s = a;
+	*t = b;
+}
+
+/* ---- the timed loops ----------------------------------------------- *
+ * Each runs a whole batch of queries and returns a checksum of the
+ * answers; the harness times whole batches only. */
+
+typedef uint64_t (*bench_loop)(struct bench_ctx *c);
+
+static volatile uint64_t bench_sink;
+
+static uint64_t loop_next(struct bench_ctx *c)
+{
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < c->npairs; i++)
+		sum += twz_next(c->db, c->ps[i], c->pt[i]);
+	return sum;
+}
+
+static uint64_t loop_ref_next(struct bench_ctx *c)
+{
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < c->npairs; i++)
+		sum += twz_ref_next(&c->ref, c->ps[i], c->pt[i]);
+	return sum;
+}
+
+/* Walks: the next lookup needs the node the last one returned. */
+static uint64_t loop_step(struct bench_ctx *c)
+{
+	uint64_t steps = 0;
+	for (uint64_t i = 0; i < c->nq; i++) {
+		twz_node at = c->q[i].s, t = c->q[i].t;
+		while (at != t && at != TWZ_NONE) {
+			at = twz_next(c->db, at, t);
+			steps++;
+		}
+	}
+	return steps;
+}
+
+static uint64_t loop_ref_step(struct bench_ctx *c)
+{
+	uint64_t steps = 0;
+	for (uint64_t i = 0; i < c->nq; i++) {
+		twz_node at = c->q[i].s, t = c->q[i].t;
+		while (at != t && at != TWZ_NONE) {
+			at = twz_ref_next(&c->ref, at, t);
+			steps++;
+		}
+	}
+	return steps;
+}
+
+static uint64_t loop_path(struct bench_ctx *c)
+{
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < c->nq; i++) {
+		size_t len = 0;
+		twz_path(c->db, c->q[i].s, c->q[i].t, c->buf, c->cap, &len);
+		sum += len + c->buf[len / 2];
+	}
+	return sum;
+}
+
+static uint64_t loop_ref_path(struct bench_ctx *c)
+{
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < c->nq; i++) {
+		uint32_t st, dg;
+		size_t len = twz_ref_path(&c->ref, c->q[i].s, c->q[i].t, c->buf,
+					  c->cap, &st, &dg);
+		sum += len + c->buf[len / 2];
+	}
+	return sum;
+}
+
+/* Time to the first move as a game sees it: cells in, next node out. */
+static uint64_t loop_lag(struct bench_ctx *c)
+{
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < c->nq; i++) {
+		const struct path_query *q = &c->q[i];
+		twz_node s = twz_node_at(c->db, q->sx, q->sy);
+		twz_node t = twz_node_at(c->db, q->gx, q->gy);
+		sum += twz_next(c->db, s, t);
+	}
+	return sum;
+}
+
+static uint64_t loop_ref_lag(struct bench_ctx *c)
+{
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < c->nq; i++) {
+		const struct path_query *q = &c->q[i];
+		twz_node s = twz_node_at(c->db, q->sx, q->sy);
+		twz_node t = twz_node_at(c->db, q->gx, q->gy);
+		sum += s == t ? t : twz_ref_next(&c->ref, s, t);
+	}
+	return sum;
+}
+
+/* A* must find the whole path before it knows the first move, so one
+ * search is both its path time and its lag. Results are kept for the
+ * check after the timing. */
+static uint64_t loop_astar(struct bench_ctx *c)
+{
+	struct twz_astar *a = &c->astar;
+	uint64_t sum = 0;
+	for (uint64_t i = 0; i < c->nq; i++) {
+		const struct path_query *q = &c->q[i];
+		struct twz_astar_result *r = &c->ares[i];
+		twz_node s = twz_node_at(c->db, q->sx, q->sy);
+		twz_node t = twz_node_at(c->db, q->gx, q->gy);
+		if (twz_astar_search(a, s, t, r) != 0)
+			r->length = 0;
+		sum += r->first + r->length;
+	}
+	return sum;
+}
+
+/* Seconds per batch: the best of opt->repeats repetitions, each running
+ * enough batches to last opt->min_trial. The first batch warms up. */
+static double best_batch(bench_loop loop, struct bench_ctx *c,
+			 const struct twz_bench_options *opt)
+{
+	double t0 = now_seconds();
+	bench_sink += loop(c);
+	double once = now_seconds() - t0;
+	uint64_t batches = 1;
+	if (once < opt->min_trial)
+		batches = once > 0 ? (uint64_t)ceil(opt->min_trial / once) : 1000;
+	double best = INFINITY;
+	for (unsigned r = 0; r < (opt->repeats ? opt->repeats : 1); r++) {
+		t0 = now_seconds();
+		for (uint64_t b = 0; b < batches; b++)
+			bench_sink += loop(c);
+		double per = (now_seconds() - t0) / batches;
+		if (per < best)
+			best = per;
+	}
+	return best;
+}
+
+double twz_bench_open_us(const char *dbpath, unsigned flags)
+{
+	double best = INFINITY, spent = 0;
+
+	for (unsigned i = 0; i < 200 && (i < 3 || spent < 0.2); i++) {
+		twz_db *db;
+		double t0 = now_seconds();
+		if (twz_open(dbpath, flags, &db) != TWZ_OK)
+			return -1;
+		twz_close(db);
+		double d = now_seconds() - t0;
+		spent += d;
+		if (d < best)
+			best = d;
+	}
+	return best * 1e6;
+}
+
+/* ---- setting up and checking --------------------------------------- */
+
+static int db_walkable(const void *ctx, uint32_t x, uint32_t y)
+{
+	return twz_node_at(ctx, x, y) != TWZ_NONE;
+}
+
+int twz_bench_load_scen(const twz_db *db, const char *path,
+			struct twz_scen *sc, struct twz_error *err)
+{
+	twz_info info;
+
+	twz_get_info(db, &info);
+	if (twz_scen_load(path, sc, err) != 0)
+		return -1;
+	if (twz_scen_check_grid(sc, path, info.width, info.height, db_walkable,
+				db, err) != 0) {
+		twz_scen_free(sc);
+		return -1;
+	}
+	return 0;
+}
+
+static void ctx_free(struct bench_ctx *c)
+{
+	free(c->ps);
+	free(c->pt);
+	free(c->q);
+	free(c->buf);
+	free(c->ares);
+	twz_astar_free(&c->astar);
+	twz_ref_free(&c->ref);
+}
+
+/* Fill q from the scenario's reachable pairs (a scenario never holds
+ * others, but a level may), or from random pairs. */
+static void make_paths(struct bench_ctx *c, const struct twz_scen *sc,
+		       const struct regions *rg, uint64_t count,
+		       uint64_t *state)
+{
+	c->nq = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		struct path_query *q = &c->q[c->nq];
+		if (sc) {
+			const struct twz_scen_entry *e = &sc->entries[i];
+			q->sx = e->sx, q->sy = e->sy, q->gx = e->gx, q->gy = e->gy;
+			q->s = twz_node_at(c->db, q->sx, q->sy);
+			q->t = twz_node_at(c->db, q->gx, q->gy);
+			if (rg->of[q->s] != rg->of[q->t])
+				continue;
+		} else {
+			random_pair(rg, state, &q->s, &q->t);
+			twz_node_xy(c->db, q->s, &q->sx, &q->sy);
+			twz_node_xy(c->db, q->t, &q->gx, &q->gy);
+		}
+		c->nq++;
+	}
+}
+
+/* Every path: the database's exact cost, the reference walk reaching the
+ * goal at the same cost. */
+static int check_paths(struct bench_ctx *c, const char *dbpath,
+		       struct twz_error *err)
+{
+	for (uint64_t i = 0; i < c->nq; i++) {
+		struct path_query *q = &c->q[i];
+		uint32_t st, dg;
+		if (twz_cost_exact(c->db, q->s, q->t, &q->straight,
+				   &q->diagonal) != TWZ_OK) {
+			twz_error_set(err, "%s: (%u,%u) -> (%u,%u): the database has no path",
+				      dbpath, q->sx, q->sy, q->gx, q->gy);
+			return -1;
+		}
+		if (c->has_ref &&
+		    (!twz_ref_path(&c->ref, q->s, q->t, c->buf, c->cap, &st, &dg) ||
+		     st != q->straight || dg != q->diagonal)) {
+			twz_error_set(err, "%s: (%u,%u) -> (%u,%u): the binary search over the runs walks another cost",
+				      dbpath, q->sx, q->sy, q->gx, q->gy);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_astar(const struct bench_ctx *c, const char *dbpath,
+		       struct twz_error *err)
+{
+	for (uint64_t i = 0; i < c->nq; i++) {
+		const struct path_query *q = &c->q[i];
+		const struct twz_astar_result *r = &c->ares[i];
+		if (!r->length || r->straight != q->straight ||
+		    r->diagonal != q->diagonal) {
+			twz_error_set(err, "%s: (%u,%u) -> (%u,%u): A* finds cost %u + %u*sqrt(2), the database %u + %u*sqrt(2)",
+				      dbpath, q->sx, q->sy, q->gx, q->gy, r->straight,
+				      r->diagonal, q->straight, q->diagonal);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int twz_bench_run(const twz_db *db, const char *dbpath,
+		  const struct twz_scen *sc,
+		  const struct twz_bench_options *opt,
+		  struct twz_bench_result *r, struct twz_error *err)
+{
+	struct bench_ctx c;
+	struct regions rg = { 0 };
+	twz_info info;
+	uint64_t state = opt->seed;
+	int rc = -1;
+
+	memset(r, 0, sizeof *r);
+	memset(&c, 0, sizeof c);
+	twz_get_info(db, &info);
+	r->nodes = info.node_count;
+	r->regions = info.component_count;
+	r->runs = info.run_count;
+	r->file_bytes = info.file_size;
+	r->memory_bytes = info.memory_size;
+	r->codec = info.build_codec;
+	double pairs = (double)info.node_count * info.node_count;
+	r->bits_per_pair = pairs > 0 ? info.memory_size * 8.0 / pairs : 0;
+	r->open_us = twz_bench_open_us(dbpath, 0);
+	r->open_trusted_us = twz_bench_open_us(dbpath, TWZ_OPEN_SKIP_CHECKSUMS);
+
+	c.db = db;
+	int ref = twz_ref_init(&c.ref, db);
+	c.has_ref = ref == 0;
+	r->has_ref = c.has_ref;
+	if (ref < 0 || twz_astar_init(&c.astar, db) != 0 ||
+	    regions_build(&c.astar, &rg) != 0) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", dbpath);
+		goto out;
+	}
+	uint64_t want = sc ? sc->count : (rg.pool_len ? opt->path_pairs : 0);
+	c.npairs = rg.pool_len ? opt->pairs : 0;
+	c.cap = (size_t)info.node_count + 1;
+	c.ps = malloc((c.npairs ? c.npairs : 1) * sizeof *c.ps);
+	c.pt = malloc((c.npairs ? c.npairs : 1) * sizeof *c.pt);
+	c.q = malloc((want ? want : 1) * sizeof *c.q);
+	c.ares = calloc(want ? want : 1, sizeof *c.ares);
+	c.buf = malloc(c.cap * sizeof *c.buf);
+	if (!c.ps || !c.pt || !c.q || !c.ares || !c.buf) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", dbpath);
+		goto out;
+	}
+	for (uint64_t i = 0; i < c.npairs; i++)
+		random_pair(&rg, &state, &c.ps[i], &c.pt[i]);
+	make_paths(&c, sc, &rg, want, &state);
+	if (check_paths(&c, dbpath, err) != 0)
+		goto out_wrong;
+	for (uint64_t i = 0; i < c.nq; i++)
+		r->steps += (uint64_t)c.q[i].straight + c.q[i].diagonal;
+	r->pairs = c.npairs;
+	r->paths = c.nq;
+	r->from_scenario = sc != NULL;
+
+	if (c.npairs) {
+		double per = 1e9 / c.npairs;
+		r->next_ns = best_batch(loop_next, &c, opt) * per;
+		if (c.has_ref)
+			r->ref_next_ns = best_batch(loop_ref_next, &c, opt) * per;
+	}
+	if (c.nq) {
+		double per_path = 1e6 / c.nq;
+		double per_step = r->steps ? 1e9 / r->steps : 0;
+		double astar = best_batch(loop_astar, &c, opt);
+		if (check_astar(&c, dbpath, err) != 0)
+			goto out_wrong;
+		r->astar_checked = c.nq;
+		c.astar.expanded = 0;
+		bench_sink += loop_astar(&c);
+		r->astar_expanded = (double)c.astar.expanded / c.nq;
+		r->step_ns = best_batch(loop_step, &c, opt) * per_step;
+		r->astar_step_ns = astar * per_step;
+		r->path_us = best_batch(loop_path, &c, opt) * per_path;
+		r->astar_path_us = astar * per_path;
+		r->lag_ns = best_batch(loop_lag, &c, opt) * per_path * 1e3;
+		if (c.has_ref) {
+			r->ref_step_ns = best_batch(loop_ref_step, &c, opt) * per_step;
+			r->ref_path_us = best_batch(loop_ref_path, &c, opt) * per_path;
+			r->ref_lag_ns = best_batch(loop_ref_lag, &c, opt) * per_path * 1e3;
+		}
+		r->astar_lag_us = r->astar_path_us;
+	}
+	rc = 0;
+	goto out;
+
+out_wrong:
+	err->kind = TWZ_ERR_INPUT;
+out:
+	ctx_free(&c);
+	regions_free(&rg);
+	return rc;
+}
+
+/* ---- output -------------------------------------------------------- */
+
+static double ratio(double reference, double ours)
+{
+	return ours > 0 ? reference / ours : 0;
+}
+
+void twz_bench_json_fields(FILE *f, const struct twz_bench_result *r)
+{
+	fprintf(f, "\"has_ref\":%s,", r->has_ref ? "true" : "false");
+	fprintf(f, "\"nodes\":%u,\"regions\":%u,\"runs\":%" PRIu64
+		",\"codec\":\"%s\",\"file_bytes\":%" PRIu64
+		",\"memory_bytes\":%" PRIu64 ",\"bits_per_pair\":%.4f"
+		",\"open_us\":%.2f,\"open_trusted_us\":%.2f"
+		",\"pairs\":%" PRIu64 ",\"first_move_ns\":%.2f"
+		",\"ref_first_move_ns\":%.2f"
+		",\"paths_from\":\"%s\",\"paths\":%" PRIu64
+		",\"steps\":%" PRIu64 ",\"step_ns\":%.2f"
+		",\"ref_step_ns\":%.2f,\"astar_step_ns\":%.2f"
+		",\"path_us\":%.3f,\"ref_path_us\":%.3f"
+		",\"astar_path_us\":%.3f,\"lag_ns\":%.2f"
+		",\"ref_lag_ns\":%.2f,\"astar_lag_us\":%.3f"
+		",\"astar_expanded\":%.1f,\"astar_checked\":%" PRIu64
+		",\"first_move_vs_ref\":%.3f,\"step_vs_ref\":%.3f"
+		",\"path_vs_ref\":%.3f,\"path_vs_astar\":%.3f"
+		",\"lag_vs_astar\":%.1f",
+		r->nodes, r->regions, r->runs,
+		r->codec == TWZ_CODEC_ZSTD ? "zstd" : "raw", r->file_bytes,
+		r->memory_bytes, r->bits_per_pair, r->open_us,
+		r->open_trusted_us, r->pairs, r->next_ns, r->ref_next_ns,
+		r->from_scenario ? "scenario" : "random", r->paths, r->steps,
+		r->step_ns, r->ref_step_ns, r->astar_step_ns, r->path_us,
+		r->ref_path_us, r->astar_path_us, r->lag_ns, r->ref_lag_ns,
+		r->astar_lag_us, r->astar_expanded, r->astar_checked,
+		ratio(r->ref_next_ns, r->next_ns),
+		ratio(r->ref_step_ns, r->step_ns),
+		ratio(r->ref_path_us, r->path_us),
+		ratio(r->astar_path_us, r->path_us),
+		ratio(r->astar_lag_us * 1e3, r->lag_ns));
+}
+
+void twz_bench_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+void twz_bench_print(FILE *f, const char *dbpath,
+		     const struct twz_bench_result *r, int json)
+{
+	const char *codec = r->codec == TWZ_CODEC_ZSTD ? "zstd" : "raw";
+	const char *from = r->from_scenario ? "scenario" : "random";
+
+	if (json) {
+		fputs("{\"database\":", f);
+		twz_bench_json_string(f, dbpath);
+		fputc(',', f);
+		twz_bench_json_fields(f, r);
+		fputs("}\n", f);
+		return;
+	}
+	fprintf(f, "database       %s: %u nodes, %u region%s, %" PRIu64 " runs\n",
+		dbpath, r->nodes, r->regions, r->regions == 1 ? "" : "s", r->runs);
+	fprintf(f, "size           %" PRIu64 " bytes on disk (%s), %" PRIu64
+		" bytes in memory, %.3f bits per node pair\n",
+		r->file_bytes, codec, r->memory_bytes, r->bits_per_pair);
+	fprintf(f, "open           %.1f us, %.1f us without checksums\n",
+		r->open_us, r->open_trusted_us);
+	fprintf(f, "                 twigz       binary search         A*\n");
+	if (!r->has_ref)
+		fprintf(f, "(no all-pairs rows: no binary search to compare with)\n");
+	if (r->pairs)
+		fprintf(f, "first move   %8.1f ns  %8.1f ns (%.2fx)                    "
+			"[%" PRIu64 " random pairs]\n",
+			r->next_ns, r->ref_next_ns,
+			ratio(r->ref_next_ns, r->next_ns), r->pairs);
+	if (r->paths) {
+		fprintf(f, "per step     %8.1f ns  %8.1f ns (%.2fx)  %9.1f ns (%.0fx)"
+			"  [%" PRIu64 " steps]\n",
+			r->step_ns, r->ref_step_ns,
+			ratio(r->ref_step_ns, r->step_ns), r->astar_step_ns,
+			ratio(r->astar_step_ns, r->step_ns), r->steps);
+		fprintf(f, "whole path   %8.2f us  %8.2f us (%.2fx)  %9.2f us (%.0fx)"
+			"  [%" PRIu64 " %s paths]\n",
+			r->path_us, r->ref_path_us,
+			ratio(r->ref_path_us, r->path_us), r->astar_path_us,
+			ratio(r->astar_path_us, r->path_us), r->paths, from);
+		fprintf(f, "first-move lag %6.1f ns  %8.1f ns (%.2fx)  %9.2f us (%.0fx)\n",
+			r->lag_ns, r->ref_lag_ns, ratio(r->ref_lag_ns, r->lag_ns),
+			r->astar_lag_us, ratio(r->astar_lag_us * 1e3, r->lag_ns));
+		fprintf(f, "A*             %" PRIu64 " paths, every cost equal to the "
+			"database's; %.0f nodes closed per path\n",
+			r->astar_checked, r->astar_expanded);
+	}
+}
+
+/* ---- the command --------------------------------------------------- */
+
+int twz_cmd_bench(int argc, char **argv)
+{
+	struct twz_bench_options opt;
+	const char *dbpath = NULL, *scen = NULL;
+	int json = 0;
+	long v;
+
+	twz_bench_options_default(&opt);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--pairs")) {
+			if (!val || twz_cli_parse_int(val, 1, 100000000, &v))
+				return twz_cli_usage("--pairs needs a number from 1 to 100000000, not '%s'",
+						     val ? val : "");
+			opt.pairs = (uint32_t)v;
+			i++;
+		} else if (!strcmp(a, "--seed")) {
+			if (!val || twz_cli_parse_int(val, 0, 0x7FFFFFFF, &v))
+				return twz_cli_usage("--seed needs a whole number, not '%s'",
+						     val ? val : "");
+			opt.seed = (uint64_t)v;
+			i++;
+		} else if (a[0] == '-' && a[1]) {
+			return twz_cli_usage("unknown option '%s'", a);
+		} else if (!dbpath) {
+			dbpath = a;
+		} else if (!scen) {
+			scen = a;
+		} else {
+			return twz_cli_usage("unexpected argument '%s'", a);
+		}
+	}
+	if (!dbpath)
+		return twz_cli_usage("%s", "bench needs a database");
+
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_scen sc = { 0 };
+	struct twz_bench_result r;
+	twz_db *db;
+	int rc = twz_cli_open_db(dbpath, &db);
+	if (rc)
+		return rc;
+	if (scen && twz_bench_load_scen(db, scen, &sc, &err) != 0) {
+		rc = twz_cli_error(&err);
+		goto out;
+	}
+	if (twz_bench_run(db, dbpath, scen ? &sc : NULL, &opt, &r, &err) != 0) {
+		rc = twz_cli_error(&err);
+		if (err.kind == TWZ_ERR_INPUT)
+			rc = EXIT_VERIFY;
+		goto out;
+	}
+	twz_bench_print(stdout, dbpath, &r, json);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "twigz: cannot write the output\n");
+		rc = EXIT_IO;
+	}
+out:
+	twz_scen_free(&sc);
+	twz_close(db);
+	return rc;
+}
