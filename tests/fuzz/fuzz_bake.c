@@ -3,7 +3,8 @@
  * against a plain Dijkstra.
  *
  * A level the .map reader accepts (at most MAX_CELLS cells, so every pair
- * can be checked) is baked 8- and 4-connected, encoded, opened from
+ * can be checked) is baked 8- and 4-connected, in the 1.1 (bucketed) or
+ * the 1.0 row layout and raw or zstd by turns, encoded, opened from
  * memory, and every pair of cells is asked: the path must be a chain of
  * legal moves of the level, its exact cost the Dijkstra optimum, and an
  * unreachable goal must be reported as such. The bake on two threads must
@@ -71,7 +72,7 @@ static void dijkstra(const struct twz_grid *g, unsigned conn, uint32_t src,
 }
 
 static uint8_t *bake(const struct twz_grid *g, unsigned conn, unsigned codec,
-		     unsigned threads, size_t *len)
+		     unsigned layout, unsigned threads, size_t *len)
 {
 	struct twz_bake_options opt;
 	struct twz_cpd cpd;
@@ -83,6 +84,7 @@ static uint8_t *bake(const struct twz_grid *g, unsigned conn, unsigned codec,
 	opt.codec = codec;
 	opt.level = 3;
 	opt.threads = threads;
+	opt.layout = layout;
 	require(twz_bake_cpd(g, &opt, &cpd, &err) == 0);
 	require(twz_cpd_encode(&cpd, g, &opt, &buf, len, &err) == 0);
 	twz_cpd_free(&cpd);
@@ -114,10 +116,10 @@ static void check_path(const struct twz_grid *g, const twz_db *db,
 }
 
 static void check_level(const struct twz_grid *g, unsigned conn,
-			unsigned codec)
+			unsigned codec, unsigned layout)
 {
 	size_t len;
-	uint8_t *file = bake(g, conn, codec, 1, &len);
+	uint8_t *file = bake(g, conn, codec, layout, 1, &len);
 	twz_db *db;
 	require(twz_open_memory(file, len, 0, &db) == TWZ_OK);
 
@@ -157,7 +159,7 @@ static void check_level(const struct twz_grid *g, unsigned conn,
 	/* Thread count must not change a byte. */
 	if (conn == 8) {
 		size_t len2;
-		uint8_t *file2 = bake(g, conn, codec, 2, &len2);
+		uint8_t *file2 = bake(g, conn, codec, layout, 2, &len2);
 		require(len2 == len && memcmp(file, file2, len) == 0);
 		free(file2);
 	}
@@ -173,8 +175,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if ((size_t)g.width * g.height <= MAX_CELLS) {
 		unsigned codec = size % 2 ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW;
-		check_level(&g, 8, codec);
-		check_level(&g, 4, codec);
+		unsigned layout = size / 2 % 2 ? TWZ_LAYOUT_PLAIN : TWZ_LAYOUT_BUCKETED;
+		check_level(&g, 8, codec, layout);
+		check_level(&g, 4, codec, layout);
 	}
 	twz_grid_free(&g);
 	return 0;
