@@ -109,12 +109,10 @@ static unsigned symbol_by_bisection(const twz_db *db, twz_node s, twz_node t)
  * runs that start inside the bucket (at most 64, by construction, so two
  * cache lines) are bisected. Touches the record, one index pair and that
  * span of runs. */
-static unsigned symbol_by_bucket(const twz_db *db, twz_node s, twz_node t,
-				 const struct twz_span *region)
+static inline unsigned symbol_in_row(const struct twz_row_view *vp,
+				     twz_node t)
 {
-	struct twz_row_view v;
-
-	twz__row_view_in(db, s, region->lo, region->len, &v);
+	const struct twz_row_view v = *vp;
 	uint32_t rel = t - v.lo;
 	uint32_t b = rel >> v.shift;
 	uint32_t inside = rel & ((1u << v.shift) - 1);
@@ -135,66 +133,87 @@ static unsigned symbol_by_bucket(const twz_db *db, twz_node s, twz_node t,
 	return twz_le16(v.runs + 2 * (size_t)lo) & TWZ_RUN_SYMBOL_MASK;
 }
 
-/* Whether move m is legal from (x, y): decides direction symbols, whose
- * move the validator could not check. */
-static int legal_at(const twz_db *db, uint32_t x, uint32_t y, unsigned m)
+/* What every step toward one target shares: found once per query. */
+struct twz_goal {
+	twz_node t;
+	uint32_t tx, ty;          /* t's cell, for direction symbols */
+	struct twz_span region;   /* s's region, which t is in */
+};
+
+static inline void goal_of(const twz_db *db, twz_node s, twz_node t,
+			   struct twz_goal *g)
 {
-	if (m >= db->c.connectivity)
-		return 0;
-	int64_t nx = (int64_t)x + twz_move_dx[m], ny = (int64_t)y + twz_move_dy[m];
-	if (twz_node_at(db, nx, ny) == TWZ_NONE)
-		return 0;
-	return !twz_move_is_diagonal(m) ||
-	       (twz_node_at(db, nx, y) != TWZ_NONE &&
-		twz_node_at(db, x, ny) != TWZ_NONE);
+	g->t = t;
+	position(db, t, &g->tx, &g->ty);
+	span_of(db, s, &g->region);
 }
 
-/* The move (0..7) from s toward t, or TWZ_SYMBOL_NONE; nodes are valid,
- * distinct and in one region. *sx, *sy receive s's position. */
-static inline unsigned first_move(const twz_db *db, twz_node s, twz_node t,
-				  const struct twz_span *region, uint32_t *sx,
-				  uint32_t *sy)
+/* A direction symbol's move from (x, y), or TWZ_SYMBOL_NONE when it is not
+ * one or would leave the grid (only a crafted file gets there). */
+static inline unsigned direction_move(const twz_db *db, unsigned sym,
+				      uint32_t x, uint32_t y,
+				      const struct twz_goal *g)
 {
-	unsigned sym = db->bucketed ? symbol_by_bucket(db, s, t, region)
-				    : symbol_by_bisection(db, s, t);
-
-	position(db, s, sx, sy);
-	if (sym < TWZ_MOVE_COUNT || sym == TWZ_SYMBOL_NONE)
-		return sym;
-	if (!db->direction)
+	if (!db->direction || (sym != TWZ_SYMBOL_TOWARD && sym != TWZ_SYMBOL_NEAREST))
 		return TWZ_SYMBOL_NONE;
-	uint32_t tx, ty;
-	position(db, t, &tx, &ty);
-	unsigned m = twz_direction_move(sym, (int32_t)tx - (int32_t)*sx,
-					(int32_t)ty - (int32_t)*sy);
-	if (m == TWZ_SYMBOL_NONE || !legal_at(db, *sx, *sy, m))
-		return TWZ_SYMBOL_NONE;  /* only a crafted file gets here */
+	unsigned m = twz_direction_move(sym, (int32_t)g->tx - (int32_t)x,
+					(int32_t)g->ty - (int32_t)y);
+	if (m >= db->c.connectivity)
+		return TWZ_SYMBOL_NONE;
+	int64_t nx = (int64_t)x + twz_move_dx[m], ny = (int64_t)y + twz_move_dy[m];
+	if (nx < 0 || ny < 0 || nx >= db->c.width || ny >= db->c.height)
+		return TWZ_SYMBOL_NONE;
 	return m;
 }
 
-static inline twz_node step(const twz_db *db, uint32_t x, uint32_t y,
-			    unsigned move)
+/*
+ * One step from `at` toward the goal (at != t, both in the region): the
+ * next node, or TWZ_NONE when the file is damaged. *move receives the
+ * move. Plain moves were checked legal at open; a direction symbol's move
+ * is checked to stay on the grid, and the cell it reaches must be a node.
+ * For 1.1 files the node's 8-byte record gives both its row and its cell,
+ * so a step reads the record, the row's index and runs, and CELL_NODE.
+ */
+static inline twz_node advance(const twz_db *db, twz_node at,
+			       const struct twz_goal *g, unsigned *move)
 {
-	int64_t cell = (int64_t)y * db->c.width + x + db->move_offset[move];
+	uint32_t x, y;
+	unsigned sym;
+
+	if (db->bucketed) {
+		const uint8_t *rec = record(db, at);
+		struct twz_row_view v;
+		x = twz_le16(rec + TWZ_R_X);
+		y = twz_le16(rec + TWZ_R_Y);
+		twz__row_view_in(db, at, g->region.lo, g->region.len, &v);
+		sym = symbol_in_row(&v, g->t);
+	} else {
+		sym = symbol_by_bisection(db, at, g->t);
+		position(db, at, &x, &y);
+	}
+	if (sym >= TWZ_MOVE_COUNT) {
+		sym = direction_move(db, sym, x, y, g);
+		if (sym == TWZ_SYMBOL_NONE)
+			return TWZ_NONE;
+	}
+	*move = sym;
+	int64_t cell = (int64_t)y * db->c.width + x + db->move_offset[sym];
 	return u32_at(db->cell_node, (size_t)cell);
 }
 
 twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 {
-	struct twz_span region;
-	uint32_t x, y;
+	struct twz_goal goal;
+	unsigned move;
 
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_NONE;
 	if (s == t)
 		return t;
-	span_of(db, s, &region);
-	if (!in_span(db, &region, t))
+	goal_of(db, s, t, &goal);
+	if (!in_span(db, &goal.region, t))
 		return TWZ_NONE;
-	unsigned move = first_move(db, s, t, &region, &x, &y);
-	if (move == TWZ_SYMBOL_NONE)
-		return TWZ_NONE;
-	return step(db, x, y, move);
+	return advance(db, s, &goal, &move);
 }
 
 /*
@@ -206,7 +225,7 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 		       twz_node *buf, size_t cap, size_t *len,
 		       uint32_t *straight, uint32_t *diagonal)
 {
-	struct twz_span region;
+	struct twz_goal goal;
 	size_t n = 0;
 	uint32_t st = 0, dg = 0;
 
@@ -214,8 +233,8 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 		*len = 0;
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_E_ARGUMENT;
-	span_of(db, s, &region);
-	if (!in_span(db, &region, t))
+	goal_of(db, s, t, &goal);
+	if (!in_span(db, &goal.region, t))
 		return TWZ_E_UNREACHABLE;
 	for (twz_node at = s;; ) {
 		if (n < cap)
@@ -225,15 +244,14 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 			break;
 		if (n > db->c.node_count)
 			return TWZ_E_DAMAGED;
-		uint32_t x, y;
-		unsigned move = first_move(db, at, t, &region, &x, &y);
-		if (move == TWZ_SYMBOL_NONE)
+		unsigned move;
+		at = advance(db, at, &goal, &move);
+		if (at == TWZ_NONE)
 			return TWZ_E_DAMAGED;
 		if (twz_move_is_diagonal(move))
 			dg++;
 		else
 			st++;
-		at = step(db, x, y, move);
 	}
 	if (len)
 		*len = n;
