@@ -80,11 +80,13 @@ static inline double heuristic(const struct twz_astar *a, uint32_t v,
 	return (dx + dy) + (SQRT2 - 2.0) * lo;
 }
 
-/* Lower f first; on equal f the larger g, which is nearer the goal. */
+/* Lower f first; on equal f the smaller h, which is nearer the goal.
+ * Bitwise, not short-circuit: these outcomes are unpredictable, and a
+ * mispredicted branch costs more than both comparisons. */
 static inline int entry_before(const struct twz_astar_entry *x,
 			       const struct twz_astar_entry *y)
 {
-	return x->f < y->f || (x->f == y->f && x->g > y->g);
+	return (x->f < y->f) | ((x->f == y->f) & (x->h < y->h));
 }
 
 /* The heap is 1-based: children of i are 2i and 2i+1. */
@@ -111,8 +113,8 @@ static inline struct twz_astar_entry heap_pop(struct twz_astar_entry *h,
 		uint64_t c = 2 * i;
 		if (c > n)
 			break;
-		if (c + 1 <= n && entry_before(&h[c + 1], &h[c]))
-			c++;
+		if (c + 1 <= n)
+			c += entry_before(&h[c + 1], &h[c]);
 		if (!entry_before(&h[c], &last))
 			break;
 		h[i] = h[c];
@@ -165,15 +167,19 @@ int twz_astar_search(struct twz_astar *a, uint32_t s, uint32_t t,
 	const uint32_t open = 2 * a->generation, closed = open + 1;
 	const uint32_t goal_xy = a->xy[t];
 
+	double hs = heuristic(a, s, goal_xy);
 	a->state[s] = (struct twz_astar_node){ 0.0, open, TWZ_NONE };
-	heap_push(heap, &len, (struct twz_astar_entry){
-		heuristic(a, s, goal_xy), 0.0, s });
+	heap_push(heap, &len, (struct twz_astar_entry){ hs, (float)hs, s });
 	while (len) {
 		struct twz_astar_entry e = heap_pop(heap, &len);
 		uint32_t u = e.node;
 		struct twz_astar_node *su = &a->state[u];
-		if (su->stamp == closed || e.g > su->g)
-			continue;   /* a stale duplicate */
+		/* A stale duplicate: closed since, or reached more cheaply
+		 * (its f was computed from a larger g, the same way). */
+		if (su->stamp == closed ||
+		    e.f > su->g + heuristic(a, u, goal_xy))
+			continue;
+		double gu = su->g;
 		su->stamp = closed;
 		a->expanded++;
 		if (u == t) {
@@ -186,17 +192,18 @@ int twz_astar_search(struct twz_astar *a, uint32_t s, uint32_t t,
 			if (v == TWZ_NONE)
 				continue;
 			struct twz_astar_node *sv = &a->state[v];
-			double g = e.g + move_cost[m];
+			double g = gu + move_cost[m];
 			/* The heuristic is consistent: a closed node is final. */
 			if (sv->stamp == closed)
 				continue;
 			if (sv->stamp == open && !(g < sv->g))
 				continue;
+			double h = heuristic(a, v, goal_xy);
 			sv->g = g;
 			sv->stamp = open;
 			sv->parent = u;
 			heap_push(heap, &len, (struct twz_astar_entry){
-				g + heuristic(a, v, goal_xy), g, v });
+				g + h, (float)h, v });
 		}
 	}
 	return 1;

@@ -23,9 +23,10 @@ struct twz_astar_node {
 	uint32_t parent;    /* node reached from, TWZ_NONE at the source */
 };
 
+/* 16 bytes: four to a cache line, which is what sifting is bound by. */
 struct twz_astar_entry {
 	double f;           /* g + h */
-	double g;           /* ties on f go to the deeper entry */
+	float h;            /* ties on f go to the smaller h (deeper) */
 	uint32_t node;
 };
 
