@@ -565,6 +565,20 @@ void twz_bench_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The binary search's figure and its ratio, or a dash when the database
+ * has no rows to search. */
+static void ref_cell(char *buf, size_t cap, const struct twz_bench_result *r,
+		     double reference, double ours, const char *fmt)
+{
+	if (!r->has_ref) {
+		snprintf(buf, cap, "%8s", "-");
+		return;
+	}
+	int n = snprintf(buf, cap, fmt, reference);
+	if (n > 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, " (%.2fx)", ratio(reference, ours));
+}
+
 void twz_bench_print(FILE *f, const char *dbpath,
 		     const struct twz_bench_result *r, int json)
 {
@@ -586,28 +600,27 @@ void twz_bench_print(FILE *f, const char *dbpath,
 		r->file_bytes, codec, r->memory_bytes, r->bits_per_pair);
 	fprintf(f, "open           %.1f us, %.1f us without checksums\n",
 		r->open_us, r->open_trusted_us);
+	char fm[32], st[32], pa[32], lag[32];
+	ref_cell(fm, sizeof fm, r, r->ref_next_ns, r->next_ns, "%8.1f ns");
+	ref_cell(st, sizeof st, r, r->ref_step_ns, r->step_ns, "%8.1f ns");
+	ref_cell(pa, sizeof pa, r, r->ref_path_us, r->path_us, "%8.2f us");
+	ref_cell(lag, sizeof lag, r, r->ref_lag_ns, r->lag_ns, "%8.1f ns");
 	fprintf(f, "                 twigz       binary search         A*\n");
-	if (!r->has_ref)
-		fprintf(f, "(no all-pairs rows: no binary search to compare with)\n");
 	if (r->pairs)
-		fprintf(f, "first move   %8.1f ns  %8.1f ns (%.2fx)                    "
-			"[%" PRIu64 " random pairs]\n",
-			r->next_ns, r->ref_next_ns,
-			ratio(r->ref_next_ns, r->next_ns), r->pairs);
+		fprintf(f, "first move   %8.1f ns  %-19s                 "
+			"[%" PRIu64 " random pairs]\n", r->next_ns, fm, r->pairs);
 	if (r->paths) {
-		fprintf(f, "per step     %8.1f ns  %8.1f ns (%.2fx)  %9.1f ns (%.0fx)"
-			"  [%" PRIu64 " steps]\n",
-			r->step_ns, r->ref_step_ns,
-			ratio(r->ref_step_ns, r->step_ns), r->astar_step_ns,
-			ratio(r->astar_step_ns, r->step_ns), r->steps);
-		fprintf(f, "whole path   %8.2f us  %8.2f us (%.2fx)  %9.2f us (%.0fx)"
-			"  [%" PRIu64 " %s paths]\n",
-			r->path_us, r->ref_path_us,
-			ratio(r->ref_path_us, r->path_us), r->astar_path_us,
-			ratio(r->astar_path_us, r->path_us), r->paths, from);
-		fprintf(f, "first-move lag %6.1f ns  %8.1f ns (%.2fx)  %9.2f us (%.0fx)\n",
-			r->lag_ns, r->ref_lag_ns, ratio(r->ref_lag_ns, r->lag_ns),
-			r->astar_lag_us, ratio(r->astar_lag_us * 1e3, r->lag_ns));
+		fprintf(f, "per step     %8.1f ns  %-19s %9.1f ns (%.0fx)"
+			"  [%" PRIu64 " steps]\n", r->step_ns, st,
+			r->astar_step_ns, ratio(r->astar_step_ns, r->step_ns),
+			r->steps);
+		fprintf(f, "whole path   %8.2f us  %-19s %9.2f us (%.0fx)"
+			"  [%" PRIu64 " %s paths]\n", r->path_us, pa,
+			r->astar_path_us, ratio(r->astar_path_us, r->path_us),
+			r->paths, from);
+		fprintf(f, "first-move lag %6.1f ns  %-19s %9.2f us (%.0fx)\n",
+			r->lag_ns, lag, r->astar_lag_us,
+			ratio(r->astar_lag_us * 1e3, r->lag_ns));
 		fprintf(f, "A*             %" PRIu64 " paths, every cost equal to the "
 			"database's; %.0f nodes closed per path\n",
 			r->astar_checked, r->astar_expanded);
