@@ -163,6 +163,10 @@ static inline unsigned direction_move(const twz_db *db, unsigned sym,
 	int64_t nx = (int64_t)x + twz_move_dx[m], ny = (int64_t)y + twz_move_dy[m];
 	if (nx < 0 || ny < 0 || nx >= db->c.width || ny >= db->c.height)
 		return TWZ_SYMBOL_NONE;
+	/* No corner cutting: a diagonal needs both cells beside it. */
+	if (twz_move_is_diagonal(m) &&
+	    (twz_node_at(db, nx, y) == TWZ_NONE || twz_node_at(db, x, ny) == TWZ_NONE))
+		return TWZ_SYMBOL_NONE;
 	return m;
 }
 
@@ -170,7 +174,7 @@ static inline unsigned direction_move(const twz_db *db, unsigned sym,
  * One step from `at` toward the goal (at != t, both in the region): the
  * next node, or TWZ_NONE when the file is damaged. *move receives the
  * move. Plain moves were checked legal at open; a direction symbol's move
- * is checked to stay on the grid, and the cell it reaches must be a node.
+ * is checked here: on the grid, not cutting a corner, onto a node.
  * For 1.1 files the node's 8-byte record gives both its row and its cell,
  * so a step reads the record, the row's index and runs, and CELL_NODE.
  */

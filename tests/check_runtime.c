@@ -620,6 +620,44 @@ END_TEST
 
 /* ---- Version ------------------------------------------------------------- */
 
+/* tests/fuzz/corpus/fuzz_twz/regress-direction-corner-cut.twz: a 1.1 file
+ * (checksums recomputed by the fuzzer's mutation) whose direction symbol
+ * stands for a diagonal that cuts a corner. The walk must refuse it
+ * (TWZ_E_DAMAGED), never return a path with an illegal step. */
+START_TEST(test_runtime_direction_move_never_cuts_corners)
+{
+	const char *root = getenv("TWZ_SOURCE_ROOT");
+	char path[4096];
+	twz_db *db = NULL;
+
+	ck_assert_ptr_nonnull(root);
+	snprintf(path, sizeof path, "%s/tests/fuzz/corpus/fuzz_twz/"
+		 "regress-direction-corner-cut.twz", root);
+	if (twz_open(path, 0, &db) != TWZ_OK)
+		return;  /* refused at open: also safe */
+	uint32_t n = twz_node_count(db);
+	twz_node *buf = malloc(((size_t)n + 1) * sizeof *buf);
+	ck_assert_ptr_nonnull(buf);
+	for (twz_node s = 0; s < n; s++) {
+		for (twz_node t = 0; t < n; t++) {
+			size_t len = 0;
+			if (twz_path(db, s, t, buf, (size_t)n + 1, &len) != TWZ_OK)
+				continue;
+			for (size_t i = 1; i < len; i++) {
+				uint32_t ax, ay, bx, by;
+				twz_node_xy(db, buf[i - 1], &ax, &ay);
+				twz_node_xy(db, buf[i], &bx, &by);
+				if (ax != bx && ay != by)
+					ck_assert(twz_node_at(db, bx, ay) != TWZ_NONE &&
+						  twz_node_at(db, ax, by) != TWZ_NONE);
+			}
+		}
+	}
+	free(buf);
+	twz_close(db);
+}
+END_TEST
+
 START_TEST(test_runtime_strerror_never_null)
 {
 	const char *unknown = twz_strerror((twz_status)-1);
@@ -703,6 +741,7 @@ static Suite *twz_runtime_suite(void)
 	tcase_add_loop_test(tc, test_runtime_path_buffer_too_small, 0, 2);
 	tcase_add_loop_test(tc, test_runtime_tiny_levels, 0, 2);
 	tcase_add_test(tc, test_runtime_threads_share_a_handle);
+	tcase_add_test(tc, test_runtime_direction_move_never_cuts_corners);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Version");
