@@ -15,6 +15,9 @@ seeds=$2
 work=$3
 shift 3
 seconds=${TWZ_FUZZ_SECONDS:-20}
+# A fixed seed by default, so a CI run explores the same inputs each time
+# and a failure reproduces; TWZ_FUZZ_SEED=0 lets libFuzzer pick one.
+seed=${TWZ_FUZZ_SEED:-1}
 if [ ! -d "$seeds" ]; then
 	echo "run_fuzz.sh: $seeds: no seed corpus" >&2
 	exit 2
@@ -28,5 +31,5 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 # "skipped": every finding must fail the test instead.
 exec "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 	-malloc_limit_mb=1024 -error_exitcode=1 -timeout_exitcode=1 \
-	-print_final_stats=1 \
+	-print_final_stats=1 -seed="$seed" \
 	-artifact_prefix="$work/" "$@" "$work/corpus" "$seeds"
