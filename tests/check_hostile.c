@@ -1086,6 +1086,55 @@ START_TEST(test_hostile_bucketed_cycles_and_walls)
 }
 END_TEST
 
+/* Feature bits that do not match the sections or the symbols. */
+START_TEST(test_hostile_feature_bits_and_layouts)
+{
+	struct v10 f;
+	struct v11 g;
+	twz_db *db;
+
+	/* 1.0 runs made direction symbols, with the bit that allows them:
+	 * opens, and every query ends cleanly. */
+	v10_load(&f);
+	for (uint64_t r = 0; r < f.run_count; r++)
+		if ((u32(f.runs, r) & TWZ_RUN_SYMBOL_MASK) != TWZ_SYMBOL_NONE)
+			set_symbol(&f, (uint32_t)r, r % 2 ? TWZ_SYMBOL_TOWARD
+							 : TWZ_SYMBOL_NEAREST);
+	ck_assert_int_eq(reseal_status(&f), TWZ_E_DAMAGED);   /* no bit yet */
+	twz_put64(f.buf + TWZ_H_REQUIRED, TWZ_FEATURE_DIRECTION_SYMBOLS);
+	reseal(f.buf, f.len);
+	ck_assert_int_eq(twz_open_memory(f.buf, f.len, 0, &db), TWZ_OK);
+	all_queries_end(db, f.nodes);
+	twz_close(db);
+	/* The bucketed bit over 1.0 sections. */
+	twz_put64(f.buf + TWZ_H_REQUIRED, TWZ_FEATURE_DIRECTION_SYMBOLS |
+					  TWZ_FEATURE_BUCKETED_ROWS);
+	ck_assert_int_eq(reseal_status(&f), TWZ_E_DAMAGED);
+	free(f.buf);
+
+	/* 1.1 sections without the bucketed bit, or holding direction
+	 * symbols without their bit. */
+	v11_bake(&g);
+	uint64_t features = twz_le64(g.buf + TWZ_H_REQUIRED);
+	twz_put64(g.buf + TWZ_H_REQUIRED, features & ~(uint64_t)TWZ_FEATURE_BUCKETED_ROWS);
+	ck_assert_int_eq(reseal11(&g), TWZ_E_DAMAGED);
+	twz_put64(g.buf + TWZ_H_REQUIRED, features);
+	int toward = 0;
+	for (twz_node s = 0; s < g.nodes && !toward; s++) {
+		struct row11 r;
+		row_of(&g, s, &r);
+		for (uint32_t j = 0; j < r.runs; j++)
+			toward |= (twz_le16(r.run + 2 * (size_t)j) & TWZ_RUN_SYMBOL_MASK) >=
+				  TWZ_SYMBOL_TOWARD;
+	}
+	ck_assert_msg(toward, "the bake wrote no direction symbol");
+	twz_put64(g.buf + TWZ_H_REQUIRED,
+		  features & ~(uint64_t)TWZ_FEATURE_DIRECTION_SYMBOLS);
+	ck_assert_int_eq(reseal11(&g), TWZ_E_DAMAGED);
+	v11_free(&g);
+}
+END_TEST
+
 /* ROWS claiming more than rows of this many nodes can hold: refused
  * before the claim is allocated. */
 START_TEST(test_hostile_bucketed_rows_claim)
@@ -1301,6 +1350,7 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_bucketed_index_and_offsets);
 	tcase_add_test(tc, test_hostile_bucketed_cycles_and_walls);
 	tcase_add_test(tc, test_hostile_bucketed_rows_claim);
+	tcase_add_test(tc, test_hostile_feature_bits_and_layouts);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Limits");
