@@ -809,14 +809,5 @@ static Suite *twz_graph_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(twz_graph_suite());
-
-	/* Forking, so a crash fails one test; CK_FORK=no still debugs. */
-	if (!getenv("CK_FORK"))
-		srunner_set_fork_status(sr, CK_FORK);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return twz_test_run_suite(twz_graph_suite());
 }

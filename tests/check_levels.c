@@ -15,6 +15,7 @@
 
 #include "level_map.h"
 #include "level_scen.h"
+#include "test_support.h"
 #include "twz_format.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -748,12 +749,5 @@ static Suite *twz_levels_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(twz_levels_suite());
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return twz_test_run_suite(twz_levels_suite());
 }

@@ -648,3 +648,16 @@ int twz_test_movingai_path(char *buf, size_t cap, const char *rel)
 	int n = snprintf(buf, cap, "%s/%s", dir, rel);
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
+
+int twz_test_run_suite(Suite *suite)
+{
+	SRunner *sr = srunner_create(suite);
+
+	if (!getenv("CK_FORK"))
+		srunner_set_fork_status(sr, CK_FORK);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

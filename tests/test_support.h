@@ -6,6 +6,7 @@
 #ifndef TEST_SUPPORT_H
 #define TEST_SUPPORT_H
 
+#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,5 +62,10 @@ int twz_test_move_legal(const struct twz_grid *g, unsigned connectivity,
 			uint32_t x, uint32_t y, unsigned m);
 int twz_test_move_dx(unsigned m);
 int twz_test_move_dy(unsigned m);
+
+/* Runs a suite the way every check_*.c does: forking (so a crash fails one
+ * test; CK_FORK=no in the environment still lets a debugger in), TAP on
+ * stdout for meson. Returns main()'s exit status. */
+int twz_test_run_suite(Suite *suite);
 
 #endif
