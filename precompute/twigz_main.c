@@ -224,6 +224,53 @@ static int cmd_query(int argc, char **argv)
 			   !(argv[i][1] >= '0' && argv[i][1] <= '9'))
 			return twz_cli_usage("unknown option '%s'", argv[i]);
 		else if (!dbpath)
+/* What query and verify share: an open database, its info, a path
+ * buffer for the longest path, and the scenario file when there is one,
+ * checked against the database's grid. */
+struct query_session {
+	twz_db *db;
+	twz_info info;
+	twz_node *buf;            /* node_count + 1 nodes */
+	size_t cap;
+	struct twz_scen sc;
+};
+
+static void session_close(struct query_session *qs)
+{
+	twz_scen_free(&qs->sc);
+	free(qs->buf);
+	twz_close(qs->db);
+}
+
+/* 0, or an exit status after a one-line error (nothing left open). */
+static int session_open(struct query_session *qs, const char *dbpath,
+			const char *scen)
+{
+	struct twz_error err = { { 0 }, 0 };
+	int rc;
+
+	memset(qs, 0, sizeof *qs);
+	rc = twz_cli_open_db(dbpath, &qs->db);
+	if (rc)
+		return rc;
+	twz_get_info(qs->db, &qs->info);
+	qs->cap = (size_t)qs->info.node_count + 1;
+	qs->buf = malloc(qs->cap * sizeof *qs->buf);
+	if (!qs->buf) {
+		fprintf(stderr, "twigz: out of memory\n");
+		session_close(qs);
+		return EXIT_NOMEM;
+	}
+	if (scen && (twz_scen_load(scen, &qs->sc, &err) != 0 ||
+		     twz_scen_check_grid(&qs->sc, scen, qs->info.width,
+					 qs->info.height, db_walkable, qs->db,
+					 &err) != 0)) {
+		session_close(qs);
+		return twz_cli_error(&err);
+	}
+	return 0;
+}
+
 			dbpath = argv[i];
 		else if (npos < 4)
 			pos[npos++] = argv[i];
@@ -245,37 +292,19 @@ static int cmd_query(int argc, char **argv)
 		c[k] = (uint32_t)v;
 	}
 
-	twz_db *db;
-	int rc = twz_cli_open_db(dbpath, &db);
+	struct query_session qs;
+	int rc = session_open(&qs, dbpath, scen);
 	if (rc)
 		return rc;
-	twz_info info;
-	twz_get_info(db, &info);
-	size_t cap = (size_t)info.node_count + 1;
-	twz_node *buf = malloc(cap * sizeof *buf);
-	struct twz_scen sc = { 0 };
-	struct twz_error err = { { 0 }, 0 };
-	if (!buf) {
-		fprintf(stderr, "twigz: out of memory\n");
-		rc = EXIT_NOMEM;
-		goto out;
-	}
-	if (scen) {
-		if (twz_scen_load(scen, &sc, &err) != 0 ||
-		    twz_scen_check_grid(&sc, scen, info.width, info.height,
-					db_walkable, db, &err) != 0) {
-			rc = twz_cli_error(&err);
-			goto out;
-		}
-	} else {
+	if (!scen) {
 		const char *what = NULL;
-		if (c[0] >= info.width || c[1] >= info.height)
+		if (c[0] >= qs.info.width || c[1] >= qs.info.height)
 			what = "start is off the map";
-		else if (c[2] >= info.width || c[3] >= info.height)
+		else if (c[2] >= qs.info.width || c[3] >= qs.info.height)
 			what = "goal is off the map";
-		else if (twz_node_at(db, c[0], c[1]) == TWZ_NONE)
+		else if (twz_node_at(qs.db, c[0], c[1]) == TWZ_NONE)
 			what = "start is a blocked cell";
-		else if (twz_node_at(db, c[2], c[3]) == TWZ_NONE)
+		else if (twz_node_at(qs.db, c[2], c[3]) == TWZ_NONE)
 			what = "goal is a blocked cell";
 		if (what) {
 			fprintf(stderr, "twigz: %s: %s\n", dbpath, what);
@@ -288,28 +317,28 @@ static int cmd_query(int argc, char **argv)
 			goto out;
 		}
 		e->sx = c[0], e->sy = c[1], e->gx = c[2], e->gy = c[3];
-		sc.entries = e;
-		sc.count = 1;
+		qs.sc.entries = e;
+		qs.sc.count = 1;
 	}
-	for (size_t i = 0; i < sc.count; i++) {
-		const struct twz_scen_entry *e = &sc.entries[i];
+	for (size_t i = 0; i < qs.sc.count; i++) {
+		const struct twz_scen_entry *e = &qs.sc.entries[i];
 		struct path_result r;
-		solve(db, buf, cap, e->sx, e->sy, e->gx, e->gy, info.connectivity, &r);
+		solve(qs.db, qs.buf, qs.cap, e->sx, e->sy, e->gx, e->gy,
+		      qs.info.connectivity, &r);
 		if (r.status != TWZ_OK && r.status != TWZ_E_UNREACHABLE) {
 			fprintf(stderr, "twigz: %s: %s\n", dbpath, twz_strerror(r.status));
 			rc = EXIT_INPUT;
 			goto out;
 		}
-		(json ? print_json : print_plain)(db, buf, e->sx, e->sy, e->gx, e->gy, &r);
+		(json ? print_json : print_plain)(qs.db, qs.buf, e->sx, e->sy,
+						  e->gx, e->gy, &r);
 	}
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "twigz: cannot write the output: %s\n", strerror(errno));
 		rc = EXIT_IO;
 	}
 out:
-	twz_scen_free(&sc);
-	free(buf);
-	twz_close(db);
+	session_close(&qs);
 	return rc;
 }
 
@@ -318,33 +347,16 @@ static int cmd_verify(int argc, char **argv)
 	if (argc != 2)
 		return twz_cli_usage("%s", "verify needs DB FILE.scen");
 	const char *dbpath = argv[0], *scen = argv[1];
-	twz_db *db;
-	int rc = twz_cli_open_db(dbpath, &db);
+	struct query_session qs;
+	size_t passed = 0, failed = 0;
+	int rc = session_open(&qs, dbpath, scen);
 	if (rc)
 		return rc;
-	twz_info info;
-	twz_get_info(db, &info);
-	size_t cap = (size_t)info.node_count + 1;
-	twz_node *buf = malloc(cap * sizeof *buf);
-	struct twz_scen sc = { 0 };
-	struct twz_error err = { { 0 }, 0 };
-	size_t passed = 0, failed = 0;
-
-	if (!buf) {
-		fprintf(stderr, "twigz: out of memory\n");
-		rc = EXIT_NOMEM;
-		goto out;
-	}
-	if (twz_scen_load(scen, &sc, &err) != 0 ||
-	    twz_scen_check_grid(&sc, scen, info.width, info.height, db_walkable,
-				db, &err) != 0) {
-		rc = twz_cli_error(&err);
-		goto out;
-	}
-	for (size_t i = 0; i < sc.count; i++) {
-		const struct twz_scen_entry *e = &sc.entries[i];
+	for (size_t i = 0; i < qs.sc.count; i++) {
+		const struct twz_scen_entry *e = &qs.sc.entries[i];
 		struct path_result r;
-		solve(db, buf, cap, e->sx, e->sy, e->gx, e->gy, info.connectivity, &r);
+		solve(qs.db, qs.buf, qs.cap, e->sx, e->sy, e->gx, e->gy,
+		      qs.info.connectivity, &r);
 		const char *why = NULL;
 		if (r.status != TWZ_OK)
 			why = twz_strerror(r.status);
@@ -363,12 +375,8 @@ static int cmd_verify(int argc, char **argv)
 				r.cost, e->optimal);
 	}
 	printf("%zu passed, %zu failed\n", passed, failed);
-	rc = failed ? EXIT_VERIFY : 0;
-out:
-	twz_scen_free(&sc);
-	free(buf);
-	twz_close(db);
-	return rc;
+	session_close(&qs);
+	return failed ? EXIT_VERIFY : 0;
 }
 
 /* ---- info ------------------------------------------------------------ */
