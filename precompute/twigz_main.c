@@ -207,23 +207,6 @@ static void print_plain(const twz_db *db, const twz_node *buf, uint32_t sx,
 	printf("\n");
 }
 
-static int cmd_query(int argc, char **argv)
-{
-	const char *dbpath = NULL, *scen = NULL;
-	const char *pos[4];
-	int npos = 0, json = 0;
-
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else if (!strcmp(argv[i], "--scen")) {
-			if (i + 1 >= argc)
-				return twz_cli_usage("%s needs a scenario file", argv[i]);
-			scen = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1] &&
-			   !(argv[i][1] >= '0' && argv[i][1] <= '9'))
-			return twz_cli_usage("unknown option '%s'", argv[i]);
-		else if (!dbpath)
 /* What query and verify share: an open database, its info, a path
  * buffer for the longest path, and the scenario file when there is one,
  * checked against the database's grid. */
@@ -271,6 +254,23 @@ static int session_open(struct query_session *qs, const char *dbpath,
 	return 0;
 }
 
+static int cmd_query(int argc, char **argv)
+{
+	const char *dbpath = NULL, *scen = NULL;
+	const char *pos[4];
+	int npos = 0, json = 0;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "--scen")) {
+			if (i + 1 >= argc)
+				return twz_cli_usage("%s needs a scenario file", argv[i]);
+			scen = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1] &&
+			   !(argv[i][1] >= '0' && argv[i][1] <= '9'))
+			return twz_cli_usage("unknown option '%s'", argv[i]);
+		else if (!dbpath)
 			dbpath = argv[i];
 		else if (npos < 4)
 			pos[npos++] = argv[i];
