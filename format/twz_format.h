@@ -82,10 +82,12 @@ _Static_assert(TWZ_HEADER_SIZE % 8 == 0, "table alignment");
 
 enum twz_method {
 	TWZ_METHOD_CPD = 1,        /* all-pairs first-move rows */
+	TWZ_METHOD_TRANSIT = 2,    /* 1.1: transit nodes + local rows */
 };
 
 enum twz_order {
 	TWZ_ORDER_DFS = 1,         /* DFS preorder, one region after another */
+	TWZ_ORDER_BLOCKS = 2,      /* TRANSIT: block after block, DFS inside */
 };
 
 enum twz_codec {
@@ -119,6 +121,75 @@ enum twz_section_kind {
 #define TWZ_SECTION_KIND_MAX 8
 
 #define TWZ_NODE_NONE 0xFFFFFFFFu
+
+/* ---- TRANSIT sections (1.1, method TWZ_METHOD_TRANSIT) ----------------
+ * Kinds 32..47 are TRANSIT's; FORMAT.md, "TRANSIT sections", is the spec.
+ * A TRANSIT file holds CELL_NODE, NODE_CELL and NODE_COMPONENT and these.
+ */
+enum twz_transit_section_kind {
+	TWZ_SECTION_TRANSIT_PARAMS = 32,  /* TWZ_TP_SIZE bytes, below */
+	TWZ_SECTION_TRANSIT_BLOCKS = 33,  /* TWZ_TB_SIZE bytes a block, +1 */
+	TWZ_SECTION_TRANSIT_LISTS = 34,   /* u32[]: each block's transits */
+	TWZ_SECTION_TRANSIT_NODES = 35,   /* u32[M]: node of each transit */
+	TWZ_SECTION_TRANSIT_NODE_DIST = 36, /* node -> its block's transits */
+	TWZ_SECTION_TRANSIT_TABLE = 37,   /* transit <-> transit, i < j */
+	TWZ_SECTION_TRANSIT_ROW_OFFSETS = 38, /* u32[node_count+1] */
+	TWZ_SECTION_TRANSIT_RUNS = 39,    /* u32[]: start << 4 | symbol */
+};
+#define TWZ_SECTION_TRANSIT_FIRST 32
+#define TWZ_SECTION_TRANSIT_MAX 39
+/* Bound of arrays indexed by any known section kind. */
+#define TWZ_SECTION_KIND_LIMIT 48
+
+/* TRANSIT_PARAMS fields (byte offsets). */
+#define TWZ_TP_ORIGIN_X 0          /* u32    walkable bounding box corner */
+#define TWZ_TP_ORIGIN_Y 4          /* u32 */
+#define TWZ_TP_SIDE 8              /* u32    block side, squares */
+#define TWZ_TP_COLS 12             /* u32    blocks across */
+#define TWZ_TP_ROWS 16             /* u32    blocks down */
+#define TWZ_TP_INNER 20            /* u32    inner box radius, blocks */
+#define TWZ_TP_OUTER 24            /* u32    outer square radius, blocks */
+#define TWZ_TP_TRANSITS 28         /* u32    transit nodes, M */
+#define TWZ_TP_MAX_LIST 32         /* u32    longest block transit list */
+#define TWZ_TP_DIST_BYTES 36       /* u32    4 (i16 planes) or 8 (i32) */
+#define TWZ_TP_RESERVED 40         /* u8[24] zero */
+#define TWZ_TP_SIZE 64
+/* TRANSIT_BLOCKS record (cols*rows of them, then one closing record). */
+#define TWZ_TB_FIRST_NODE 0        /* u32    first node of the block */
+#define TWZ_TB_FIRST_LIST 4        /* u32    first entry in TRANSIT_LISTS */
+#define TWZ_TB_FIRST_DIST 8        /* u64    first entry in NODE_DIST */
+#define TWZ_TB_SIZE 16
+/* A block may list at most this many transit nodes (queries scan a
+ * block's list, and a pair of lists, on the stack). */
+#define TWZ_TRANSIT_MAX_LIST 1024u
+/*
+ * Distances (NODE_DIST, TABLE): n entries are two planes, the n straight
+ * halves, then the n diagonal halves, each i16 (dist_bytes 4) or i32 (8).
+ * A half holds the distance's count minus that of the reference cost
+ * below between the two nodes' cells (mostly 0 on open ground, which is
+ * what makes the planes compress). The most negative value in both
+ * halves means unreachable. Distances are below TWZ_MAX_NODES.
+ */
+#define TWZ_TRANSIT_FAR16 (-32768)
+#define TWZ_TRANSIT_FAR32 INT32_MIN
+
+/* The reference cost between cells dx, dy apart (absolute differences):
+ * the shortest move sequence on open ground. */
+static inline void twz_transit_reference(unsigned connectivity, uint32_t dx,
+					 uint32_t dy, uint32_t *straight,
+					 uint32_t *diagonal)
+{
+	uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+
+	if (connectivity == 4) {
+		*straight = dx + dy;
+		*diagonal = 0;
+	} else {
+		*straight = hi - lo;
+		*diagonal = lo;
+	}
+}
+_Static_assert(TWZ_SECTION_TRANSIT_MAX < TWZ_SECTION_KIND_LIMIT, "kinds");
 
 /* A run holds the first target (in node order) it covers and a move. */
 #define TWZ_RUN_SYMBOL_BITS 4

@@ -74,7 +74,7 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 	    c->component_count > c->node_count ||
 	    (c->node_count > 0 && c->component_count == 0))
 		return TWZ_E_DAMAGED;
-	if (c->method != TWZ_METHOD_CPD ||
+	if ((c->method != TWZ_METHOD_CPD && c->method != TWZ_METHOD_TRANSIT) ||
 	    (c->connectivity != 4 && c->connectivity != 8) ||
 	    c->build_codec > TWZ_CODEC_ZSTD)
 		return TWZ_E_DAMAGED;
@@ -457,6 +457,8 @@ static twz_status validate_bucketed(const struct twz_container *c,
 twz_status twz_validate_content(const struct twz_container *c,
 				const struct twz_content *v)
 {
+	if (c->method == TWZ_METHOD_TRANSIT)
+		return twz_validate_transit(c, v);
 	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
 		return validate_bucketed(c, v);
 

@@ -47,8 +47,8 @@ struct twz_container {
 
 /* Decoded sections of a CPD database, indexed by section kind. */
 struct twz_content {
-	const uint8_t *data[TWZ_SECTION_KIND_MAX + 1];
-	uint64_t size[TWZ_SECTION_KIND_MAX + 1];
+	const uint8_t *data[TWZ_SECTION_KIND_LIMIT];
+	uint64_t size[TWZ_SECTION_KIND_LIMIT];
 };
 
 /* Step 1. On success every section lies inside [0, len), 64-aligned,
@@ -62,6 +62,11 @@ uint64_t twz_expected_raw_size(const struct twz_container *c, uint32_t kind);
 
 /* Step 2. */
 twz_status twz_validate_content(const struct twz_container *c,
+				const struct twz_content *v);
+
+/* Step 2 of a TRANSIT database (twz_validate_transit.c); the one above
+ * hands method TWZ_METHOD_TRANSIT to it. */
+twz_status twz_validate_transit(const struct twz_container *c,
 				const struct twz_content *v);
 
 /* XXH3-64 with seed 0, the checksum of FORMAT.md. */

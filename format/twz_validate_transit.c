@@ -1,0 +1,371 @@
+/*
+ * twz_validate_transit.c - content validation of a TRANSIT database
+ * (method 2), step 2 of twz_validate.h for that method. After it succeeds
+ * a query may follow every offset, index and move without checks: node
+ * ids, transit indices, list and distance ranges, runs and their moves.
+ * Distances themselves cannot be checked without searching; a crafted
+ * file gets wrong answers from them, never a crash or an endless walk.
+ */
+#include "twz_validate.h"
+
+static const uint32_t required[] = {
+	TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_CELL, TWZ_SECTION_NODE_COMPONENT,
+	TWZ_SECTION_TRANSIT_PARAMS, TWZ_SECTION_TRANSIT_BLOCKS,
+	TWZ_SECTION_TRANSIT_LISTS, TWZ_SECTION_TRANSIT_NODES,
+	TWZ_SECTION_TRANSIT_NODE_DIST, TWZ_SECTION_TRANSIT_TABLE,
+	TWZ_SECTION_TRANSIT_ROW_OFFSETS, TWZ_SECTION_TRANSIT_RUNS,
+};
+
+struct params {
+	uint32_t ox, oy, side, cols, rows, inner, outer, m, max_list, width;
+};
+
+static inline uint32_t at32(const uint8_t *p, uint64_t i)
+{
+	return twz_le32(p + 4 * i);
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+static twz_status read_params(const struct twz_container *c, const uint8_t *p,
+			      struct params *pr)
+{
+	pr->ox = twz_le32(p + TWZ_TP_ORIGIN_X);
+	pr->oy = twz_le32(p + TWZ_TP_ORIGIN_Y);
+	pr->side = twz_le32(p + TWZ_TP_SIDE);
+	pr->cols = twz_le32(p + TWZ_TP_COLS);
+	pr->rows = twz_le32(p + TWZ_TP_ROWS);
+	pr->inner = twz_le32(p + TWZ_TP_INNER);
+	pr->outer = twz_le32(p + TWZ_TP_OUTER);
+	pr->m = twz_le32(p + TWZ_TP_TRANSITS);
+	pr->max_list = twz_le32(p + TWZ_TP_MAX_LIST);
+	pr->width = twz_le32(p + TWZ_TP_DIST_BYTES);
+	if (!all_zero(p + TWZ_TP_RESERVED, TWZ_TP_SIZE - TWZ_TP_RESERVED))
+		return TWZ_E_RESERVED;
+	/* The blocks cover the grid's box from the origin, and no more
+	 * than one block past it; the squares' radii make the query rule
+	 * exact only when outer >= 2 inner >= 2. */
+	if (pr->side == 0 || pr->cols == 0 || pr->rows == 0 ||
+	    pr->ox >= c->width || pr->oy >= c->height ||
+	    pr->side > TWZ_MAX_SIDE || pr->cols > TWZ_MAX_SIDE ||
+	    pr->rows > TWZ_MAX_SIDE ||
+	    (uint64_t)(pr->cols - 1) * pr->side >= c->width - pr->ox ||
+	    (uint64_t)(pr->rows - 1) * pr->side >= c->height - pr->oy)
+		return TWZ_E_DAMAGED;
+	if (pr->inner == 0 || pr->outer < 2 * (uint64_t)pr->inner ||
+	    pr->outer > TWZ_MAX_SIDE)
+		return TWZ_E_DAMAGED;
+	if (pr->m > c->node_count || (pr->width != 4 && pr->width != 8))
+		return TWZ_E_DAMAGED;
+	if (pr->max_list > TWZ_TRANSIT_MAX_LIST)
+		return TWZ_E_LIMIT;
+	return TWZ_OK;
+}
+
+/* Cells and nodes must be each other's inverse. */
+static twz_status check_node_map(const struct twz_container *c,
+				 const uint8_t *cell_node,
+				 const uint8_t *node_cell)
+{
+	uint64_t cells = (uint64_t)c->width * c->height;
+	uint64_t seen = 0;
+
+	for (uint64_t i = 0; i < cells; i++) {
+		uint32_t n = at32(cell_node, i);
+		if (n == TWZ_NODE_NONE)
+			continue;
+		if (n >= c->node_count || at32(node_cell, n) != i)
+			return TWZ_E_DAMAGED;
+		seen++;
+	}
+	return seen == c->node_count ? TWZ_OK : TWZ_E_DAMAGED;
+}
+
+static uint32_t neighbour(const struct twz_container *c,
+			  const uint8_t *cell_node, uint32_t cell, unsigned m)
+{
+	uint32_t x = cell % c->width, y = cell / c->width;
+	int64_t nx = (int64_t)x + twz_move_dx[m];
+	int64_t ny = (int64_t)y + twz_move_dy[m];
+
+	if (nx < 0 || ny < 0 || nx >= c->width || ny >= c->height)
+		return TWZ_NODE_NONE;
+	if (twz_move_is_diagonal(m) &&
+	    (at32(cell_node, (uint64_t)y * c->width + (uint64_t)nx) == TWZ_NODE_NONE ||
+	     at32(cell_node, (uint64_t)ny * c->width + x) == TWZ_NODE_NONE))
+		return TWZ_NODE_NONE;
+	return at32(cell_node, (uint64_t)ny * c->width + (uint64_t)nx);
+}
+
+/* Region ids are numbered by first node and no legal move joins two, so
+ * different ids are never reachable from each other. */
+static twz_status check_components(const struct twz_container *c,
+				   const uint8_t *cell_node,
+				   const uint8_t *node_cell, const uint8_t *comp)
+{
+	uint32_t next = 0;
+
+	for (uint32_t n = 0; n < c->node_count; n++) {
+		uint32_t k = at32(comp, n);
+		if (k > next || k >= c->component_count)
+			return TWZ_E_DAMAGED;
+		if (k == next)
+			next++;
+		uint32_t cell = at32(node_cell, n);
+		for (unsigned m = 0; m < c->connectivity; m++) {
+			uint32_t v = neighbour(c, cell_node, cell, m);
+			if (v != TWZ_NODE_NONE && at32(comp, v) != k)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return next == c->component_count ? TWZ_OK : TWZ_E_DAMAGED;
+}
+
+static inline uint32_t block_of(const struct twz_container *c,
+				const struct params *pr, uint32_t cell)
+{
+	uint32_t x = cell % c->width, y = cell / c->width;
+
+	if (x < pr->ox || y < pr->oy)
+		return UINT32_MAX;
+	uint32_t bx = (x - pr->ox) / pr->side, by = (y - pr->oy) / pr->side;
+	if (bx >= pr->cols || by >= pr->rows)
+		return UINT32_MAX;
+	return by * pr->cols + bx;
+}
+
+/* Block records: node ranges in block order that hold exactly the
+ * block's nodes, transit lists and distance ranges that tile their
+ * sections. */
+static twz_status check_blocks(const struct twz_container *c,
+			       const struct params *pr, const uint8_t *blk,
+			       const uint8_t *node_cell, const uint8_t *lists,
+			       uint64_t list_len, const uint8_t *nodes,
+			       uint64_t dist_entries)
+{
+	uint32_t blocks = pr->cols * pr->rows;
+	const uint8_t *end = blk + (uint64_t)blocks * TWZ_TB_SIZE;
+
+	if (twz_le32(blk + TWZ_TB_FIRST_NODE) != 0 ||
+	    twz_le32(blk + TWZ_TB_FIRST_LIST) != 0 ||
+	    twz_le64(blk + TWZ_TB_FIRST_DIST) != 0 ||
+	    twz_le32(end + TWZ_TB_FIRST_NODE) != c->node_count ||
+	    twz_le32(end + TWZ_TB_FIRST_LIST) != list_len ||
+	    twz_le64(end + TWZ_TB_FIRST_DIST) != dist_entries)
+		return TWZ_E_DAMAGED;
+	for (uint32_t b = 0; b < blocks; b++) {
+		const uint8_t *r = blk + (uint64_t)b * TWZ_TB_SIZE;
+		uint32_t n0 = twz_le32(r + TWZ_TB_FIRST_NODE);
+		uint32_t n1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE);
+		uint32_t l0 = twz_le32(r + TWZ_TB_FIRST_LIST);
+		uint32_t l1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST);
+		uint64_t d0 = twz_le64(r + TWZ_TB_FIRST_DIST);
+		uint64_t d1 = twz_le64(r + TWZ_TB_SIZE + TWZ_TB_FIRST_DIST);
+		if (n1 < n0 || n1 > c->node_count || l1 < l0 || l1 > list_len ||
+		    l1 - l0 > pr->max_list || d1 < d0 ||
+		    d1 - d0 != (uint64_t)(n1 - n0) * (l1 - l0))
+			return TWZ_E_DAMAGED;
+		for (uint32_t n = n0; n < n1; n++)
+			if (block_of(c, pr, at32(node_cell, n)) != b)
+				return TWZ_E_DAMAGED;
+		/* Ascending transit indices whose nodes lie in the block's
+		 * outer square: queries walk to them with local rows. */
+		uint32_t bx = b % pr->cols, by = b / pr->cols;
+		for (uint32_t l = l0; l < l1; l++) {
+			uint32_t i = at32(lists, l);
+			if (i >= pr->m || (l > l0 && i <= at32(lists, l - 1)))
+				return TWZ_E_DAMAGED;
+			uint32_t ab = block_of(c, pr, at32(node_cell, at32(nodes, i)));
+			if (ab == UINT32_MAX)
+				return TWZ_E_DAMAGED;
+			uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
+			if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
+			    (ay > by ? ay - by : by - ay) > pr->outer)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
+/* Entry k of a distance section of count entries between cells a and b:
+ * the unreachable mark in both halves, or reference + residual in
+ * [0, TWZ_MAX_NODES) in both. */
+static int dist_ok(const struct twz_container *c, const struct params *pr,
+		   const uint8_t *d, uint64_t count, uint64_t k, uint32_t a,
+		   uint32_t b)
+{
+	int64_t vs, vd, far;
+	uint32_t rs, rd;
+
+	if (pr->width == 4) {
+		vs = (int16_t)twz_le16(d + 2 * k);
+		vd = (int16_t)twz_le16(d + 2 * (count + k));
+		far = TWZ_TRANSIT_FAR16;
+	} else {
+		vs = (int32_t)twz_le32(d + 4 * k);
+		vd = (int32_t)twz_le32(d + 4 * (count + k));
+		far = TWZ_TRANSIT_FAR32;
+	}
+	if (vs == far || vd == far)
+		return vs == vd;
+	uint32_t ax = a % c->width, ay = a / c->width;
+	uint32_t bx = b % c->width, by = b / c->width;
+	twz_transit_reference(c->connectivity, ax > bx ? ax - bx : bx - ax,
+			      ay > by ? ay - by : by - ay, &rs, &rd);
+	return rs + vs >= 0 && rs + vs < TWZ_MAX_NODES && rd + vd >= 0 &&
+	       rd + vd < TWZ_MAX_NODES;
+}
+
+static twz_status check_node_dist(const struct twz_container *c,
+				  const struct params *pr, const uint8_t *blk,
+				  const uint8_t *node_cell, const uint8_t *lists,
+				  const uint8_t *nodes, const uint8_t *d,
+				  uint64_t count)
+{
+	uint32_t blocks = pr->cols * pr->rows;
+	uint64_t k = 0;
+
+	for (uint32_t b = 0; b < blocks; b++) {
+		const uint8_t *r = blk + (uint64_t)b * TWZ_TB_SIZE;
+		uint32_t n0 = twz_le32(r + TWZ_TB_FIRST_NODE);
+		uint32_t n1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE);
+		uint32_t l0 = twz_le32(r + TWZ_TB_FIRST_LIST);
+		uint32_t l1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST);
+		for (uint32_t n = n0; n < n1; n++)
+			for (uint32_t l = l0; l < l1; l++, k++)
+				if (!dist_ok(c, pr, d, count, k, at32(node_cell, n),
+					     at32(node_cell, at32(nodes, at32(lists, l)))))
+					return TWZ_E_DAMAGED;
+	}
+	return TWZ_OK;
+}
+
+static twz_status check_table(const struct twz_container *c,
+			      const struct params *pr, const uint8_t *node_cell,
+			      const uint8_t *nodes, const uint8_t *d,
+			      uint64_t count)
+{
+	uint64_t k = 0;
+
+	for (uint32_t i = 0; i < pr->m; i++) {
+		uint32_t a = at32(node_cell, at32(nodes, i));
+		for (uint32_t j = i + 1; j < pr->m; j++, k++)
+			if (!dist_ok(c, pr, d, count, k, a,
+				     at32(node_cell, at32(nodes, j))))
+				return TWZ_E_DAMAGED;
+	}
+	return TWZ_OK;
+}
+
+static twz_status check_rows(const struct twz_container *c,
+			     const uint8_t *cell_node, const uint8_t *node_cell,
+			     const uint8_t *offsets, const uint8_t *runs,
+			     uint64_t run_count)
+{
+	if (at32(offsets, 0) != 0 || at32(offsets, c->node_count) != run_count)
+		return TWZ_E_DAMAGED;
+	for (uint32_t s = 0; s < c->node_count; s++) {
+		uint32_t lo = at32(offsets, s), hi = at32(offsets, (uint64_t)s + 1);
+		uint32_t cell = at32(node_cell, s);
+		if (hi <= lo || hi > run_count)
+			return TWZ_E_DAMAGED;
+		for (uint32_t r = lo; r < hi; r++) {
+			uint32_t run = at32(runs, r);
+			uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+			uint32_t sym = run & TWZ_RUN_SYMBOL_MASK;
+			if (r == lo ? start != 0
+				    : start <= at32(runs, r - 1) >> TWZ_RUN_SYMBOL_BITS)
+				return TWZ_E_DAMAGED;
+			if (start >= c->node_count)
+				return TWZ_E_DAMAGED;
+			/* Direction symbols are decoded, and their moves
+			 * checked, at query time. */
+			if (sym == TWZ_SYMBOL_NONE || sym == TWZ_SYMBOL_TOWARD ||
+			    sym == TWZ_SYMBOL_NEAREST)
+				continue;
+			if (sym >= c->connectivity ||
+			    neighbour(c, cell_node, cell, sym) == TWZ_NODE_NONE)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
+twz_status twz_validate_transit(const struct twz_container *c,
+				const struct twz_content *v)
+{
+	struct params pr;
+	twz_status st;
+
+	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+		if (!v->data[required[i]])
+			return TWZ_E_DAMAGED;
+	for (uint32_t k = TWZ_SECTION_CELL_NODE; k <= TWZ_SECTION_NODE_COMPONENT; k++)
+		if (v->size[k] != twz_expected_raw_size(c, k))
+			return TWZ_E_DAMAGED;
+	if (v->size[TWZ_SECTION_TRANSIT_PARAMS] != TWZ_TP_SIZE)
+		return TWZ_E_DAMAGED;
+	st = read_params(c, v->data[TWZ_SECTION_TRANSIT_PARAMS], &pr);
+	if (st != TWZ_OK)
+		return st;
+
+	/* Sizes, each checked against a limit before it is multiplied. */
+	uint64_t blocks = (uint64_t)pr.cols * pr.rows;
+	if (blocks > TWZ_MAX_CELLS ||
+	    v->size[TWZ_SECTION_TRANSIT_BLOCKS] != (blocks + 1) * TWZ_TB_SIZE)
+		return TWZ_E_DAMAGED;
+	uint64_t list_bytes = v->size[TWZ_SECTION_TRANSIT_LISTS];
+	if (list_bytes % 4 || list_bytes / 4 > UINT32_MAX ||
+	    v->size[TWZ_SECTION_TRANSIT_NODES] != (uint64_t)pr.m * 4)
+		return TWZ_E_DAMAGED;
+	uint64_t dist_bytes = v->size[TWZ_SECTION_TRANSIT_NODE_DIST];
+	uint64_t table = (uint64_t)pr.m * (pr.m ? pr.m - 1 : 0) / 2;
+	if (dist_bytes % pr.width ||
+	    v->size[TWZ_SECTION_TRANSIT_TABLE] != table * pr.width)
+		return TWZ_E_DAMAGED;
+	if (v->size[TWZ_SECTION_TRANSIT_ROW_OFFSETS] !=
+	    ((uint64_t)c->node_count + 1) * 4)
+		return TWZ_E_DAMAGED;
+	uint64_t run_bytes = v->size[TWZ_SECTION_TRANSIT_RUNS];
+	if (run_bytes % 4 || run_bytes / 4 > TWZ_MAX_RUNS)
+		return TWZ_E_DAMAGED;
+
+	const uint8_t *cell_node = v->data[TWZ_SECTION_CELL_NODE];
+	const uint8_t *node_cell = v->data[TWZ_SECTION_NODE_CELL];
+	st = check_node_map(c, cell_node, node_cell);
+	if (st != TWZ_OK)
+		return st;
+	st = check_components(c, cell_node, node_cell,
+			      v->data[TWZ_SECTION_NODE_COMPONENT]);
+	if (st != TWZ_OK)
+		return st;
+	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	for (uint32_t i = 0; i < pr.m; i++)
+		if (at32(nodes, i) >= c->node_count ||
+		    (i && at32(nodes, i) <= at32(nodes, i - 1)))
+			return TWZ_E_DAMAGED;
+	st = check_blocks(c, &pr, v->data[TWZ_SECTION_TRANSIT_BLOCKS], node_cell,
+			  v->data[TWZ_SECTION_TRANSIT_LISTS], list_bytes / 4,
+			  nodes, dist_bytes / pr.width);
+	if (st != TWZ_OK)
+		return st;
+	st = check_node_dist(c, &pr, v->data[TWZ_SECTION_TRANSIT_BLOCKS], node_cell,
+			     v->data[TWZ_SECTION_TRANSIT_LISTS], nodes,
+			     v->data[TWZ_SECTION_TRANSIT_NODE_DIST],
+			     dist_bytes / pr.width);
+	if (st != TWZ_OK)
+		return st;
+	st = check_table(c, &pr, node_cell, nodes,
+			 v->data[TWZ_SECTION_TRANSIT_TABLE], table);
+	if (st != TWZ_OK)
+		return st;
+	return check_rows(c, cell_node, node_cell,
+			  v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
+			  v->data[TWZ_SECTION_TRANSIT_RUNS], run_bytes / 4);
+}
