@@ -7,6 +7,7 @@
 #define TWZ_DB_H
 
 #include "twigz.h"
+#include "twz_transit.h"
 #include "twz_validate.h"
 
 struct twz_db {
@@ -14,7 +15,7 @@ struct twz_db {
 	const uint8_t *file;        /* the whole file's bytes */
 	size_t file_len;
 	int mapped;                 /* file is our mmap, unmap at close */
-	void *inflated[TWZ_SECTION_KIND_MAX + 1];
+	void *inflated[TWZ_SECTION_KIND_LIMIT];
 	struct twz_content content;
 	/* Shortcuts into content, used on the query path. */
 	const uint8_t *cell_node;   /* u32[width*height] */
@@ -30,6 +31,7 @@ struct twz_db {
 	const uint8_t *regions;     /* u32[component_count+1] */
 	const uint8_t *rows;        /* u16[] */
 	uint64_t memory_size;       /* section bytes in use */
+	struct twz_transit_view transit; /* method TWZ_METHOD_TRANSIT */
 	int32_t move_offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
 };
 

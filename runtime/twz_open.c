@@ -110,7 +110,10 @@ static twz_status load(twz_db *db, unsigned flags)
 	for (uint32_t i = 0; i < db->c.section_count; i++) {
 		const struct twz_section_ref *s = &db->c.sections[i];
 		/* Kinds from a newer minor version are not ours to read. */
-		if (s->kind == 0 || s->kind > TWZ_SECTION_KIND_MAX)
+		int transit = db->c.method == TWZ_METHOD_TRANSIT &&
+			      s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
+			      s->kind <= TWZ_SECTION_TRANSIT_MAX;
+		if (s->kind == 0 || (s->kind > TWZ_SECTION_KIND_MAX && !transit))
 			continue;
 		st = load_section(db, s, flags);
 		if (st != TWZ_OK)
@@ -140,6 +143,10 @@ static twz_status load(twz_db *db, unsigned flags)
 			runs += twz__row_run_count(&v);
 		}
 		db->run_count = runs;
+	}
+	if (db->c.method == TWZ_METHOD_TRANSIT) {
+		twz_transit_view_init(&db->transit, &db->content);
+		db->run_count = db->transit.run_count;
 	}
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		db->move_offset[m] = twz_move_dx[m] +
@@ -220,7 +227,7 @@ void twz_close(twz_db *db)
 {
 	if (!db)
 		return;
-	for (unsigned k = 0; k <= TWZ_SECTION_KIND_MAX; k++)
+	for (unsigned k = 0; k < TWZ_SECTION_KIND_LIMIT; k++)
 		free(db->inflated[k]);
 	if (db->mapped)
 		munmap((void *)db->file, db->file_len);

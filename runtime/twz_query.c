@@ -217,6 +217,8 @@ twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 	goal_of(db, s, t, &goal);
 	if (!in_span(db, &goal.region, t))
 		return TWZ_NONE;
+	if (db->c.method == TWZ_METHOD_TRANSIT)
+		return twz_transit_next(db, s, t);
 	return advance(db, s, &goal, &move);
 }
 
@@ -240,6 +242,9 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 	goal_of(db, s, t, &goal);
 	if (!in_span(db, &goal.region, t))
 		return TWZ_E_UNREACHABLE;
+	if (db->c.method == TWZ_METHOD_TRANSIT)
+		return twz_transit_walk(db, s, t, buf, cap, len, straight,
+					diagonal);
 	for (twz_node at = s;; ) {
 		if (n < cap)
 			buf[n] = at;

@@ -1,0 +1,482 @@
+/*
+ * twz_transit.c - queries on a TRANSIT database: local first-move rows for
+ * near targets, transit nodes and distance tables for far ones, paths in
+ * chunks. No allocation: a query keeps a few scalars on its stack; a
+ * block lists at most TWZ_TRANSIT_MAX_LIST transit nodes (checked at
+ * open), which bounds the work of a global query.
+ *
+ * The rule (FORMAT.md, "TRANSIT sections", has the terms). Blocks A and B
+ * are near when their block coordinates differ by at most `outer` on both
+ * axes; a pair of nodes is local when their blocks are near, else global.
+ * - Local: the local row of s holds an optimal first move of a globally
+ *   shortest s-t path for every t in s's outer square.
+ * - Global: d(s, t) = min over a in T(A), b in T(B) of
+ *   d(s, a) + D(a, b) + d(b, t), where A, B are the blocks of s, t.
+ *   Proof. Take a lexicographically shortest s-t path P (transit_select.c
+ *   defines the order) and let u' be its first node in B. The part
+ *   Q = P[s..u'] is again one, and u' is outside A's outer square. By the
+ *   claim of transit_select.c, applied to Q from s (last node of Q in A,
+ *   then the first ring node of A's inner box after it) and to Q reversed
+ *   from u' (its only node in B is u'), Q holds a in T(A) within A's inner
+ *   box and b in T(B) within B's inner box, with a found after Q's last
+ *   node in A and b before u'. The inner boxes of A and B meet at most on
+ *   a border line, since outer >= 2 inner and the blocks are more than
+ *   outer apart; the part of Q from its last node in A up to a lies in A's
+ *   box, the part from b to u' in B's box, so a comes no later than b on
+ *   P. Then d(s,a) + d(a,b) + d(b,t) is P's length, and no pair gives
+ *   less (each term is a true distance).
+ *   The same claim, one-sided, gives d(x, b) = min over a in T(X) of
+ *   d(x, a) + D(a, b) whenever b is outside the outer square of x's block
+ *   X: the chunked walk below rests on it.
+ */
+#include "twz_transit.h"
+
+#include "twz_db.h"
+
+#define FAR32 0xFFFFFFFFu
+#define SQRT2 1.41421356237309504880
+
+static inline uint32_t u32_at(const uint8_t *base, size_t i)
+{
+	return twz_le32(base + 4 * i);
+}
+
+void twz_transit_view_init(struct twz_transit_view *tv,
+			   const struct twz_content *v)
+{
+	const uint8_t *p = v->data[TWZ_SECTION_TRANSIT_PARAMS];
+
+	tv->origin_x = twz_le32(p + TWZ_TP_ORIGIN_X);
+	tv->origin_y = twz_le32(p + TWZ_TP_ORIGIN_Y);
+	tv->side = twz_le32(p + TWZ_TP_SIDE);
+	tv->cols = twz_le32(p + TWZ_TP_COLS);
+	tv->rows = twz_le32(p + TWZ_TP_ROWS);
+	tv->inner = twz_le32(p + TWZ_TP_INNER);
+	tv->outer = twz_le32(p + TWZ_TP_OUTER);
+	tv->transit_count = twz_le32(p + TWZ_TP_TRANSITS);
+	tv->dist_bytes = twz_le32(p + TWZ_TP_DIST_BYTES);
+	tv->node_dist_count = v->size[TWZ_SECTION_TRANSIT_NODE_DIST] / tv->dist_bytes;
+	tv->table_count = v->size[TWZ_SECTION_TRANSIT_TABLE] / tv->dist_bytes;
+	tv->blocks = v->data[TWZ_SECTION_TRANSIT_BLOCKS];
+	tv->lists = v->data[TWZ_SECTION_TRANSIT_LISTS];
+	tv->nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	tv->node_dist = v->data[TWZ_SECTION_TRANSIT_NODE_DIST];
+	tv->table = v->data[TWZ_SECTION_TRANSIT_TABLE];
+	tv->row_offsets = v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS];
+	tv->runs = v->data[TWZ_SECTION_TRANSIT_RUNS];
+	tv->run_count = v->size[TWZ_SECTION_TRANSIT_RUNS] / 4;
+}
+
+/* ---- nodes and blocks ------------------------------------------------ */
+
+struct spot {
+	uint32_t x, y;
+	uint32_t bx, by;           /* block coordinates */
+};
+
+static inline void locate(const twz_db *db, twz_node n, struct spot *p)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	uint32_t cell = u32_at(db->node_cell, n);
+
+	p->x = cell % db->c.width;
+	p->y = cell / db->c.width;
+	p->bx = (p->x - tv->origin_x) / tv->side;
+	p->by = (p->y - tv->origin_y) / tv->side;
+}
+
+static inline int near_blocks(const struct twz_transit_view *tv,
+			      const struct spot *a, const struct spot *b)
+{
+	uint32_t dx = a->bx > b->bx ? a->bx - b->bx : b->bx - a->bx;
+	uint32_t dy = a->by > b->by ? a->by - b->by : b->by - a->by;
+
+	return dx <= tv->outer && dy <= tv->outer;
+}
+
+static inline const uint8_t *block_record(const struct twz_transit_view *tv,
+					  const struct spot *p)
+{
+	return tv->blocks + ((size_t)p->by * tv->cols + p->bx) * TWZ_TB_SIZE;
+}
+
+/* ---- distances ------------------------------------------------------- */
+
+/* An exact cost (straight, diagonal); far when unreachable. */
+struct dist {
+	uint64_t s, d;
+	int far;
+};
+
+/* Entry k of a distance section of count entries (two planes of
+ * residuals, twz_format.h) between cells (ax, ay) and (bx, by). */
+static inline struct dist dist_at(const twz_db *db, const uint8_t *base,
+				  uint64_t count, uint64_t k, uint32_t ax,
+				  uint32_t ay, uint32_t bx, uint32_t by)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	struct dist r = { 0, 0, 0 };
+	int64_t vs, vd;
+	uint32_t rs, rd;
+
+	if (tv->dist_bytes == 4) {
+		vs = (int16_t)twz_le16(base + 2 * k);
+		vd = (int16_t)twz_le16(base + 2 * (count + k));
+		r.far = vs == TWZ_TRANSIT_FAR16;
+	} else {
+		vs = (int32_t)twz_le32(base + 4 * k);
+		vd = (int32_t)twz_le32(base + 4 * (count + k));
+		r.far = vs == TWZ_TRANSIT_FAR32;
+	}
+	twz_transit_reference(db->c.connectivity, ax > bx ? ax - bx : bx - ax,
+			      ay > by ? ay - by : by - ay, &rs, &rd);
+	/* Validated at open: both sums are in [0, 2^26). */
+	r.s = (uint64_t)((int64_t)rs + vs);
+	r.d = (uint64_t)((int64_t)rd + vd);
+	return r;
+}
+
+/* The cell of transit index i. */
+static inline void transit_xy(const twz_db *db, uint32_t i, uint32_t *x,
+			      uint32_t *y)
+{
+	uint32_t cell = u32_at(db->node_cell, u32_at(db->transit.nodes, i));
+
+	*x = cell % db->c.width;
+	*y = cell / db->c.width;
+}
+
+/* D(i, j) of transit indices at cells a and b: rows of j > i, one after
+ * another. */
+static inline struct dist table_at(const twz_db *db, uint32_t i, uint32_t j,
+				   uint32_t ax, uint32_t ay, uint32_t bx,
+				   uint32_t by)
+{
+	const struct twz_transit_view *tv = &db->transit;
+
+	if (i == j)
+		return (struct dist){ 0, 0, 0 };
+	if (i > j) {
+		uint32_t k = i;
+		i = j;
+		j = k;
+	}
+	uint64_t m = tv->transit_count;
+	return dist_at(db, tv->table, tv->table_count,
+		       i * (2 * m - i - 1) / 2 + (j - i - 1), ax, ay, bx, by);
+}
+
+/*
+ * a < b exactly: a.s + a.d sqrt2 < b.s + b.d sqrt2. Stored distances are
+ * below 2^26 (validated), so sums of three are below 2^28 and the squares
+ * below fit 64 bits.
+ */
+static inline int dist_less(struct dist a, struct dist b)
+{
+	int64_t ds = (int64_t)a.s - (int64_t)b.s;  /* ds < dd sqrt2 */
+	int64_t dd = (int64_t)b.d - (int64_t)a.d;
+
+	if (ds < 0 && dd >= 0)
+		return 1;
+	if (ds >= 0 && dd <= 0)
+		return 0;
+	if (ds >= 0)
+		return ds * ds < 2 * dd * dd;
+	return ds * ds > 2 * dd * dd;
+}
+
+/*
+ * Keeps the least of many costs. The double is a filter only: it is
+ * within 1e-7 of the exact value (integers below 2^28), so a cost more
+ * than 1e-6 above the best double cannot be less, and anything nearer is
+ * decided exactly.
+ */
+struct best {
+	struct dist cost;
+	double value;
+	uint32_t a, b;             /* transit indices of the winning pair */
+	int found;
+};
+
+static inline void consider(struct best *bt, struct dist c, uint32_t a,
+			    uint32_t b)
+{
+	double v = (double)c.s + (double)c.d * SQRT2;
+
+	if (bt->found && v > bt->value + 1e-6)
+		return;
+	if (bt->found && !dist_less(c, bt->cost))
+		return;
+	bt->cost = c;
+	bt->value = v;
+	bt->a = a;
+	bt->b = b;
+	bt->found = 1;
+}
+
+/* A block's transit list and the distances of one of its nodes to it. */
+struct side {
+	uint32_t first;            /* into lists */
+	uint32_t count;
+	uint64_t dist;             /* into node_dist: the node's entries */
+};
+
+static inline void side_of(const twz_db *db, twz_node n, const struct spot *p,
+			   struct side *sd)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	const uint8_t *r = block_record(tv, p);
+
+	sd->first = twz_le32(r + TWZ_TB_FIRST_LIST);
+	sd->count = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST) - sd->first;
+	sd->dist = twz_le64(r + TWZ_TB_FIRST_DIST) +
+		   (uint64_t)(n - twz_le32(r + TWZ_TB_FIRST_NODE)) * sd->count;
+}
+
+/* The distance from node n at (x, y) to entry j of its block's list. */
+static inline struct dist node_dist_at(const twz_db *db, const struct side *sd,
+				       uint32_t j, uint32_t x, uint32_t y,
+				       uint32_t *ia, uint32_t *ax, uint32_t *ay)
+{
+	const struct twz_transit_view *tv = &db->transit;
+
+	*ia = u32_at(tv->lists, sd->first + j);
+	transit_xy(db, *ia, ax, ay);
+	return dist_at(db, tv->node_dist, tv->node_dist_count, sd->dist + j, x, y,
+		       *ax, *ay);
+}
+
+/* The best pair for a global s, t. Both lists are read in order, again
+ * and again, so they stay in cache; nothing is copied. */
+static struct best best_pair(const twz_db *db, twz_node s,
+			     const struct spot *ps, twz_node t,
+			     const struct spot *pt)
+{
+	struct side ss, st;
+	struct best bt = { .found = 0 };
+
+	side_of(db, s, ps, &ss);
+	side_of(db, t, pt, &st);
+	for (uint32_t i = 0; i < ss.count; i++) {
+		uint32_t ia, ax, ay;
+		struct dist da = node_dist_at(db, &ss, i, ps->x, ps->y, &ia, &ax, &ay);
+		if (da.far)
+			continue;
+		for (uint32_t j = 0; j < st.count; j++) {
+			uint32_t ib, bx, by;
+			struct dist dbt = node_dist_at(db, &st, j, pt->x, pt->y, &ib,
+						       &bx, &by);
+			if (dbt.far)
+				continue;
+			struct dist ab = table_at(db, ia, ib, ax, ay, bx, by);
+			if (ab.far)
+				continue;
+			struct dist c = { da.s + ab.s + dbt.s, da.d + ab.d + dbt.d, 0 };
+			consider(&bt, c, ia, ib);
+		}
+	}
+	return bt;
+}
+
+/* The best transit node of x's block on the way to transit index b (x and
+ * b's node global to each other). */
+static struct best best_toward(const twz_db *db, twz_node x,
+			       const struct spot *px, uint32_t b)
+{
+	struct side sx;
+	struct best bt = { .found = 0 };
+	uint32_t bx, by;
+
+	transit_xy(db, b, &bx, &by);
+	side_of(db, x, px, &sx);
+	for (uint32_t i = 0; i < sx.count; i++) {
+		uint32_t ia, ax, ay;
+		struct dist da = node_dist_at(db, &sx, i, px->x, px->y, &ia, &ax, &ay);
+		if (da.far)
+			continue;
+		struct dist ab = table_at(db, ia, b, ax, ay, bx, by);
+		if (ab.far)
+			continue;
+		struct dist c = { da.s + ab.s, da.d + ab.d, 0 };
+		consider(&bt, c, ia, b);
+	}
+	return bt;
+}
+
+/* ---- local rows ------------------------------------------------------ */
+
+static int legal(const twz_db *db, const struct spot *p, unsigned m)
+{
+	int64_t nx = (int64_t)p->x + twz_move_dx[m];
+	int64_t ny = (int64_t)p->y + twz_move_dy[m];
+
+	if (m >= db->c.connectivity || twz_node_at(db, nx, ny) == TWZ_NONE)
+		return 0;
+	return !twz_move_is_diagonal(m) ||
+	       (twz_node_at(db, nx, p->y) != TWZ_NONE &&
+		twz_node_at(db, p->x, ny) != TWZ_NONE);
+}
+
+/* The move from x toward a target t of its outer square, or
+ * TWZ_SYMBOL_NONE (only a crafted file has none). */
+static unsigned local_move(const twz_db *db, twz_node x, const struct spot *px,
+			   twz_node t, const struct spot *pt)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	uint32_t lo = u32_at(tv->row_offsets, x);
+	uint32_t hi = u32_at(tv->row_offsets, (size_t)x + 1);
+	uint32_t key = (t << TWZ_RUN_SYMBOL_BITS) | TWZ_RUN_SYMBOL_MASK;
+
+	/* The last run starting at or before t; the first starts at 0. */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (u32_at(tv->runs, mid) <= key)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	unsigned sym = u32_at(tv->runs, lo) & TWZ_RUN_SYMBOL_MASK;
+	if (sym < TWZ_MOVE_COUNT)
+		return sym;  /* checked legal at open */
+	if (sym != TWZ_SYMBOL_TOWARD && sym != TWZ_SYMBOL_NEAREST)
+		return TWZ_SYMBOL_NONE;
+	unsigned m = twz_direction_move(sym, (int32_t)pt->x - (int32_t)px->x,
+					(int32_t)pt->y - (int32_t)px->y);
+	if (m == TWZ_SYMBOL_NONE || !legal(db, px, m))
+		return TWZ_SYMBOL_NONE;
+	return m;
+}
+
+/* The node a legal move leads to. */
+static inline twz_node step(const twz_db *db, const struct spot *p,
+			    unsigned m)
+{
+	size_t cell = (size_t)(p->y + twz_move_dy[m]) * db->c.width +
+		      (p->x + twz_move_dx[m]);
+	return u32_at(db->cell_node, cell);
+}
+
+twz_node twz_transit_next(const twz_db *db, twz_node s, twz_node t)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	struct spot ps, pt;
+	unsigned m;
+
+	locate(db, s, &ps);
+	locate(db, t, &pt);
+	if (near_blocks(tv, &ps, &pt)) {
+		m = local_move(db, s, &ps, t, &pt);
+	} else {
+		/* A move toward the pair's a is optimal toward t: a lies on
+		 * a shortest s-t path, and in s's outer square. */
+		struct best bt = best_pair(db, s, &ps, t, &pt);
+		if (!bt.found)
+			return TWZ_NONE;
+		twz_node a = u32_at(tv->nodes, bt.a);
+		struct spot pa;
+		locate(db, a, &pa);
+		if (a == s || !near_blocks(tv, &ps, &pa))
+			return TWZ_NONE;
+		m = local_move(db, s, &ps, a, &pa);
+	}
+	if (m == TWZ_SYMBOL_NONE)
+		return TWZ_NONE;
+	return step(db, &ps, m);
+}
+
+/*
+ * The walk, in chunks (the paper's Algorithm 1). State: the current node
+ * x, a waypoint w in x's outer square on a shortest x-t path, and, once a
+ * global pair was chosen, the transit index b of t's side with b on a
+ * shortest path from w to t. Local moves toward w are optimal toward t.
+ * When x reaches w, or w leaves x's outer square after a move, a new
+ * waypoint is chosen: t itself when local (b is then dropped, as the local
+ * rows need not pass b), b's node when local, else the best transit node
+ * of x's block toward b (one list scan, not a pair scan); only the first
+ * choice, or one after a local detour, scans the pair of lists.
+ * Progress: every move is optimal toward t and costs at least 1, so the
+ * remaining cost falls each move; a path has fewer moves than there are
+ * nodes, so more moves, or a choice that does not move, mean a crafted
+ * file: TWZ_E_DAMAGED.
+ */
+twz_status twz_transit_walk(const twz_db *db, twz_node s, twz_node t,
+			    twz_node *buf, size_t cap, size_t *len,
+			    uint32_t *straight, uint32_t *diagonal)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	struct spot px, pt, pw;
+	twz_node x = s, w = TWZ_NONE;
+	uint32_t b = FAR32;
+	size_t n = 0;
+	uint32_t st = 0, dg = 0;
+
+	locate(db, s, &px);
+	locate(db, t, &pt);
+	if (!len && !near_blocks(tv, &px, &pt)) {
+		/* Cost only, global: the tables give it. */
+		struct best bt = best_pair(db, s, &px, t, &pt);
+		if (!bt.found)
+			return TWZ_E_DAMAGED;
+		if (bt.cost.s > UINT32_MAX || bt.cost.d > UINT32_MAX)
+			return TWZ_E_DAMAGED;
+		if (straight)
+			*straight = (uint32_t)bt.cost.s;
+		if (diagonal)
+			*diagonal = (uint32_t)bt.cost.d;
+		return TWZ_OK;
+	}
+	for (;;) {
+		if (n < cap)
+			buf[n] = x;
+		n++;
+		if (x == t)
+			break;
+		if (n > db->c.node_count)
+			return TWZ_E_DAMAGED;
+		if (w != TWZ_NONE && w != x && !near_blocks(tv, &px, &pw))
+			w = TWZ_NONE;  /* a detour left w's neighbourhood */
+		if (w == TWZ_NONE || w == x) {
+			if (near_blocks(tv, &px, &pt)) {
+				w = t;
+				b = FAR32;
+			} else if (b != FAR32) {
+				twz_node nb = u32_at(tv->nodes, b);
+				struct spot pb;
+				locate(db, nb, &pb);
+				if (near_blocks(tv, &px, &pb)) {
+					w = nb;
+				} else {
+					struct best bt = best_toward(db, x, &px, b);
+					if (!bt.found)
+						return TWZ_E_DAMAGED;
+					w = u32_at(tv->nodes, bt.a);
+				}
+			} else {
+				struct best bt = best_pair(db, x, &px, t, &pt);
+				if (!bt.found)
+					return TWZ_E_DAMAGED;
+				w = u32_at(tv->nodes, bt.a);
+				b = bt.b;
+			}
+			locate(db, w, &pw);
+			if (w == x || !near_blocks(tv, &px, &pw))
+				return TWZ_E_DAMAGED;
+		}
+		unsigned m = local_move(db, x, &px, w, &pw);
+		if (m == TWZ_SYMBOL_NONE)
+			return TWZ_E_DAMAGED;
+		if (twz_move_is_diagonal(m))
+			dg++;
+		else
+			st++;
+		x = step(db, &px, m);
+		locate(db, x, &px);
+	}
+	if (len)
+		*len = n;
+	if (straight)
+		*straight = st;
+	if (diagonal)
+		*diagonal = dg;
+	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+}

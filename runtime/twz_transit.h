@@ -1,0 +1,59 @@
+/*
+ * twz_transit.h - queries on a TRANSIT database (method 2), private to the
+ * runtime. twz_query.c hands every TRANSIT query here after checking its
+ * arguments; the sections were validated at open
+ * (format/twz_validate_transit.c), so only arguments are checked here.
+ */
+#ifndef TWZ_TRANSIT_H
+#define TWZ_TRANSIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "twigz.h"
+#include "twz_validate.h"
+
+/* The TRANSIT sections of an open database, decoded parameters first.
+ * Pointers address the mapping or buffers inflated at open. */
+struct twz_transit_view {
+	uint32_t origin_x;         /* walkable bounding box corner */
+	uint32_t origin_y;
+	uint32_t side;             /* block side, squares */
+	uint32_t cols;             /* blocks across, down */
+	uint32_t rows;
+	uint32_t inner;            /* inner box radius, blocks */
+	uint32_t outer;            /* outer square radius, blocks */
+	uint32_t transit_count;    /* M */
+	uint32_t dist_bytes;       /* 4 or 8: a plane entry is half of it */
+	uint64_t node_dist_count;  /* entries of node_dist */
+	uint64_t table_count;      /* entries of table: M (M - 1) / 2 */
+	const uint8_t *blocks;     /* TWZ_TB_SIZE bytes a block, +1 */
+	const uint8_t *lists;      /* u32: each block's transit indices */
+	const uint8_t *nodes;      /* u32[M]: node of each transit index */
+	const uint8_t *node_dist;  /* entries: node -> its block's transits */
+	const uint8_t *table;      /* entries: transit i < j */
+	const uint8_t *row_offsets;/* u32[node_count+1] */
+	const uint8_t *runs;       /* u32: start << 4 | symbol */
+	uint64_t run_count;
+};
+
+/* Fill the view from validated content. */
+void twz_transit_view_init(struct twz_transit_view *tv,
+			   const struct twz_content *v);
+
+struct twz_db;
+
+/* The next node from s toward t: s, t valid, distinct, one region. */
+twz_node twz_transit_next(const struct twz_db *db, twz_node s, twz_node t);
+
+/*
+ * Walk s -> t (s, t valid, one region), as twz_query.c's walk: fills at
+ * most cap nodes of buf, the full node count in *len, the moves in
+ * *straight and *diagonal. With len NULL only the cost is wanted, which a
+ * global pair gets from the tables without walking.
+ */
+twz_status twz_transit_walk(const struct twz_db *db, twz_node s, twz_node t,
+			    twz_node *buf, size_t cap, size_t *len,
+			    uint32_t *straight, uint32_t *diagonal);
+
+#endif
