@@ -16,6 +16,7 @@
 #include "level_map.h"
 #include "level_scen.h"
 #include "cli_common.h"
+#include "transit_cli.h"
 #include "twigz.h"
 
 /* ---- build ----------------------------------------------------------- */
@@ -24,7 +25,8 @@ static int cmd_build(int argc, char **argv)
 {
 	struct twz_bake_options opt;
 	const char *level = NULL, *out = NULL;
-	int quiet = 0;
+	struct twz_transit_options topt = { 0, 0, 0 };
+	int quiet = 0, transit = 0, transit_opts = 0, used;
 	long v;
 
 	twz_bake_options_default(&opt);
@@ -38,9 +40,18 @@ static int cmd_build(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--method")) {
 			if (!val)
-				return twz_cli_usage("%s needs cpd", a);
-			if (strcmp(val, "cpd") != 0)
-				return twz_cli_usage("unknown --method '%s' (this version builds: cpd)", val);
+				return twz_cli_usage("%s needs cpd or transit", a);
+			if (strcmp(val, "cpd") != 0 && strcmp(val, "transit") != 0)
+				return twz_cli_usage("unknown --method '%s' (this version builds: cpd, transit)", val);
+			transit = !strcmp(val, "transit");
+			i++;
+		} else if (!strncmp(a, "--transit-", 10)) {
+			int st = twz_transit_parse_option(a, val, &topt, &used);
+			if (st)
+				return st;
+			if (!used)
+				return twz_cli_usage("unknown option '%s'", a);
+			transit_opts = 1;
 			i++;
 		} else if (!strcmp(a, "--threads")) {
 			if (!val || twz_cli_parse_int(val, 1, 1024, &v))
@@ -91,6 +102,8 @@ static int cmd_build(int argc, char **argv)
 		return twz_cli_usage("%s", "build needs a level file");
 	if (!out)
 		return twz_cli_usage("%s", "build needs -o OUT.twz");
+	if (transit_opts && !transit)
+		return twz_cli_usage("%s", "--transit-* options need --method transit");
 
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_grid grid;
@@ -100,6 +113,10 @@ static int cmd_build(int argc, char **argv)
 	opt.name = level;
 	opt.progress = !quiet && isatty(STDERR_FILENO);
 	int rc = 0;
+	if (transit) {
+		rc = twz_transit_build_cmd(&grid, &opt, &topt, out, quiet);
+		goto out_grid;
+	}
 	if (twz_bake_cpd(&grid, &opt, &cpd, &err) != 0) {
 		rc = twz_cli_error(&err);
 		goto out_grid;

@@ -1,0 +1,155 @@
+/*
+ * transit.h - the TRANSIT bake (`twigz build --method transit`): transit
+ * nodes, distance tables and local first-move rows for grid levels.
+ *
+ * Words used throughout (FORMAT.md, "TRANSIT sections", has the pictures):
+ * - block: one of the TRANSIT grid's cells (the paper's "cell"; "cell"
+ *   already means one grid square here). The walkable bounding box is cut
+ *   into square blocks of `side` squares; block (bx, by) holds the squares
+ *   origin + [bx*side, (bx+1)*side) x [by*side, (by+1)*side).
+ * - inner box of a block: the blocks within `inner` blocks of it, closed by
+ *   one more row and column, i.e. the squares from origin + (b - inner) *
+ *   side to origin + (b + 1 + inner) * side inclusive on each axis. Its
+ *   ring is the squares on the box's four border lines; they all lie on the
+ *   block grid's lines, so neighbouring blocks share ring squares.
+ * - outer square: the blocks within `outer` blocks (Chebyshev distance of
+ *   block coordinates). A target in it is local, any other target global.
+ * - transit nodes of a block: the ring nodes of its inner box that lie on
+ *   a shortest path from a node of the block with a neighbour outside the
+ *   block to the first node outside the outer square.
+ */
+#ifndef TRANSIT_H
+#define TRANSIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bake.h"
+#include "graph.h"
+#include "level_map.h"
+#include "twz_error.h"
+
+/* Build options of the TRANSIT method; 0 picks the default. */
+struct twz_transit_options {
+	unsigned grid;           /* blocks across the longer side of the box */
+	unsigned inner;          /* inner box radius, blocks (>= 1) */
+	unsigned outer;          /* outer square radius, blocks (>= 2 inner) */
+};
+
+#define TWZ_TRANSIT_DEFAULT_INNER 1u
+#define TWZ_TRANSIT_DEFAULT_OUTER 2u
+
+/* The grid level, numbered block by block: block-major (blocks in
+ * row-major order), inside a block in DFS order over the block's squares,
+ * so every block and every row of blocks is one contiguous id range. */
+struct twz_transit_graph {
+	uint32_t width;
+	uint32_t height;
+	unsigned connectivity;
+	uint32_t node_count;
+	uint32_t component_count;
+	uint32_t *cell_node;     /* [width*height]: node or TWZ_NODE_NONE */
+	uint32_t *node_cell;     /* [node_count]: y*width + x */
+	uint32_t *node_comp;     /* [node_count]: region, by first node */
+	uint32_t *node_block;    /* [node_count]: by * cols + bx */
+	uint16_t *node_bx;       /* [node_count]: block column */
+	uint16_t *node_by;       /* [node_count]: block row */
+	uint32_t *neighbour;     /* [node_count*8]: node by move, or NONE */
+	/* The block grid. */
+	uint32_t origin_x;       /* walkable bounding box corner */
+	uint32_t origin_y;
+	uint32_t side;           /* block side, squares */
+	uint32_t cols;           /* blocks across */
+	uint32_t rows;           /* blocks down */
+	uint32_t inner;
+	uint32_t outer;
+	uint32_t *block_first;   /* [cols*rows+1]: first node of each block */
+};
+
+/* Build the block-numbered graph of g. 0 on success. */
+int twz_transit_graph_build(const struct twz_grid *g, unsigned connectivity,
+			    const struct twz_transit_options *topt,
+			    struct twz_transit_graph *out,
+			    struct twz_error *err);
+void twz_transit_graph_free(struct twz_transit_graph *tg);
+
+/* The default grid: blocks of about 16 squares on small levels, growing
+ * slowly with the level (see transit_graph.c for the measurements). */
+unsigned twz_transit_default_grid(uint32_t box_width, uint32_t box_height);
+
+static inline uint32_t twz_block_x(const struct twz_transit_graph *tg,
+				   uint32_t block)
+{
+	return block % tg->cols;
+}
+
+static inline uint32_t twz_block_y(const struct twz_transit_graph *tg,
+				   uint32_t block)
+{
+	return block / tg->cols;
+}
+
+/* Whether blocks a and b are within r blocks of each other. */
+static inline int twz_blocks_within(const struct twz_transit_graph *tg,
+				    uint32_t a, uint32_t b, uint32_t r)
+{
+	uint32_t ax = twz_block_x(tg, a), ay = twz_block_y(tg, a);
+	uint32_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b);
+	uint32_t dx = ax > bx ? ax - bx : bx - ax;
+	uint32_t dy = ay > by ? ay - by : by - ay;
+
+	return dx <= r && dy <= r;
+}
+
+/* An exact distance; TWZ_TRANSIT_FAR in both halves when unreachable. */
+struct twz_tdist {
+	uint32_t straight;
+	uint32_t diagonal;
+};
+
+/* The baked TRANSIT database. */
+struct twz_transit_db {
+	struct twz_transit_graph graph;
+	/* transit nodes */
+	uint32_t transit_count;        /* M */
+	uint32_t *transit_node;        /* [M]: node id, ascending */
+	uint32_t *block_transit_first; /* [blocks+1]: into block_transit */
+	uint32_t *block_transit;       /* transit indices of each block */
+	uint32_t max_block_transits;
+	/* distances: node -> its block's transit nodes, in the block's list
+	 * order, block after block; and transit <-> transit (i < j, row by
+	 * row) */
+	uint64_t node_dist_count;
+	struct twz_tdist *node_dist;
+	uint64_t table_count;          /* M(M-1)/2 */
+	struct twz_tdist *table;
+	/* local first-move rows */
+	uint32_t *row_offsets;         /* [node_count+1], into runs */
+	uint32_t *runs;                /* start << 4 | symbol */
+	uint64_t run_count;
+	/* statistics */
+	double select_seconds;
+	double local_seconds;
+	double table_seconds;
+	uint64_t searched_nodes;       /* nodes settled by the local searches */
+	uint64_t shortcut_nodes;       /* ... by their shortcut searches */
+};
+
+int twz_bake_transit(const struct twz_grid *g,
+		     const struct twz_bake_options *opt,
+		     const struct twz_transit_options *topt,
+		     struct twz_transit_db *out, struct twz_error *err);
+
+void twz_transit_db_free(struct twz_transit_db *db);
+
+/* Encode into memory (malloc'd) / write atomically, as the CPD does. */
+int twz_transit_encode(const struct twz_transit_db *db,
+		       const struct twz_grid *g,
+		       const struct twz_bake_options *opt, uint8_t **buf,
+		       size_t *len, struct twz_error *err);
+int twz_transit_write(const struct twz_transit_db *db,
+		      const struct twz_grid *g,
+		      const struct twz_bake_options *opt, const char *path,
+		      struct twz_error *err);
+
+#endif

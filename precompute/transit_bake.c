@@ -1,0 +1,982 @@
+/*
+ * transit_bake.c - the TRANSIT pipeline: block graph -> transit nodes per
+ * block -> one bounded search per source (local rows, distances to the
+ * block's transit nodes) -> one search per transit node (the transit
+ * table) -> sections. Every stage runs on all threads asked for and writes
+ * each result to a place fixed by its index, so the file does not depend
+ * on the thread count.
+ */
+#include "transit.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "transit_search.h"
+#include "transit_select.h"
+#include "twz_writer.h"
+
+/* The transit table is held whole while baking (8 bytes an entry): refuse
+ * grids that would need more than this many entries. */
+#define MAX_TABLE_ENTRIES ((uint64_t)1 << 28)
+
+static const struct twz_tdist far_dist = { UINT32_MAX, UINT32_MAX };
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static unsigned thread_count(const struct twz_bake_options *opt)
+{
+	if (opt->threads)
+		return opt->threads;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* ---- a pool of workers over chunks of items ------------------------- */
+
+struct pool;
+
+/* What each worker owns: a search, and node_count-sized scratch arrays
+ * kept all zero (seen) or all NONE (pos) between units. */
+struct worker {
+	struct twz_tsearch ws;
+	uint8_t *seen;
+	uint32_t *pos;
+};
+
+typedef int (*pool_fn)(struct pool *p, struct worker *wk, uint32_t chunk,
+		       uint32_t lo, uint32_t hi);
+
+struct pool {
+	const struct twz_transit_graph *tg;
+	const struct twz_bake_options *opt;
+	const char *what;             /* stage name for progress */
+	uint32_t items;
+	uint32_t chunk;               /* items per unit of work */
+	uint32_t chunks;
+	pool_fn fn;
+	void *ctx;
+	atomic_uint next;
+	atomic_uint done;
+	atomic_int failed;
+	double started;
+};
+
+struct pool_arg {
+	struct pool *p;
+	int reporter;
+};
+
+static void print_progress(struct pool *p)
+{
+	unsigned done = atomic_load(&p->done);
+	double el = now_seconds() - p->started;
+	double left = done ? el * (double)(p->items - done) / done : 0;
+
+	fprintf(stderr, "\r%s: %s %5.1f%% (%u/%u), %.0fs left   ", p->opt->name,
+		p->what, 100.0 * done / (p->items ? p->items : 1), done, p->items,
+		left);
+}
+
+static void *pool_worker(void *varg)
+{
+	struct pool_arg *arg = varg;
+	struct pool *p = arg->p;
+	struct worker wk;
+	size_t n = p->tg->node_count ? p->tg->node_count : 1;
+	int reporter = arg->reporter && p->opt->progress;
+	double last = 0;
+
+	wk.seen = calloc(n, 1);
+	wk.pos = malloc(n * sizeof *wk.pos);
+	if (!wk.seen || !wk.pos || twz_tsearch_init(&wk.ws, p->tg) != 0) {
+		free(wk.seen);
+		free(wk.pos);
+		atomic_store(&p->failed, 1);
+		return NULL;
+	}
+	memset(wk.pos, 0xFF, n * sizeof *wk.pos);
+	for (;;) {
+		uint32_t c = atomic_fetch_add(&p->next, 1);
+		if (c >= p->chunks || atomic_load(&p->failed))
+			break;
+		uint32_t lo = c * p->chunk;
+		uint32_t hi = p->items - lo > p->chunk ? lo + p->chunk : p->items;
+		if (p->fn(p, &wk, c, lo, hi) != 0) {
+			atomic_store(&p->failed, 1);
+			break;
+		}
+		atomic_fetch_add(&p->done, hi - lo);
+		if (reporter) {
+			double t = now_seconds();
+			if (t - last > 0.25) {
+				last = t;
+				print_progress(p);
+			}
+		}
+	}
+	twz_tsearch_free(&wk.ws);
+	free(wk.seen);
+	free(wk.pos);
+	return NULL;
+}
+
+/* Run fn over [0, items) on every thread; 0, or -1 when a unit failed
+ * (out of memory). The calling thread works too and reports progress. */
+static int pool_run(struct pool *p, unsigned threads)
+{
+	pthread_t tids[256];
+	unsigned started = 0;
+
+	p->chunks = (p->items + p->chunk - 1) / p->chunk;
+	atomic_init(&p->next, 0);
+	atomic_init(&p->done, 0);
+	atomic_init(&p->failed, 0);
+	p->started = now_seconds();
+	if (threads > 256)
+		threads = 256;
+	struct pool_arg helper = { p, 0 }, self = { p, 1 };
+	for (unsigned i = 1; i < threads && i < p->chunks; i++) {
+		if (pthread_create(&tids[started], NULL, pool_worker, &helper) != 0)
+			break;  /* the others take its share */
+		started++;
+	}
+	pool_worker(&self);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	if (p->opt->progress && p->items)
+		fputc('\n', stderr);
+	return atomic_load(&p->failed) ? -1 : 0;
+}
+
+/* ---- stage 1: transit nodes of every block --------------------------- */
+
+struct select_ctx {
+	uint32_t **list;      /* [blocks] */
+	uint32_t *len;        /* [blocks] */
+};
+
+static int select_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
+			uint32_t lo, uint32_t hi)
+{
+	struct select_ctx *sc = p->ctx;
+
+	(void)chunk;
+	for (uint32_t b = lo; b < hi; b++)
+		if (twz_transit_select_block(&wk->ws, b, wk->seen, &sc->list[b],
+					     &sc->len[b]) != 0)
+			return -1;
+	return 0;
+}
+
+/* Gather the block lists into transit indices: transit nodes ascending by
+ * node id, each block's list ascending. */
+static int index_transits(struct twz_transit_db *db, struct select_ctx *sc,
+			  uint32_t *tindex, struct twz_error *err,
+			  const char *name)
+{
+	const struct twz_transit_graph *tg = &db->graph;
+	uint32_t blocks = tg->cols * tg->rows;
+	uint64_t listed = 0;
+
+	for (uint32_t v = 0; v < tg->node_count; v++)
+		tindex[v] = TWZ_NODE_NONE;
+	for (uint32_t b = 0; b < blocks; b++) {
+		listed += sc->len[b];
+		if (sc->len[b] > db->max_block_transits)
+			db->max_block_transits = sc->len[b];
+		for (uint32_t i = 0; i < sc->len[b]; i++)
+			tindex[sc->list[b][i]] = 0;
+	}
+	if (db->max_block_transits > TWZ_TRANSIT_MAX_LIST) {
+		twz_error_set(err, "%s: a block has %u transit nodes, more than %u; "
+			      "use a finer --transit-grid", name,
+			      db->max_block_transits, TWZ_TRANSIT_MAX_LIST);
+		return -1;
+	}
+	uint32_t m = 0;
+	for (uint32_t v = 0; v < tg->node_count; v++)
+		if (tindex[v] != TWZ_NODE_NONE)
+			m++;
+	db->transit_count = m;
+	db->table_count = (uint64_t)m * (m ? m - 1 : 0) / 2;
+	if (db->table_count > MAX_TABLE_ENTRIES) {
+		twz_error_set(err, "%s: %u transit nodes would need a table of %llu "
+			      "entries (at most %llu); use a coarser --transit-grid",
+			      name, m, (unsigned long long)db->table_count,
+			      (unsigned long long)MAX_TABLE_ENTRIES);
+		return -1;
+	}
+	db->transit_node = malloc((m ? m : 1) * sizeof(uint32_t));
+	db->block_transit_first = malloc(((size_t)blocks + 1) * sizeof(uint32_t));
+	db->block_transit = malloc((listed ? listed : 1) * sizeof(uint32_t));
+	if (!db->transit_node || !db->block_transit_first || !db->block_transit) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
+		return -1;
+	}
+	m = 0;
+	for (uint32_t v = 0; v < tg->node_count; v++)
+		if (tindex[v] != TWZ_NODE_NONE) {
+			tindex[v] = m;
+			db->transit_node[m++] = v;
+		}
+	uint32_t at = 0;
+	for (uint32_t b = 0; b < blocks; b++) {
+		db->block_transit_first[b] = at;
+		for (uint32_t i = 0; i < sc->len[b]; i++)
+			db->block_transit[at++] = tindex[sc->list[b][i]];
+	}
+	db->block_transit_first[blocks] = at;
+	return 0;
+}
+
+/* ---- stage 2: local rows and distances to the block's transit nodes -- */
+
+struct runs {
+	uint32_t *v;
+	uint32_t len;
+	uint32_t cap;
+};
+
+static int runs_append(struct runs *r, uint32_t start, unsigned symbol)
+{
+	if (r->len == r->cap) {
+		uint32_t ncap = r->cap ? r->cap * 2 : 256;
+		uint32_t *nv = realloc(r->v, (size_t)ncap * sizeof *nv);
+		if (!nv)
+			return -1;
+		r->v = nv;
+		r->cap = ncap;
+	}
+	r->v[r->len++] = start << TWZ_RUN_SYMBOL_BITS | symbol;
+	return 0;
+}
+
+struct local_ctx {
+	struct twz_transit_db *db;
+	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
+	struct runs *block_runs;      /* [blocks] */
+	uint32_t *row_len;            /* [node_count] */
+	atomic_ullong searched;       /* nodes settled by the local searches */
+	atomic_ullong shortcut_searched; /* ... by the shortcut searches */
+};
+
+/* The stored symbol of a run: a direction symbol when the shared set
+ * allows one (they repeat more, so compress better), else its lowest
+ * move. */
+static unsigned pick(unsigned set, unsigned all)
+{
+	if (set == all)
+		return TWZ_SYMBOL_NONE;  /* wildcards only */
+	if (set & (1u << TWZ_SYMBOL_TOWARD))
+		return TWZ_SYMBOL_TOWARD;
+	if (set & (1u << TWZ_SYMBOL_NEAREST))
+		return TWZ_SYMBOL_NEAREST;
+	return (unsigned)__builtin_ctz(set);
+}
+
+/* The symbols that stand for an optimal first move from s to t: its moves,
+ * and each direction symbol whose move is one of them. */
+static unsigned symbols(const struct twz_transit_graph *tg, uint32_t s,
+			uint32_t t, unsigned moves)
+{
+	int32_t dx = (int32_t)(tg->node_cell[t] % tg->width) -
+		     (int32_t)(tg->node_cell[s] % tg->width);
+	int32_t dy = (int32_t)(tg->node_cell[t] / tg->width) -
+		     (int32_t)(tg->node_cell[s] / tg->width);
+	unsigned set = moves;
+	unsigned m = twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy);
+
+	if (m < TWZ_MOVE_COUNT && (moves >> m & 1))
+		set |= 1u << TWZ_SYMBOL_TOWARD;
+	m = twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy);
+	if (m < TWZ_MOVE_COUNT && (moves >> m & 1))
+		set |= 1u << TWZ_SYMBOL_NEAREST;
+	return set;
+}
+
+/*
+ * The local row of s: over the targets in node order, the local ones
+ * (same region, within the outer square) carry their optimal first-move
+ * sets, all others are wildcards. The local targets are the node ranges
+ * of the outer square's block rows, so the row is made without touching
+ * anything else. Greedy: a run grows while its symbol sets share one.
+ */
+static int encode_row(const struct twz_transit_graph *tg,
+		      const struct twz_tsearch *ws, uint32_t s, struct runs *out)
+{
+	uint32_t b = tg->node_block[s];
+	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b);
+	int64_t r = tg->outer;
+	unsigned all = ((1u << tg->connectivity) - 1) |
+		       1u << TWZ_SYMBOL_TOWARD | 1u << TWZ_SYMBOL_NEAREST;
+	unsigned cur = all;
+	uint32_t start = 0;
+	int64_t x0 = bx - r < 0 ? 0 : bx - r;
+	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
+
+	for (int64_t y = by - r; y <= by + r; y++) {
+		if (y < 0 || y >= tg->rows)
+			continue;
+		uint32_t lo = tg->block_first[y * tg->cols + x0];
+		uint32_t hi = tg->block_first[y * tg->cols + x1 + 1];
+		for (uint32_t t = lo; t < hi; t++) {
+			unsigned m = t == s || !twz_tsearch_settled(ws, t)
+					     ? all : symbols(tg, s, t, ws->moves[t]);
+			if (cur & m) {
+				cur &= m;
+				continue;
+			}
+			if (runs_append(out, start, pick(cur, all)) != 0)
+				return -1;
+			start = t;
+			cur = m;
+		}
+	}
+	return runs_append(out, start, pick(cur, all));
+}
+
+/* Add block b's outer square to the area of the local searches, or take
+ * it out: one node range per row of blocks. */
+static void set_area(struct twz_tsearch *ws, const struct twz_transit_graph *tg,
+		     uint32_t b, int on)
+{
+	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b), r = tg->outer;
+	int64_t x0 = bx - r < 0 ? 0 : bx - r;
+	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
+
+	for (int64_t y = by - r; y <= by + r; y++)
+		if (y >= 0 && y < tg->rows)
+			twz_tsearch_area(ws, tg->block_first[y * tg->cols + x0],
+					 tg->block_first[y * tg->cols + x1 + 1], on);
+}
+
+/* Whether v lies in the outer square of block b. */
+static int in_outer(const struct twz_transit_graph *tg, uint32_t b, uint32_t v)
+{
+	return twz_blocks_within(tg, b, tg->node_block[v], tg->outer);
+}
+
+/* The border of block b's outer square: its nodes with a legal move out
+ * of it, in node order. *out is malloc'd. */
+static int outer_border(const struct twz_transit_graph *tg, uint32_t b,
+			uint32_t **out, uint32_t *len)
+{
+	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b), r = tg->outer;
+	int64_t x0 = bx - r < 0 ? 0 : bx - r;
+	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
+	uint32_t *v = NULL, n = 0, cap = 0;
+
+	*out = NULL;
+	*len = 0;
+	for (int64_t y = by - r; y <= by + r; y++) {
+		if (y < 0 || y >= tg->rows)
+			continue;
+		uint32_t lo = tg->block_first[y * tg->cols + x0];
+		uint32_t hi = tg->block_first[y * tg->cols + x1 + 1];
+		for (uint32_t u = lo; u < hi; u++) {
+			const uint32_t *nb = tg->neighbour + (size_t)u * TWZ_MOVE_COUNT;
+			unsigned m;
+			for (m = 0; m < tg->connectivity; m++)
+				if (nb[m] != TWZ_NODE_NONE && !in_outer(tg, b, nb[m]))
+					break;
+			if (m == tg->connectivity)
+				continue;
+			if (n == cap) {
+				uint32_t ncap = cap ? 2 * cap : 256;
+				uint32_t *nv = realloc(v, ncap * sizeof *nv);
+				if (!nv) {
+					free(v);
+					return -1;
+				}
+				v = nv;
+				cap = ncap;
+			}
+			v[n++] = u;
+		}
+	}
+	*out = v;
+	*len = n;
+	return 0;
+}
+
+/*
+ * The shortcuts of block b's local searches: from each transit node a of
+ * b to each border node e of b's outer square, at the exact cost d(a, e)
+ * on the whole graph.
+ *
+ * Why the local search over the outer square O plus these shortcuts gives
+ * exact costs d(s, t) for s in b and t in O: no edge of that graph is
+ * cheaper than a true shortest path between its ends, and a
+ * lexicographically shortest s-t path P that leaves O passes, before its
+ * first node outside O, a transit node a of b (the claim of
+ * transit_select.c) with P[s..a] in O; P's last stretch inside O starts
+ * at a border node e, after a, and runs in O to t. So P[s..a], the
+ * shortcut a-e and P[e..t] make a path of P's cost. Every first move the
+ * search finds is a real move (s is no transit node, so a path's first
+ * edge is a move) of a path of optimal cost: the local rows hold optimal
+ * first moves of globally shortest paths, from searches whose size does
+ * not depend on how far a detour runs.
+ */
+static int block_shortcuts(struct worker *wk, const struct twz_transit_db *db,
+			   uint32_t b, const uint32_t *border, uint32_t nborder,
+			   uint64_t **cost, uint64_t *span, uint64_t *settled)
+{
+	const struct twz_transit_graph *tg = &db->graph;
+	uint32_t f = db->block_transit_first[b];
+	uint32_t n = db->block_transit_first[b + 1] - f;
+	size_t cells = (size_t)n * nborder;
+	uint64_t *c = malloc((cells ? cells : 1) * sizeof *c);
+	int rc = -1;
+
+	*cost = c;
+	*span = 0;
+	if (!c)
+		return -1;
+	for (uint32_t j = 0; j < nborder; j++)
+		wk->seen[border[j]] = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = db->transit_node[db->block_transit[f + i]];
+		uint32_t want = 0;
+		for (uint32_t j = 0; j < nborder; j++)
+			want += tg->node_comp[border[j]] == tg->node_comp[a];
+		if (twz_tsearch_flags(&wk->ws, a, wk->seen, want) != 0)
+			goto out;
+		*settled += wk->ws.order_len;
+		uint64_t *row = c + (size_t)i * nborder;
+		for (uint32_t j = 0; j < nborder; j++) {
+			uint32_t e = border[j];
+			if (!twz_tsearch_settled(&wk->ws, e)) {
+				row[j] = UINT64_MAX;
+				continue;
+			}
+			row[j] = wk->ws.key[e];
+			uint64_t half = (uint64_t)(2.0 * twz_cost_value(twz_key_cost(row[j]))) + 2;
+			if (half > *span)
+				*span = half;
+		}
+	}
+	rc = 0;
+out:
+	for (uint32_t j = 0; j < nborder; j++)
+		wk->seen[border[j]] = 0;
+	return rc;
+}
+
+/* The local rows and transit distances of the nodes of blocks [lo, hi). */
+static int local_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
+		       uint32_t lo, uint32_t hi)
+{
+	struct local_ctx *lc = p->ctx;
+	struct twz_transit_db *db = lc->db;
+	const struct twz_transit_graph *tg = &db->graph;
+	struct twz_tsearch *ws = &wk->ws;
+	uint64_t searched = 0, shortcut = 0;
+	int rc = 0;
+
+	(void)chunk;
+	for (uint32_t b = lo; b < hi && rc == 0; b++) {
+		uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
+		uint32_t f = db->block_transit_first[b];
+		uint32_t n = db->block_transit_first[b + 1] - f;
+		uint32_t *border = NULL, nborder = 0;
+		uint64_t *cost = NULL;
+		uint64_t span = 0;
+
+		if (first == last)
+			continue;
+		rc = -1;
+		if (outer_border(tg, b, &border, &nborder) != 0 ||
+		    block_shortcuts(wk, db, b, border, nborder, &cost, &span,
+				    &shortcut) != 0)
+			goto next;
+		for (uint32_t i = 0; i < n; i++)
+			wk->pos[db->transit_node[db->block_transit[f + i]]] = i;
+		struct twz_shortcuts sc = { wk->pos, nborder, border, cost, span };
+		struct runs *out = &lc->block_runs[b];
+		set_area(ws, tg, b, 1);
+		for (uint32_t s = first; s < last; s++) {
+			uint32_t before = out->len;
+			if (twz_tsearch_local(ws, s, &sc) != 0 ||
+			    encode_row(tg, ws, s, out) != 0) {
+				set_area(ws, tg, b, 0);
+				goto next;
+			}
+			lc->row_len[s] = out->len - before;
+			searched += ws->order_len;
+			struct twz_tdist *d = db->node_dist + lc->dist_first[b] +
+					      (uint64_t)(s - first) * n;
+			for (uint32_t j = 0; j < n; j++) {
+				uint32_t a = db->transit_node[db->block_transit[f + j]];
+				if (twz_tsearch_settled(ws, a))
+					d[j] = (struct twz_tdist){ (uint32_t)(ws->key[a] >> 32),
+								   (uint32_t)ws->key[a] };
+				else
+					d[j] = far_dist;
+			}
+		}
+		set_area(ws, tg, b, 0);
+		rc = 0;
+next:
+		for (uint32_t i = 0; i < n; i++)
+			wk->pos[db->transit_node[db->block_transit[f + i]]] = TWZ_NODE_NONE;
+		free(border);
+		free(cost);
+	}
+	atomic_fetch_add(&lc->searched, searched);
+	atomic_fetch_add(&lc->shortcut_searched, shortcut);
+	return rc;
+}
+
+/* ---- stage 3: the transit table ------------------------------------- */
+
+struct table_ctx {
+	struct twz_transit_db *db;
+	const uint32_t *tindex;       /* [node_count]: transit index or NONE */
+	const uint32_t *want;         /* [M]: transits j >= i in i's region */
+};
+
+static inline uint64_t table_row(uint64_t m, uint64_t i)
+{
+	return i * (2 * m - i - 1) / 2;
+}
+
+static int table_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
+		       uint32_t lo, uint32_t hi)
+{
+	struct table_ctx *tc = p->ctx;
+	struct twz_transit_db *db = tc->db;
+	struct twz_tsearch *ws = &wk->ws;
+	uint32_t m = db->transit_count;
+
+	(void)chunk;
+	for (uint32_t i = lo; i < hi; i++) {
+		if (twz_tsearch_targets(ws, db->transit_node[i], tc->tindex, i,
+					tc->want[i]) != 0)
+			return -1;
+		struct twz_tdist *row = db->table + table_row(m, i);
+		for (uint32_t j = i + 1; j < m; j++) {
+			uint32_t b = db->transit_node[j];
+			if (twz_tsearch_settled(ws, b))
+				row[j - i - 1] = (struct twz_tdist){
+					(uint32_t)(ws->key[b] >> 32), (uint32_t)ws->key[b] };
+			else
+				row[j - i - 1] = far_dist;
+		}
+	}
+	return 0;
+}
+
+/* ---- the pipeline --------------------------------------------------- */
+
+void twz_transit_db_free(struct twz_transit_db *db)
+{
+	twz_transit_graph_free(&db->graph);
+	free(db->transit_node);
+	free(db->block_transit_first);
+	free(db->block_transit);
+	free(db->node_dist);
+	free(db->table);
+	free(db->row_offsets);
+	free(db->runs);
+	memset(db, 0, sizeof *db);
+}
+
+static int stage_select(struct twz_transit_db *db,
+			const struct twz_bake_options *opt, unsigned threads,
+			uint32_t *tindex, struct twz_error *err)
+{
+	const struct twz_transit_graph *tg = &db->graph;
+	uint32_t blocks = tg->cols * tg->rows;
+	struct select_ctx sc;
+	struct pool p = { .tg = tg, .opt = opt, .what = "transit nodes",
+			  .items = blocks, .chunk = 1, .fn = select_chunk,
+			  .ctx = &sc };
+	int rc = -1;
+	double t0 = now_seconds();
+
+	sc.list = calloc(blocks, sizeof *sc.list);
+	sc.len = calloc(blocks, sizeof *sc.len);
+	if (!sc.list || !sc.len || pool_run(&p, threads) != 0) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory selecting transit nodes",
+				   opt->name);
+		goto out;
+	}
+	rc = index_transits(db, &sc, tindex, err, opt->name);
+out:
+	if (sc.list)
+		for (uint32_t b = 0; b < blocks; b++)
+			free(sc.list[b]);
+	free(sc.list);
+	free(sc.len);
+	db->select_seconds = now_seconds() - t0;
+	return rc;
+}
+
+static int stage_local(struct twz_transit_db *db,
+		       const struct twz_bake_options *opt, unsigned threads,
+		       struct twz_error *err)
+{
+	const struct twz_transit_graph *tg = &db->graph;
+	uint32_t blocks = tg->cols * tg->rows;
+	struct local_ctx lc = { .db = db };
+	struct pool p = { .tg = tg, .opt = opt, .what = "local rows",
+			  .items = blocks, .chunk = 1, .fn = local_chunk,
+			  .ctx = &lc };
+	uint64_t *dist_first = malloc(((size_t)blocks + 1) * sizeof *dist_first);
+	int rc = -1;
+	double t0 = now_seconds();
+
+	atomic_init(&lc.searched, 0);
+	atomic_init(&lc.shortcut_searched, 0);
+	lc.block_runs = calloc(blocks, sizeof *lc.block_runs);
+	lc.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
+	db->row_offsets = malloc(((size_t)tg->node_count + 1) * sizeof(uint32_t));
+	if (!dist_first || !lc.block_runs || !lc.row_len || !db->row_offsets)
+		goto nomem;
+	uint64_t total = 0;
+	for (uint32_t b = 0; b < blocks; b++) {
+		dist_first[b] = total;
+		total += (uint64_t)(tg->block_first[b + 1] - tg->block_first[b]) *
+			 (db->block_transit_first[b + 1] - db->block_transit_first[b]);
+	}
+	dist_first[blocks] = total;
+	db->node_dist_count = total;
+	db->node_dist = malloc((total ? total : 1) * sizeof *db->node_dist);
+	if (!db->node_dist)
+		goto nomem;
+	lc.dist_first = dist_first;
+	if (pool_run(&p, threads) != 0)
+		goto nomem;
+
+	uint64_t runs = 0;
+	for (uint32_t b = 0; b < blocks; b++)
+		runs += lc.block_runs[b].len;
+	if (runs > TWZ_MAX_RUNS) {
+		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
+			      (unsigned long long)runs);
+		goto out;
+	}
+	db->runs = malloc((runs ? runs : 1) * sizeof(uint32_t));
+	if (!db->runs)
+		goto nomem;
+	/* Blocks hold consecutive nodes: block order is node order. */
+	uint64_t pos = 0;
+	for (uint32_t b = 0; b < blocks; b++) {
+		memcpy(db->runs + pos, lc.block_runs[b].v,
+		       lc.block_runs[b].len * sizeof(uint32_t));
+		pos += lc.block_runs[b].len;
+	}
+	db->run_count = runs;
+	db->row_offsets[0] = 0;
+	for (uint32_t s = 0; s < tg->node_count; s++)
+		db->row_offsets[s + 1] = db->row_offsets[s] + lc.row_len[s];
+	db->searched_nodes = atomic_load(&lc.searched);
+	db->shortcut_nodes = atomic_load(&lc.shortcut_searched);
+	rc = 0;
+	goto out;
+nomem:
+	twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for the local rows",
+			   opt->name);
+out:
+	if (lc.block_runs)
+		for (uint32_t b = 0; b < blocks; b++)
+			free(lc.block_runs[b].v);
+	free(lc.block_runs);
+	free(lc.row_len);
+	free(dist_first);
+	db->local_seconds = now_seconds() - t0;
+	return rc;
+}
+
+static int stage_table(struct twz_transit_db *db,
+		       const struct twz_bake_options *opt, unsigned threads,
+		       const uint32_t *tindex, struct twz_error *err)
+{
+	const struct twz_transit_graph *tg = &db->graph;
+	uint32_t m = db->transit_count;
+	struct table_ctx tc = { .db = db, .tindex = tindex };
+	struct pool p = { .tg = tg, .opt = opt, .what = "transit table",
+			  .items = m, .chunk = 4, .fn = table_chunk, .ctx = &tc };
+	uint32_t *want = malloc((m ? m : 1) * sizeof *want);
+	uint32_t *count = calloc(tg->component_count ? tg->component_count : 1,
+				 sizeof *count);
+	int rc = -1;
+	double t0 = now_seconds();
+
+	db->table = malloc((db->table_count ? db->table_count : 1) *
+			   sizeof *db->table);
+	if (!want || !count || !db->table)
+		goto out;
+	/* Transit nodes j >= i of i's region: the search from i stops when
+	 * it has settled them all. */
+	for (uint32_t i = m; i-- > 0;)
+		want[i] = ++count[tg->node_comp[db->transit_node[i]]];
+	tc.want = want;
+	if (pool_run(&p, threads) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc != 0)
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for the transit table",
+				   opt->name);
+	free(want);
+	free(count);
+	db->table_seconds = now_seconds() - t0;
+	return rc;
+}
+
+int twz_bake_transit(const struct twz_grid *g,
+		     const struct twz_bake_options *opt,
+		     const struct twz_transit_options *topt,
+		     struct twz_transit_db *out, struct twz_error *err)
+{
+	unsigned threads = thread_count(opt);
+	uint32_t *tindex = NULL;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	if (twz_transit_graph_build(g, opt->connectivity, topt, &out->graph, err) != 0)
+		return -1;
+	tindex = malloc((out->graph.node_count ? out->graph.node_count : 1) *
+			sizeof *tindex);
+	if (!tindex) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		goto out;
+	}
+	if (stage_select(out, opt, threads, tindex, err) != 0 ||
+	    stage_local(out, opt, threads, err) != 0 ||
+	    stage_table(out, opt, threads, tindex, err) != 0)
+		goto out;
+	rc = 0;
+out:
+	free(tindex);
+	if (rc != 0)
+		twz_transit_db_free(out);
+	return rc;
+}
+
+/* ---- encoding -------------------------------------------------------- */
+
+static uint8_t *le_u32(const uint32_t *v, size_t n)
+{
+	uint8_t *b = malloc(n ? n * 4 : 1);
+	if (!b)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		twz_put32(b + 4 * i, v[i]);
+	return b;
+}
+
+/* ---- distances as residual planes (twz_format.h, FORMAT.md) ------- */
+
+struct planes {
+	const struct twz_transit_graph *tg;
+	unsigned width;       /* 4 or 8 */
+	int fits16;           /* every residual fits an i16 (pass 1) */
+	uint8_t *out;         /* pass 2: the two planes */
+	uint64_t count;
+	uint64_t at;
+};
+
+/* Entry i of a distance section: distance d between nodes a and b. */
+static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
+			uint32_t b)
+{
+	const struct twz_transit_graph *tg = pl->tg;
+	uint32_t ca = tg->node_cell[a], cb = tg->node_cell[b];
+	uint32_t ax = ca % tg->width, ay = ca / tg->width;
+	uint32_t bx = cb % tg->width, by = cb / tg->width;
+	uint32_t rs, rd;
+	int64_t vs, vd;
+
+	twz_transit_reference(tg->connectivity, ax > bx ? ax - bx : bx - ax,
+			      ay > by ? ay - by : by - ay, &rs, &rd);
+	if (d.straight == UINT32_MAX) {
+		vs = vd = pl->width == 4 ? TWZ_TRANSIT_FAR16 : TWZ_TRANSIT_FAR32;
+	} else {
+		vs = (int64_t)d.straight - rs;
+		vd = (int64_t)d.diagonal - rd;
+	}
+	if (!pl->out) {
+		if (d.straight != UINT32_MAX &&
+		    (vs <= TWZ_TRANSIT_FAR16 || vs > INT16_MAX ||
+		     vd <= TWZ_TRANSIT_FAR16 || vd > INT16_MAX))
+			pl->fits16 = 0;
+		return;
+	}
+	uint64_t k = pl->at++;
+	if (pl->width == 4) {
+		twz_put16(pl->out + 2 * k, (uint16_t)(int16_t)vs);
+		twz_put16(pl->out + 2 * (pl->count + k), (uint16_t)(int16_t)vd);
+	} else {
+		twz_put32(pl->out + 4 * k, (uint32_t)(int32_t)vs);
+		twz_put32(pl->out + 4 * (pl->count + k), (uint32_t)(int32_t)vd);
+	}
+}
+
+/* Visit every entry of NODE_DIST, then of TABLE. */
+static void visit_node_dist(const struct twz_transit_db *db, struct planes *pl)
+{
+	const struct twz_transit_graph *tg = &db->graph;
+	uint32_t blocks = tg->cols * tg->rows;
+	uint64_t k = 0;
+
+	for (uint32_t b = 0; b < blocks; b++) {
+		uint32_t f = db->block_transit_first[b];
+		uint32_t n = db->block_transit_first[b + 1] - f;
+		for (uint32_t s = tg->block_first[b]; s < tg->block_first[b + 1]; s++)
+			for (uint32_t j = 0; j < n; j++)
+				plane_entry(pl, db->node_dist[k++], s,
+					    db->transit_node[db->block_transit[f + j]]);
+	}
+}
+
+static void visit_table(const struct twz_transit_db *db, struct planes *pl)
+{
+	uint64_t k = 0;
+
+	for (uint32_t i = 0; i < db->transit_count; i++)
+		for (uint32_t j = i + 1; j < db->transit_count; j++)
+			plane_entry(pl, db->table[k++], db->transit_node[i],
+				    db->transit_node[j]);
+}
+
+static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
+			  unsigned width,
+			  void (*visit)(const struct twz_transit_db *, struct planes *))
+{
+	struct planes pl = { &db->graph, width, 1, NULL, count, 0 };
+
+	pl.out = malloc(count ? count * width : 1);
+	if (pl.out)
+		visit(db, &pl);
+	return pl.out;
+}
+
+enum { SEC_COUNT = 11 };
+
+int twz_transit_encode(const struct twz_transit_db *db,
+		       const struct twz_grid *g,
+		       const struct twz_bake_options *opt, uint8_t **buf,
+		       size_t *len, struct twz_error *err)
+{
+	const struct twz_transit_graph *tg = &db->graph;
+	uint32_t blocks = tg->cols * tg->rows;
+	size_t cells = (size_t)tg->width * tg->height;
+	struct planes probe = { &db->graph, 4, 1, NULL, 0, 0 };
+	visit_node_dist(db, &probe);
+	visit_table(db, &probe);
+	unsigned width = probe.fits16 ? 4 : 8;
+	struct twz_out_section sec[SEC_COUNT];
+	uint8_t *owned[SEC_COUNT] = { 0 };
+	uint8_t params[TWZ_TP_SIZE];
+	int rc = -1;
+
+	memset(params, 0, sizeof params);
+	twz_put32(params + TWZ_TP_ORIGIN_X, tg->origin_x);
+	twz_put32(params + TWZ_TP_ORIGIN_Y, tg->origin_y);
+	twz_put32(params + TWZ_TP_SIDE, tg->side);
+	twz_put32(params + TWZ_TP_COLS, tg->cols);
+	twz_put32(params + TWZ_TP_ROWS, tg->rows);
+	twz_put32(params + TWZ_TP_INNER, tg->inner);
+	twz_put32(params + TWZ_TP_OUTER, tg->outer);
+	twz_put32(params + TWZ_TP_TRANSITS, db->transit_count);
+	twz_put32(params + TWZ_TP_MAX_LIST, db->max_block_transits);
+	twz_put32(params + TWZ_TP_DIST_BYTES, width);
+
+	uint8_t *blk = malloc(((size_t)blocks + 1) * TWZ_TB_SIZE);
+	owned[4] = blk;
+	if (blk) {
+		uint64_t dist = 0;
+		for (uint32_t b = 0; b <= blocks; b++) {
+			uint8_t *r = blk + (size_t)b * TWZ_TB_SIZE;
+			twz_put32(r + TWZ_TB_FIRST_NODE, tg->block_first[b]);
+			twz_put32(r + TWZ_TB_FIRST_LIST, db->block_transit_first[b]);
+			twz_put64(r + TWZ_TB_FIRST_DIST, dist);
+			if (b < blocks)
+				dist += (uint64_t)(tg->block_first[b + 1] -
+						   tg->block_first[b]) *
+					(db->block_transit_first[b + 1] -
+					 db->block_transit_first[b]);
+		}
+	}
+	uint32_t listed = db->block_transit_first[blocks];
+	owned[0] = le_u32(tg->cell_node, cells);
+	owned[1] = le_u32(tg->node_cell, tg->node_count);
+	owned[2] = le_u32(tg->node_comp, tg->node_count);
+	owned[5] = le_u32(db->block_transit, listed);
+	owned[6] = le_u32(db->transit_node, db->transit_count);
+	owned[7] = planes_of(db, db->node_dist_count, width, visit_node_dist);
+	owned[8] = planes_of(db, db->table_count, width, visit_table);
+	owned[9] = le_u32(db->row_offsets, (size_t)tg->node_count + 1);
+	owned[10] = le_u32(db->runs, db->run_count);
+	for (int i = 0; i < SEC_COUNT; i++)
+		if (i != 3 && !owned[i]) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+			goto out;
+		}
+	sec[0] = (struct twz_out_section){ TWZ_SECTION_CELL_NODE, owned[0], cells * 4 };
+	sec[1] = (struct twz_out_section){ TWZ_SECTION_NODE_CELL, owned[1],
+					   (size_t)tg->node_count * 4 };
+	sec[2] = (struct twz_out_section){ TWZ_SECTION_NODE_COMPONENT, owned[2],
+					   (size_t)tg->node_count * 4 };
+	sec[3] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_PARAMS, params,
+					   TWZ_TP_SIZE };
+	sec[4] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_BLOCKS, owned[4],
+					   ((size_t)blocks + 1) * TWZ_TB_SIZE };
+	sec[5] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_LISTS, owned[5],
+					   (size_t)listed * 4 };
+	sec[6] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_NODES, owned[6],
+					   (size_t)db->transit_count * 4 };
+	sec[7] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_NODE_DIST, owned[7],
+					   (size_t)db->node_dist_count * width };
+	sec[8] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_TABLE, owned[8],
+					   (size_t)db->table_count * width };
+	sec[9] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_ROW_OFFSETS, owned[9],
+					   ((size_t)tg->node_count + 1) * 4 };
+	sec[10] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_RUNS, owned[10],
+					    (size_t)db->run_count * 4 };
+	struct twz_out_header h = {
+		.minor = 1,
+		.required_features = 0,
+		.level_hash = g->level_hash,
+		.width = tg->width,
+		.height = tg->height,
+		.node_count = tg->node_count,
+		.component_count = tg->component_count,
+		.method = TWZ_METHOD_TRANSIT,
+		.connectivity = (uint8_t)tg->connectivity,
+		.node_order = TWZ_ORDER_BLOCKS,
+		.codec = (uint8_t)opt->codec,
+		.level = (int8_t)opt->level,
+	};
+	rc = twz_encode(&h, sec, SEC_COUNT, buf, len, err);
+out:
+	for (int i = 0; i < SEC_COUNT; i++)
+		free(owned[i]);
+	return rc;
+}
+
+int twz_transit_write(const struct twz_transit_db *db, const struct twz_grid *g,
+		      const struct twz_bake_options *opt, const char *path,
+		      struct twz_error *err)
+{
+	uint8_t *buf;
+	size_t len;
+
+	if (twz_transit_encode(db, g, opt, &buf, &len, err) != 0)
+		return -1;
+	int rc = twz_write_atomic(path, buf, len, err);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,369 @@
+/*
+ * transit_search.c - the bounded searches of the TRANSIT bake (see
+ * transit_search.h).
+ */
+#include "transit_search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The ring grows to the span of the longest shortcut; a span over this
+ * many half units is refused (no shortest path is that long). */
+#define RING_MAX (1u << 28)
+
+#define UNSET UINT64_MAX
+
+/* state bits */
+#define QUEUED 1u
+#define SETTLED 2u
+#define AREA 4u   /* inside the area of the current local searches */
+
+/* floor(sqrt(v)) exactly, for v < 2^62. */
+static uint64_t isqrt(uint64_t v)
+{
+	uint64_t r = (uint64_t)sqrt((double)v);
+
+	while (r * r > v)
+		r--;
+	while ((r + 1) * (r + 1) <= v)
+		r++;
+	return r;
+}
+
+int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_transit_graph *tg)
+{
+	size_t n = tg->node_count ? tg->node_count : 1;
+
+	memset(ws, 0, sizeof *ws);
+	ws->tg = tg;
+	ws->key = malloc(n * sizeof *ws->key);
+	ws->tie = malloc(n * sizeof *ws->tie);
+	ws->moves = malloc(n);
+	ws->state = calloc(n, 1);
+	ws->mark = malloc(n);
+	ws->legal = malloc(n);
+	ws->touched = malloc(n * sizeof *ws->touched);
+	ws->order = malloc(n * sizeof *ws->order);
+	ws->half_sqrt8 = malloc((n + 1) * sizeof *ws->half_sqrt8);
+	if (!ws->key || !ws->tie || !ws->moves || !ws->state || !ws->mark ||
+	    !ws->legal || !ws->touched || !ws->order || !ws->half_sqrt8) {
+		twz_tsearch_free(ws);
+		return -1;
+	}
+	/* A shortest path has fewer than n moves, so diagonal counts of
+	 * every cost met stay <= n. */
+	for (size_t d = 0; d <= n; d++)
+		ws->half_sqrt8[d] = (uint32_t)isqrt(8 * (uint64_t)d * d);
+	for (uint32_t v = 0; v < tg->node_count; v++) {
+		unsigned mask = 0;
+		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+			if (tg->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] != TWZ_NODE_NONE)
+				mask |= 1u << m;
+		ws->legal[v] = (uint8_t)mask;
+	}
+	return 0;
+}
+
+void twz_tsearch_free(struct twz_tsearch *ws)
+{
+	free(ws->key);
+	free(ws->tie);
+	free(ws->moves);
+	free(ws->state);
+	free(ws->mark);
+	free(ws->legal);
+	free(ws->touched);
+	free(ws->order);
+	free(ws->half_sqrt8);
+	for (uint32_t i = 0; i < ws->ring_cap; i++)
+		free(ws->bucket[i]);
+	free(ws->bucket);
+	free(ws->bucket_len);
+	free(ws->bucket_cap);
+	memset(ws, 0, sizeof *ws);
+}
+
+void twz_tsearch_area(struct twz_tsearch *ws, uint32_t lo, uint32_t hi, int on)
+{
+	for (uint32_t v = lo; v < hi; v++) {
+		if (on)
+			ws->state[v] |= AREA;
+		else
+			ws->state[v] &= (uint8_t)~AREA;
+	}
+}
+
+/* Empty buckets, at least enough for moves spanning `span` half units;
+ * the previous search's nodes back to untouched. */
+static int reset(struct twz_tsearch *ws, uint64_t span)
+{
+	uint32_t ring = 4;  /* a move goes 2 or 3 half units up */
+
+	while (ring < span + 4 && ring < RING_MAX)
+		ring *= 2;
+	if (ring < span + 4)
+		return -1;
+	if (ring > ws->ring_cap) {
+		uint32_t **b = realloc(ws->bucket, ring * sizeof *b);
+		if (!b)
+			return -1;
+		ws->bucket = b;
+		uint32_t *l = realloc(ws->bucket_len, ring * sizeof *l);
+		if (!l)
+			return -1;
+		ws->bucket_len = l;
+		uint32_t *c = realloc(ws->bucket_cap, ring * sizeof *c);
+		if (!c)
+			return -1;
+		ws->bucket_cap = c;
+		for (uint32_t i = ws->ring_cap; i < ring; i++) {
+			ws->bucket[i] = NULL;
+			ws->bucket_len[i] = 0;
+			ws->bucket_cap[i] = 0;
+		}
+		ws->ring_cap = ring;
+	}
+	ws->ring = ring;
+	for (uint32_t i = 0; i < ws->touched_len; i++)
+		ws->state[ws->touched[i]] &= AREA;
+	ws->touched_len = 0;
+	ws->order_len = 0;
+	/* A search that stopped early left entries behind. */
+	if (ws->partial)
+		for (uint32_t i = 0; i < ws->ring_cap; i++)
+			ws->bucket_len[i] = 0;
+	ws->queued = 0;
+	ws->partial = 1;
+	return 0;
+}
+
+/* 2 * straight + floor(2 * sqrt(2) * diagonal): floor(2 * cost), exactly.
+ * A move adds 2 or 3, so optimal predecessors sit in lower buckets. */
+static inline uint64_t bucket_of(const struct twz_tsearch *ws, uint64_t key)
+{
+	return 2 * (key >> 32) + ws->half_sqrt8[(uint32_t)key];
+}
+
+static int grow(struct twz_tsearch *ws, uint32_t r)
+{
+	uint32_t ncap = ws->bucket_cap[r] ? ws->bucket_cap[r] * 2 : 256;
+	uint32_t *nb = realloc(ws->bucket[r], (size_t)ncap * sizeof *nb);
+
+	if (!nb)
+		return -1;
+	ws->bucket[r] = nb;
+	ws->bucket_cap[r] = ncap;
+	return 0;
+}
+
+static inline int push(struct twz_tsearch *ws, uint64_t bucket, uint32_t node)
+{
+	uint32_t r = (uint32_t)(bucket & (ws->ring - 1));
+
+	if (ws->bucket_len[r] == ws->bucket_cap[r] && grow(ws, r) != 0)
+		return -1;
+	ws->bucket[r][ws->bucket_len[r]++] = node;
+	ws->queued++;
+	return 0;
+}
+
+/* The tie-break of the move between squares a and b: the same both ways
+ * and for every run, so lexicographically shortest paths are one fixed
+ * choice among the equally short ones. */
+static inline uint64_t tie_of(uint32_t a, uint32_t b)
+{
+	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+	uint64_t h = (lo << 32 | hi) * 0x9E3779B97F4A7C15ull;
+
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ull;
+	h ^= h >> 32;
+	return h & 0xFFFFF;  /* 20 bits: sums over any path fit 64 bits */
+}
+
+static inline uint64_t move_key(unsigned m)
+{
+	return twz_move_is_diagonal(m) ? 1 : (uint64_t)1 << 32;
+}
+
+static int start(struct twz_tsearch *ws, uint32_t s, uint64_t span)
+{
+	if (reset(ws, span) != 0)
+		return -1;
+	ws->key[s] = 0;
+	ws->tie[s] = 0;
+	ws->moves[s] = 0;
+	ws->state[s] |= QUEUED;
+	ws->touched[ws->touched_len++] = s;
+	return push(ws, 0, s);
+}
+
+enum mode {
+	MODE_LOCAL,     /* first moves, inside the area + shortcuts */
+	MODE_FLAGS,     /* costs, stop at `want` flagged nodes */
+	MODE_TARGETS,   /* costs, stop at `want` targets by index */
+	MODE_SELECT,    /* lexicographic, expand inside the outer square */
+};
+
+/* Whether v's block is within tg->outer blocks of block (bx, by). */
+static inline int near(const struct twz_transit_graph *tg, uint32_t v,
+		       uint32_t bx, uint32_t by)
+{
+	uint32_t dx = tg->node_bx[v] > bx ? tg->node_bx[v] - bx : bx - tg->node_bx[v];
+	uint32_t dy = tg->node_by[v] > by ? tg->node_by[v] - by : by - tg->node_by[v];
+
+	return dx <= tg->outer && dy <= tg->outer;
+}
+
+/* Offer w the cost kw (tie tw, first moves fm). Settled nodes sit in
+ * lower buckets than any offer, so they are never replaced. */
+static inline int relax(struct twz_tsearch *ws, enum mode mode, uint32_t w,
+			uint64_t kw, uint64_t tw, uint8_t fm)
+{
+	uint64_t bw = bucket_of(ws, kw);
+
+	if (ws->state[w] & QUEUED) {
+		uint64_t old = ws->key[w];
+		if (kw == old) {
+			if (mode == MODE_LOCAL)
+				ws->moves[w] |= fm;
+			if (mode == MODE_SELECT && tw < ws->tie[w])
+				ws->tie[w] = tw;
+			return 0;
+		}
+		uint64_t bo = bucket_of(ws, old);
+		if (bw > bo || (bw == bo &&
+				!twz_cost_less(twz_key_cost(kw), twz_key_cost(old))))
+			return 0;
+	} else {
+		ws->state[w] |= QUEUED;
+		ws->touched[ws->touched_len++] = w;
+	}
+	ws->key[w] = kw;
+	ws->tie[w] = tw;
+	ws->moves[w] = fm;
+	return push(ws, bw, w);
+}
+
+/* The one loop; `mode` is a constant at each call, so each use compiles
+ * to its own specialised copy. */
+static inline int run(struct twz_tsearch *ws, uint32_t s, enum mode mode,
+		      uint32_t want, const uint8_t *flag, const uint32_t *index,
+		      uint32_t min, const struct twz_shortcuts *sc)
+{
+	const struct twz_transit_graph *tg = ws->tg;
+	uint32_t bx = tg->node_bx[s], by = tg->node_by[s];
+	uint32_t got = 0;
+
+	if (start(ws, s, sc ? sc->span : 0) != 0)
+		return -1;
+	if ((mode == MODE_FLAGS || mode == MODE_TARGETS) && want == 0)
+		return 0;
+	for (uint64_t b = 0; ws->queued; b++) {
+		uint32_t r = (uint32_t)(b & (ws->ring - 1));
+		/* New entries land in later buckets (the ring is longer than
+		 * any move or shortcut): this one's length is fixed while it
+		 * is drained. */
+		uint32_t len = ws->bucket_len[r];
+		for (uint32_t i = 0; i < len; i++) {
+			uint32_t v = ws->bucket[r][i];
+			ws->queued--;  /* counts what an early return leaves */
+			uint64_t kv = ws->key[v];
+			if ((ws->state[v] & SETTLED) || bucket_of(ws, kv) != b)
+				continue;  /* stale entry */
+			ws->state[v] |= SETTLED;
+			ws->order[ws->order_len++] = v;
+			if (mode == MODE_FLAGS && flag[v] && ++got == want)
+				return 0;
+			if (mode == MODE_TARGETS && index[v] != TWZ_NODE_NONE &&
+			    index[v] >= min && ++got == want)
+				return 0;
+			if (mode == MODE_SELECT && !near(tg, v, bx, by))
+				continue;  /* a node just outside: an end */
+			const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+			uint8_t fv = ws->moves[v];
+			for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
+				unsigned m = (unsigned)__builtin_ctz(mask);
+				uint32_t w = nb[m];
+				uint8_t sw = ws->state[w];
+				if (sw & SETTLED)
+					continue;
+				if (mode == MODE_LOCAL && !(sw & AREA))
+					continue;
+				uint64_t tw = 0;
+				if (mode == MODE_SELECT)
+					tw = ws->tie[v] + tie_of(tg->node_cell[v],
+								 tg->node_cell[w]);
+				uint8_t fm = v == s ? (uint8_t)(1u << m) : fv;
+				if (relax(ws, mode, w, kv + move_key(m), tw, fm) != 0)
+					return -1;
+			}
+			if (mode != MODE_LOCAL || !sc || sc->pos[v] == TWZ_NODE_NONE)
+				continue;
+			const uint64_t *row = sc->key + (size_t)sc->pos[v] * sc->to_count;
+			for (uint32_t j = 0; j < sc->to_count; j++) {
+				uint32_t w = sc->to[j];
+				if (row[j] == UNSET || w == v || (ws->state[w] & SETTLED))
+					continue;
+				if (relax(ws, mode, w, kv + row[j], 0, fv) != 0)
+					return -1;
+			}
+		}
+		ws->bucket_len[r] = 0;
+	}
+	ws->partial = 0;  /* every bucket drained */
+	return 0;
+}
+
+int twz_tsearch_local(struct twz_tsearch *ws, uint32_t s,
+		      const struct twz_shortcuts *sc)
+{
+	return run(ws, s, MODE_LOCAL, 0, NULL, NULL, 0, sc);
+}
+
+int twz_tsearch_flags(struct twz_tsearch *ws, uint32_t s, const uint8_t *flag,
+		      uint32_t want)
+{
+	return run(ws, s, MODE_FLAGS, want, flag, NULL, 0, NULL);
+}
+
+int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
+			const uint32_t *index, uint32_t min, uint32_t want)
+{
+	return run(ws, s, MODE_TARGETS, want, NULL, index, min, NULL);
+}
+
+int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
+{
+	const struct twz_transit_graph *tg = ws->tg;
+	uint32_t bx = tg->node_bx[u], by = tg->node_by[u];
+
+	if (run(ws, u, MODE_SELECT, 0, NULL, NULL, 0, NULL) != 0)
+		return -1;
+	/* Backwards over the settling order: a node is marked when it is an
+	 * end itself or a tight move leads to a marked node. Successors on a
+	 * shortest path are settled later, so they are decided first. */
+	for (uint32_t i = ws->order_len; i-- > 0;) {
+		uint32_t v = ws->order[i];
+		ws->mark[v] = 0;
+		if (!near(tg, v, bx, by)) {
+			ws->mark[v] = 1;
+			continue;
+		}
+		const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+		for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
+			unsigned m = (unsigned)__builtin_ctz(mask);
+			uint32_t w = nb[m];
+			if (!(ws->state[w] & SETTLED) || !ws->mark[w])
+				continue;
+			if (ws->key[v] + move_key(m) == ws->key[w] &&
+			    ws->tie[v] + tie_of(tg->node_cell[v], tg->node_cell[w]) ==
+				    ws->tie[w]) {
+				ws->mark[v] = 1;
+				break;
+			}
+		}
+	}
+	return 0;
+}
