@@ -557,21 +557,95 @@ static void runs_legend(const struct twz_render *r,
 
 /* ---- transit: TRANSIT cells and their transit nodes --------------------- */
 
+/* What the overlay draws: the block grid and every transit node's cell. */
+struct transit_data {
+	uint32_t origin_x, origin_y;  /* the block grid's top-left cell */
+	uint32_t side;                /* block side, cells */
+	uint32_t cols, rows;
+	uint32_t count;               /* transit nodes */
+	uint32_t cell[];              /* [count]: y << 16 | x */
+};
+
 static int transit_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 			   struct twz_error *err)
 {
-	(void)it;
-	/* Only a TRANSIT database (method 2) has transit nodes, and no
-	 * format version stores them yet: every database is refused here
-	 * until one does and this entry learns to read them. */
-	if (sc->info.method == TWZ_METHOD_CPD)
+	const twz_db *db = sc->db;
+
+	if (sc->info.method != TWZ_METHOD_TRANSIT) {
 		twz_error_set(err, "%s: --transit: the database holds no transit "
-			      "nodes (it is a CPD database)", sc->name);
-	else
-		twz_error_set(err, "%s: --transit: this twigz cannot read the "
-			      "transit nodes of a method %u database", sc->name,
-			      sc->info.method);
-	return -1;
+			      "nodes (it is a CPD database; bake with --method "
+			      "transit)", sc->name);
+		return -1;
+	}
+	const struct twz_transit_view *tv = &db->transit;
+	struct transit_data *d = malloc(sizeof *d +
+					(size_t)tv->transit_count * sizeof d->cell[0]);
+	if (!d)
+		return nomem(sc, err);
+	d->origin_x = tv->origin_x;
+	d->origin_y = tv->origin_y;
+	d->side = tv->side;
+	d->cols = tv->cols;
+	d->rows = tv->rows;
+	d->count = tv->transit_count;
+	for (uint32_t i = 0; i < d->count; i++) {
+		uint32_t x = 0, y = 0;
+		twz_node_xy(db, twz_le32(tv->nodes + 4 * (size_t)i), &x, &y);
+		d->cell[i] = y << 16 | x;
+	}
+	it->data = d;
+	return 0;
+}
+
+static void transit_draw(const struct twz_render *r,
+			 const struct twz_overlay_item *it, enum twz_layer layer)
+{
+	const struct transit_data *d = it->data;
+	const struct twz_layout *l = r->layout;
+	struct twz_canvas *c = r->canvas;
+	struct twz_rgb colour = twz_palette_category(5);
+
+	if (layer == TWZ_LAYER_GRID) {
+		/* Block boundaries, clipped to the map. */
+		double w = l->scale >= 4 ? 2 : 1;
+		double x0 = l->map_x, y0 = l->map_y;
+		double x1 = x0 + l->map_w, y1 = y0 + l->map_h;
+		for (uint32_t k = 0; k <= d->cols; k++) {
+			double px = x0 + ((double)d->origin_x + (double)k * d->side) * l->scale;
+			if (px < x0 || px > x1)
+				continue;
+			double xy[4] = { px, y0, px, y1 };
+			c->ops->line(c, xy, 2, w, colour, 0.8);
+		}
+		for (uint32_t k = 0; k <= d->rows; k++) {
+			double py = y0 + ((double)d->origin_y + (double)k * d->side) * l->scale;
+			if (py < y0 || py > y1)
+				continue;
+			double xy[4] = { x0, py, x1, py };
+			c->ops->line(c, xy, 2, w, colour, 0.8);
+		}
+	}
+	if (layer == TWZ_LAYER_MARKS) {
+		double rad = twz_mark_radius(l->scale) * 0.7;
+		for (uint32_t i = 0; i < d->count; i++) {
+			double px, py;
+			twz_cell_centre(l, d->cell[i] & 0xFFFF, d->cell[i] >> 16, &px, &py);
+			twz_draw_goal(c, px, py, rad, colour);
+		}
+	}
+}
+
+static void transit_legend(const struct twz_render *r,
+			   const struct twz_overlay_item *it,
+			   struct twz_legend *lg)
+{
+	const struct transit_data *d = it->data;
+
+	(void)r;
+	twz_legend_add(lg, TWZ_LEGEND_BOUNDARY, "TRANSIT cells, %u x %u of %u",
+		       d->cols, d->rows, d->side)->colour = twz_palette_category(5);
+	twz_legend_add(lg, TWZ_LEGEND_NODE, "%u transit nodes",
+		       d->count)->colour = twz_palette_category(5);
 }
 
 /* ---- the table ----------------------------------------------------------- */
@@ -645,6 +719,8 @@ const struct twz_overlay twz_overlays[] = {
 		.nargs = 0,
 		.flags = TWZ_OVERLAY_NEEDS_DB,
 		.prepare = transit_prepare,
+		.draw = transit_draw,
+		.legend = transit_legend,
 		.release = release_data,
 	},
 };

@@ -539,7 +539,7 @@ static const struct refusal refusals[] = {
 	{ "render corridor.map -o out.svg --flow 1,3 --flow 1,1", 3,
 	  "--flow is asked for twice" },
 	{ "render corridor.map -o out.svg --transit", 3,
-	  "the database holds no transit nodes (it is a CPD database)" },
+	  "the database holds no transit nodes (it is a CPD database; bake with --method transit)" },
 #if !(defined(TWZ_HAVE_PNG) && TWZ_HAVE_PNG)
 	{ "render corridor.map -o out.png", 2, "built without libpng" },
 #endif
@@ -553,6 +553,54 @@ static const struct refusal refusals[] = {
 	{ "render big.map -o out.svg --path 0,0,1,1", 3,
 	  "bake it with 'twigz build'" },
 };
+
+/* A TRANSIT database: its block grid and transit nodes are drawn, with
+ * their legend lines, and the node count is the database's. */
+START_TEST(test_render_transit_overlay)
+{
+	const char *root = getenv("TWZ_SOURCE_ROOT");
+	const char *dir = tmp_dir();
+	char args[8192], path[4200], *err, *svg;
+
+	ck_assert_ptr_nonnull(root);
+	snprintf(args, sizeof args, "build '%s/data/demo.map' -o t.twz "
+		 "--method transit --quiet", root);
+	ck_assert_int_eq(run_tool(dir, args, &err), 0);
+	free(err);
+	ck_assert_int_eq(run_tool(dir, "render t.twz -o t.svg --transit", &err), 0);
+	ck_assert_str_eq(err, "");
+	free(err);
+	snprintf(path, sizeof path, "%s/t.svg", dir);
+	svg = read_text(path, NULL);
+	ck_assert_ptr_nonnull(svg);
+	char *grid = strstr(svg, "<g id=\"grid\">\n<polyline");
+	ck_assert_ptr_nonnull(grid);
+	ck_assert_ptr_nonnull(strstr(svg, "TRANSIT cells, "));
+	const char *count = strstr(svg, " transit nodes");
+	ck_assert_ptr_nonnull(count);
+	while (count > svg && count[-1] >= '0' && count[-1] <= '9')
+		count--;
+	unsigned nodes = (unsigned)strtoul(count, NULL, 10);
+	ck_assert_uint_gt(nodes, 0);
+	/* One marker per transit node in the marks layer: a square on a
+	 * white halo, two rectangles each. */
+	char *marks = strstr(svg, "<g id=\"marks\">");
+	ck_assert_ptr_nonnull(marks);
+	char *end = strstr(marks, "</g>");
+	ck_assert_ptr_nonnull(end);
+	unsigned drawn = 0;
+	for (char *p = marks; (p = strstr(p, "<rect")) && p < end; p++)
+		drawn++;
+	ck_assert_uint_eq(drawn, 2 * nodes);
+	free(svg);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/t.twz", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/stderr.txt", dir);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
 
 START_TEST(test_render_refusals)
 {
@@ -694,6 +742,7 @@ static Suite *twz_render_suite(void)
 	tcase_add_loop_test(tc, test_render_refusals, 0,
 			    (int)(sizeof refusals / sizeof refusals[0]));
 	tcase_add_test(tc, test_render_argument_parsing);
+	tcase_add_test(tc, test_render_transit_overlay);
 	suite_add_tcase(s, tc);
 	return s;
 }
