@@ -424,18 +424,22 @@ static int cmd_info(int argc, char **argv)
 	double pairs = (double)in.node_count * in.node_count;
 	double bits = pairs > 0 ? in.memory_size * 8.0 / pairs : 0;
 	if (json) {
-		printf("{\"format\":\"%u.%u\",\"method\":\"cpd\",\"connectivity\":%u,"
+		printf("{\"format\":\"%u.%u\",\"method\":\"%s\",\"connectivity\":%u,"
 		       "\"width\":%u,\"height\":%u,\"nodes\":%u,\"regions\":%u,"
 		       "\"runs\":%" PRIu64 ",\"file_bytes\":%" PRIu64
 		       ",\"memory_bytes\":%" PRIu64 ",\"bits_per_pair\":%.4f,"
 		       "\"codec\":\"%s\",\"level\":%d,\"level_hash\":\"%016" PRIx64 "\"}\n",
-		       in.format_major, in.format_minor, in.connectivity, in.width,
+		       in.format_major, in.format_minor,
+		       in.method == TWZ_METHOD_TRANSIT ? "transit" : "cpd",
+		       in.connectivity, in.width,
 		       in.height, in.node_count, in.component_count, in.run_count,
 		       in.file_size, in.memory_size, bits,
 		       in.build_codec ? "zstd" : "raw", in.build_level, in.level_hash);
 	} else {
 		printf("format       %u.%u\n", in.format_major, in.format_minor);
-		printf("method       cpd (all-pairs first moves, run-length rows)\n");
+		printf("method       %s\n", in.method == TWZ_METHOD_TRANSIT
+		       ? "transit (transit nodes, distance tables, local rows)"
+		       : "cpd (all-pairs first moves, run-length rows)");
 		printf("grid         %u x %u, %u-connected\n", in.width, in.height,
 		       in.connectivity);
 		printf("nodes        %u in %u region%s\n", in.node_count,
