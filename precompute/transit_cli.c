@@ -56,6 +56,8 @@ int twz_transit_build_cmd(const struct twz_grid *grid,
 			return EXIT_INPUT;
 		}
 	}
+	if (opt->layout == TWZ_LAYOUT_PLAIN)
+		return twz_cli_usage("%s", "--method transit writes format 1.1, not --format 1.0");
 	if (topt->inner && topt->outer && topt->outer < 2 * topt->inner)
 		return twz_cli_usage("--transit-outer must be at least twice --transit-inner%s", "");
 	if (twz_bake_transit(grid, opt, topt, &db, &err) != 0)
