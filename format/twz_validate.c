@@ -457,8 +457,11 @@ static twz_status validate_bucketed(const struct twz_container *c,
 twz_status twz_validate_content(const struct twz_container *c,
 				const struct twz_content *v)
 {
+	/* Bucketed rows are a CPD layout: the runtime would look for their
+	 * sections in a TRANSIT file, which has none. */
 	if (c->method == TWZ_METHOD_TRANSIT)
-		return twz_validate_transit(c, v);
+		return c->required_features & TWZ_FEATURE_BUCKETED_ROWS
+			       ? TWZ_E_DAMAGED : twz_validate_transit(c, v);
 	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
 		return validate_bucketed(c, v);
 

@@ -21,6 +21,7 @@
 #include "level_map.h"
 #include "level_scen.h"
 #include "test_support.h"
+#include "transit.h"
 #include "twigz.h"
 #include "twz_format.h"
 #include "twz_validate.h"
@@ -1135,6 +1136,49 @@ START_TEST(test_hostile_feature_bits_and_layouts)
 }
 END_TEST
 
+/* tests/fuzz/corpus/fuzz_twz/regress-transit-bucketed-bit.twz: a TRANSIT
+ * file with the bucketed-rows bit set opened, and the first query read
+ * the bucketed sections it does not have (a NULL pointer). */
+START_TEST(test_hostile_transit_feature_bits)
+{
+	struct twz_grid g;
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { 0, 0, 0 };
+	struct twz_transit_db tdb;
+	struct twz_error err = { { 0 }, 0 };
+	uint8_t *buf;
+	size_t len;
+	twz_db *db;
+
+	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 8);
+	twz_bake_options_default(&opt);
+	opt.codec = TWZ_CODEC_RAW;
+	opt.threads = 1;
+	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, &len, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_int_eq(try_open(buf, len, 0), TWZ_OK);
+	uint32_t nodes = twz_le32(buf + TWZ_H_NODE_COUNT);
+
+	twz_put64(buf + TWZ_H_REQUIRED, TWZ_FEATURE_BUCKETED_ROWS);
+	reseal(buf, len);
+	ck_assert_int_eq(try_open(buf, len, 0), TWZ_E_DAMAGED);
+	twz_put64(buf + TWZ_H_REQUIRED, TWZ_FEATURE_BUCKETED_ROWS |
+				       TWZ_FEATURE_DIRECTION_SYMBOLS);
+	reseal(buf, len);
+	ck_assert_int_eq(try_open(buf, len, 0), TWZ_E_DAMAGED);
+	/* The direction bit alone changes nothing a TRANSIT reader does. */
+	twz_put64(buf + TWZ_H_REQUIRED, TWZ_FEATURE_DIRECTION_SYMBOLS);
+	reseal(buf, len);
+	ck_assert_int_eq(twz_open_memory(buf, len, 0, &db), TWZ_OK);
+	all_queries_end(db, nodes);
+	twz_close(db);
+	free(buf);
+	twz_transit_db_free(&tdb);
+	twz_grid_free(&g);
+}
+END_TEST
+
 /* ROWS claiming more than rows of this many nodes can hold: refused
  * before the claim is allocated. */
 START_TEST(test_hostile_bucketed_rows_claim)
@@ -1351,6 +1395,7 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_bucketed_cycles_and_walls);
 	tcase_add_test(tc, test_hostile_bucketed_rows_claim);
 	tcase_add_test(tc, test_hostile_feature_bits_and_layouts);
+	tcase_add_test(tc, test_hostile_transit_feature_bits);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Limits");
