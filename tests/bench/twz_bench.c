@@ -7,7 +7,10 @@
  * binary search over the same runs and an online A* on the same queries.
  *
  *   twz_bench --data DIR [--out DIR] [--levels a,b,...] [--big]
- *             [--threads N] [--json FILE]
+ *             [--threads N] [--json FILE] [--no-transit] [--transit-big]
+ *
+ * Each level is also baked with --method transit (transit_bench.c);
+ * --transit-big adds a generated 1024 x 1024 rooms level, TRANSIT only.
  *
  * Prints Markdown tables to stdout; --json writes one object per level.
  * Never asserts a timing: the figures depend on the machine and its load.
@@ -29,6 +32,7 @@
 #include "cmd_bench.h"
 #include "level_map.h"
 #include "level_scen.h"
+#include "transit_bench.h"
 #include "twigz.h"
 
 /*
@@ -74,7 +78,13 @@ struct level_figures {
 	double raw_open_us;
 	double raw_open_trusted_us;
 	struct twz_bench_result r;
+	char tdb[4096];           /* the TRANSIT bake (zstd) */
+	struct bake_figures tbake;
+	struct twz_bench_result tr;
 };
+
+/* Bake children run `--method transit` instead while this is set. */
+static int bake_transit;
 
 static double now_seconds(void)
 {
@@ -92,6 +102,8 @@ static int bake_child(const char *map, const char *out, unsigned codec,
 	struct twz_grid grid;
 	struct twz_cpd cpd;
 
+	if (bake_transit)
+		return twz_transit_bench_bake(map, out, threads);
 	twz_bake_options_default(&opt);
 	opt.codec = codec;
 	opt.threads = threads;
@@ -309,7 +321,8 @@ static int usage(const char *why)
 {
 	fprintf(stderr, "twz_bench: %s\n"
 		"usage: twz_bench --data DIR [--out DIR] [--levels a,b,...] [--big]\n"
-		"                 [--threads N] [--json FILE]\n", why);
+		"                 [--threads N] [--json FILE] [--no-transit] [--transit-big]\n",
+		why);
 	return 2;
 }
 
@@ -332,12 +345,16 @@ int main(int argc, char **argv)
 	const char *data = getenv("TWZ_MOVINGAI_DIR"), *out = "bench-out";
 	const char *only = NULL, *json = NULL;
 	unsigned threads = 0;
-	int big = 0;
+	int big = 0, transit = 1, transit_big = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--big")) {
 			big = 1;
+		} else if (!strcmp(a, "--no-transit")) {
+			transit = 0;
+		} else if (!strcmp(a, "--transit-big")) {
+			transit_big = 1;
 		} else if (!strcmp(a, "--data") && val) {
 			data = val;
 			i++;
@@ -389,6 +406,8 @@ int main(int argc, char **argv)
 		for (unsigned c = 0; c < 2; c++)
 			snprintf(lf[n].db[c], sizeof lf[n].db[c], "%s/%s.%s.twz", out,
 				 levels[i].name, codec_names[c]);
+		snprintf(lf[n].tdb, sizeof lf[n].tdb, "%s/%s.transit.twz", out,
+			 levels[i].name);
 		n++;
 	}
 	if (!n)
@@ -405,17 +424,55 @@ int main(int argc, char **argv)
 				return 1;
 		}
 	}
-	for (unsigned i = 0; i < n; i++) {
-		fprintf(stderr, "twz_bench: measuring %s...\n", lf[i].lv->name);
-		if (measure(&lf[i], maps[i]) != 0)
+	/* TRANSIT: the same levels, then the generated one. */
+	char big_map[4200], big_db[4200];
+	struct bake_figures big_bake;
+	struct twz_bench_result big_r;
+	bake_transit = 1;
+	for (unsigned i = 0; transit && i < n; i++) {
+		fprintf(stderr, "twz_bench: baking %s (transit)...\n", lf[i].lv->name);
+		if (bake(maps[i], lf[i].tdb, TWZ_CODEC_ZSTD, threads, &lf[i].tbake) != 0)
 			return 1;
 	}
+	if (transit_big) {
+		snprintf(big_map, sizeof big_map, "%.4000s/rooms1024.map", out);
+		snprintf(big_db, sizeof big_db, "%.4000s/rooms1024.transit.twz", out);
+		fprintf(stderr, "twz_bench: baking rooms1024 (transit)...\n");
+		if (twz_transit_bench_generate(big_map, 1024, 1) != 0 ||
+		    bake(big_map, big_db, TWZ_CODEC_ZSTD, threads, &big_bake) != 0)
+			return 1;
+	}
+	bake_transit = 0;
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(stderr, "twz_bench: measuring %s...\n", lf[i].lv->name);
+		if (measure(&lf[i], maps[i]) != 0 ||
+		    (transit && twz_transit_bench_measure(lf[i].tdb, maps[i],
+							  &lf[i].tr) != 0))
+			return 1;
+	}
+	if (transit_big && twz_transit_bench_measure(big_db, big_map, &big_r) != 0)
+		return 1;
 
 	printf("Command: `");
 	for (int i = 0; i < argc; i++)
 		printf(i ? " %s" : "%s", i ? argv[i] : "twz_bench");
 	printf("`\n\n");
 	print_tables(lf, n, threads);
+	if (transit || transit_big) {
+		struct twz_transit_bench_row rows[LEVEL_COUNT + 1];
+		unsigned k = 0;
+		for (unsigned i = 0; transit && i < n; i++)
+			rows[k++] = (struct twz_transit_bench_row){
+				lf[i].lv->name, lf[i].tbake.wall_s, lf[i].tbake.peak_bytes,
+				lf[i].tbake.file_bytes, &lf[i].tr, lf[i].bake[0].wall_s,
+				lf[i].bake[0].file_bytes, &lf[i].r };
+		if (transit_big)
+			rows[k++] = (struct twz_transit_bench_row){
+				"rooms1024 (generated)", big_bake.wall_s,
+				big_bake.peak_bytes, big_bake.file_bytes, &big_r, 0, 0,
+				NULL };
+		twz_transit_bench_print(rows, k, threads);
+	}
 	if (json && write_json(json, lf, n) != 0)
 		return 1;
 	return 0;
