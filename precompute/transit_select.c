@@ -98,7 +98,8 @@ int twz_transit_select_block(struct twz_tsearch *ws, uint32_t block,
 	}
 	for (uint32_t i = 0; i < n; i++)
 		seen[out[i]] = 0;
-	qsort(out, n, sizeof *out, cmp_u32);
+	if (n)  /* qsort wants a buffer even for none */
+		qsort(out, n, sizeof *out, cmp_u32);
 	*list = out;
 	*len = n;
 	return 0;
