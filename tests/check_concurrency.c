@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "test_support.h"
+#include "transit.h"
 #include "twigz.h"
 #include "twz_writer.h"
 
@@ -100,16 +101,40 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-/* Bake a generated level and record one thread's answers to it. */
-static void level_db_make(struct level_db *L, enum twz_test_level_kind kind,
-			  uint32_t w, uint32_t h, uint64_t seed, unsigned codec)
+/* A TRANSIT database of g (the CPD one comes from twz_test_bake). */
+static uint8_t *bake_transit(const struct twz_grid *g, unsigned codec,
+			     size_t *len)
+{
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { 0, 0, 0 };
+	struct twz_transit_db tdb;
+	struct twz_error err;
+	uint8_t *buf = NULL;
+
+	memset(&err, 0, sizeof err);
+	twz_bake_options_default(&opt);
+	opt.codec = codec;
+	opt.threads = 2;
+	ck_assert_msg(twz_bake_transit(g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_transit_encode(&tdb, g, &opt, &buf, len, &err) == 0,
+		      "%s", err.msg);
+	twz_transit_db_free(&tdb);
+	return buf;
+}
+
+/* Bake a generated level (CPD, or TRANSIT when transit is set) and record
+ * one thread's answers to it. */
+static void level_db_bake(struct level_db *L, enum twz_test_level_kind kind,
+			  uint32_t w, uint32_t h, uint64_t seed, unsigned codec,
+			  int transit)
 {
 	struct twz_grid g;
 	twz_db *db;
 
 	memset(L, 0, sizeof *L);
 	twz_test_generate(&g, kind, w, h, seed);
-	L->file = twz_test_bake(&g, 8, codec, 2, &L->len);
+	L->file = transit ? bake_transit(&g, codec, &L->len)
+			  : twz_test_bake(&g, 8, codec, 2, &L->len);
 	twz_grid_free(&g);
 	ck_assert_int_eq(twz_open_memory(L->file, L->len, 0, &db), TWZ_OK);
 	twz_info in;
@@ -136,6 +161,12 @@ static void level_db_make(struct level_db *L, enum twz_test_level_kind kind,
 	}
 	free(buf);
 	twz_close(db);
+}
+
+static void level_db_make(struct level_db *L, enum twz_test_level_kind kind,
+			  uint32_t w, uint32_t h, uint64_t seed, unsigned codec)
+{
+	level_db_bake(L, kind, w, h, seed, codec, 0);
 }
 
 static void level_db_free(struct level_db *L)
@@ -271,6 +302,27 @@ START_TEST(test_concurrency_one_handle_many_threads)
 }
 END_TEST
 
+/* TRANSIT answers far queries from distance tables and local rows, in
+ * chunks: the same promise, one handle and many threads. */
+START_TEST(test_concurrency_transit_many_threads)
+{
+	static struct level_db L;
+	twz_db *db;
+
+	level_db_bake(&L, TWZ_TEST_ROOMS, 64, 48, 31, TWZ_CODEC_ZSTD, 1);
+	ck_assert_int_eq(twz_open_memory(L.file, L.len, 0, &db), TWZ_OK);
+	twz_info in;
+	twz_get_info(db, &in);
+	ck_assert_uint_eq(in.method, TWZ_METHOD_TRANSIT);
+	struct shared_job job = { .db = { db }, .L = { &L }, .levels = 1,
+				  .rounds = 2 };
+	unsigned bad = run_threads(&job, THREADS);
+	ck_assert_msg(bad == 0, "%u answers differ from the single-thread ones", bad);
+	twz_close(db);
+	level_db_free(&L);
+}
+END_TEST
+
 /* ---- several files, several handles each ---------------------------- */
 
 START_TEST(test_concurrency_several_handles_of_several_files)
@@ -280,7 +332,7 @@ START_TEST(test_concurrency_several_handles_of_several_files)
 
 	level_db_make(&L[0], TWZ_TEST_MAZE, 41, 33, 5, TWZ_CODEC_ZSTD);
 	level_db_make(&L[1], TWZ_TEST_CAVES, 64, 48, 6, TWZ_CODEC_RAW);
-	level_db_make(&L[2], TWZ_TEST_POCKETS, 50, 40, 7, TWZ_CODEC_ZSTD);
+	level_db_bake(&L[2], TWZ_TEST_POCKETS, 50, 40, 7, TWZ_CODEC_ZSTD, 1);
 	for (unsigned l = 0; l < 3; l++)
 		for (unsigned k = 0; k < 2; k++)
 			ck_assert_int_eq(twz_open_memory(L[l].file, L[l].len, 0,
@@ -514,6 +566,7 @@ static Suite *twz_concurrency_suite(void)
 	tc = tcase_create("OneHandle");
 	tcase_add_loop_test(tc, test_concurrency_one_handle_many_threads, 0, 2);
 	tcase_add_test(tc, test_concurrency_open_close_on_many_threads);
+	tcase_add_test(tc, test_concurrency_transit_many_threads);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("SeveralHandles");
