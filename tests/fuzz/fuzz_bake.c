@@ -8,7 +8,9 @@
  * memory, and every pair of cells is asked: the path must be a chain of
  * legal moves of the level, its exact cost the Dijkstra optimum, and an
  * unreachable goal must be reported as such. The bake on two threads must
- * give the same bytes as on one.
+ * give the same bytes as on one. The same level is also baked as a TRANSIT
+ * database with blocks small enough that far goals go through the
+ * transit tables, and checked the same way.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "bake.h"
 #include "graph.h"
 #include "level_map.h"
+#include "transit.h"
 #include "twigz.h"
 
 #define MAX_CELLS 400
@@ -115,14 +118,32 @@ static void check_path(const struct twz_grid *g, const twz_db *db,
 	require(got.straight == want.straight && got.diagonal == want.diagonal);
 }
 
-static void check_level(const struct twz_grid *g, unsigned conn,
-			unsigned codec, unsigned layout)
+/* A TRANSIT bake with grid blocks across the level's longer side. */
+static uint8_t *bake_transit(const struct twz_grid *g, unsigned conn,
+			     unsigned codec, unsigned grid, size_t *len)
 {
-	size_t len;
-	uint8_t *file = bake(g, conn, codec, layout, 1, &len);
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { grid, 1, 2 };
+	struct twz_transit_db tdb;
+	struct twz_error err = { { 0 }, 0 };
+	uint8_t *buf = NULL;
+
+	twz_bake_options_default(&opt);
+	opt.connectivity = conn;
+	opt.codec = codec;
+	opt.threads = 1;
+	require(twz_bake_transit(g, &opt, &topt, &tdb, &err) == 0);
+	require(twz_transit_encode(&tdb, g, &opt, &buf, len, &err) == 0);
+	twz_transit_db_free(&tdb);
+	return buf;
+}
+
+/* Every pair of cells of g asked of the database in file. */
+static void check_all_pairs(const struct twz_grid *g, unsigned conn,
+			    const uint8_t *file, size_t len)
+{
 	twz_db *db;
 	require(twz_open_memory(file, len, 0, &db) == TWZ_OK);
-
 	size_t cells = (size_t)g->width * g->height;
 	struct twz_cost *dist = malloc(cells * sizeof *dist);
 	uint8_t *done = malloc(cells);
@@ -155,7 +176,15 @@ static void check_level(const struct twz_grid *g, unsigned conn,
 	free(done);
 	free(dist);
 	twz_close(db);
+}
 
+static void check_level(const struct twz_grid *g, unsigned conn,
+			unsigned codec, unsigned layout)
+{
+	size_t len;
+	uint8_t *file = bake(g, conn, codec, layout, 1, &len);
+
+	check_all_pairs(g, conn, file, len);
 	/* Thread count must not change a byte. */
 	if (conn == 8) {
 		size_t len2;
@@ -178,6 +207,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned layout = size / 2 % 2 ? TWZ_LAYOUT_PLAIN : TWZ_LAYOUT_BUCKETED;
 		check_level(&g, 8, codec, layout);
 		check_level(&g, 4, codec, layout);
+		size_t len;
+		unsigned conn = size / 4 % 2 ? 4 : 8;
+		uint8_t *file = bake_transit(&g, conn, codec, 2 + size % 5, &len);
+		check_all_pairs(&g, conn, file, len);
+		free(file);
 	}
 	twz_grid_free(&g);
 	return 0;
