@@ -672,8 +672,9 @@ static int stage_local(struct twz_transit_db *db,
 	/* Blocks hold consecutive nodes: block order is node order. */
 	uint64_t pos = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
-		memcpy(db->runs + pos, lc.block_runs[b].v,
-		       lc.block_runs[b].len * sizeof(uint32_t));
+		if (lc.block_runs[b].len)  /* an empty block may have no buffer */
+			memcpy(db->runs + pos, lc.block_runs[b].v,
+			       lc.block_runs[b].len * sizeof(uint32_t));
 		pos += lc.block_runs[b].len;
 	}
 	db->run_count = runs;
