@@ -145,7 +145,9 @@ static twz_status load(twz_db *db, unsigned flags)
 		db->run_count = runs;
 	}
 	if (db->c.method == TWZ_METHOD_TRANSIT) {
-		twz_transit_view_init(&db->transit, &db->content);
+		st = twz_transit_view_init(db);
+		if (st != TWZ_OK)
+			return st;
 		db->run_count = db->transit.run_count;
 	}
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
@@ -229,6 +231,7 @@ void twz_close(twz_db *db)
 		return;
 	for (unsigned k = 0; k < TWZ_SECTION_KIND_LIMIT; k++)
 		free(db->inflated[k]);
+	twz_transit_view_free(&db->transit);
 	if (db->mapped)
 		munmap((void *)db->file, db->file_len);
 	free(db);

@@ -31,6 +31,8 @@
  */
 #include "twz_transit.h"
 
+#include <stdlib.h>
+
 #include "twz_db.h"
 
 #define FAR32 0xFFFFFFFFu
@@ -39,32 +41,6 @@
 static inline uint32_t u32_at(const uint8_t *base, size_t i)
 {
 	return twz_le32(base + 4 * i);
-}
-
-void twz_transit_view_init(struct twz_transit_view *tv,
-			   const struct twz_content *v)
-{
-	const uint8_t *p = v->data[TWZ_SECTION_TRANSIT_PARAMS];
-
-	tv->origin_x = twz_le32(p + TWZ_TP_ORIGIN_X);
-	tv->origin_y = twz_le32(p + TWZ_TP_ORIGIN_Y);
-	tv->side = twz_le32(p + TWZ_TP_SIDE);
-	tv->cols = twz_le32(p + TWZ_TP_COLS);
-	tv->rows = twz_le32(p + TWZ_TP_ROWS);
-	tv->inner = twz_le32(p + TWZ_TP_INNER);
-	tv->outer = twz_le32(p + TWZ_TP_OUTER);
-	tv->transit_count = twz_le32(p + TWZ_TP_TRANSITS);
-	tv->dist_bytes = twz_le32(p + TWZ_TP_DIST_BYTES);
-	tv->node_dist_count = v->size[TWZ_SECTION_TRANSIT_NODE_DIST] / tv->dist_bytes;
-	tv->table_count = v->size[TWZ_SECTION_TRANSIT_TABLE] / tv->dist_bytes;
-	tv->blocks = v->data[TWZ_SECTION_TRANSIT_BLOCKS];
-	tv->lists = v->data[TWZ_SECTION_TRANSIT_LISTS];
-	tv->nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
-	tv->node_dist = v->data[TWZ_SECTION_TRANSIT_NODE_DIST];
-	tv->table = v->data[TWZ_SECTION_TRANSIT_TABLE];
-	tv->row_offsets = v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS];
-	tv->runs = v->data[TWZ_SECTION_TRANSIT_RUNS];
-	tv->run_count = v->size[TWZ_SECTION_TRANSIT_RUNS] / 4;
 }
 
 /* ---- nodes and blocks ------------------------------------------------ */
@@ -102,38 +78,182 @@ static inline const uint8_t *block_record(const struct twz_transit_view *tv,
 
 /* ---- distances ------------------------------------------------------- */
 
+/*
+ * At open the two distance sections are turned from planes of residuals
+ * (the file's form, which compresses) into absolute entries, one entry in
+ * one place, so a query reads one word per distance: 4 bytes (straight in
+ * the low half, diagonal in the high half, 0xFFFF straight: unreachable)
+ * when every count fits, else 8 (two u32, UINT32_MAX: unreachable).
+ */
+
 /* An exact cost (straight, diagonal); far when unreachable. */
 struct dist {
 	uint64_t s, d;
 	int far;
 };
 
-/* Entry k of a distance section of count entries (two planes of
- * residuals, twz_format.h) between cells (ax, ay) and (bx, by). */
-static inline struct dist dist_at(const twz_db *db, const uint8_t *base,
-				  uint64_t count, uint64_t k, uint32_t ax,
-				  uint32_t ay, uint32_t bx, uint32_t by)
+static inline struct dist entry_at(const struct twz_transit_view *tv,
+				   const uint8_t *base, uint64_t k)
 {
-	const struct twz_transit_view *tv = &db->transit;
-	struct dist r = { 0, 0, 0 };
-	int64_t vs, vd;
-	uint32_t rs, rd;
+	struct dist r;
 
-	if (tv->dist_bytes == 4) {
-		vs = (int16_t)twz_le16(base + 2 * k);
-		vd = (int16_t)twz_le16(base + 2 * (count + k));
-		r.far = vs == TWZ_TRANSIT_FAR16;
+	if (tv->entry_bytes == 4) {
+		uint32_t v = twz_le32(base + 4 * k);
+		r.s = v & 0xFFFF;
+		r.d = v >> 16;
+		r.far = r.s == 0xFFFF;
 	} else {
-		vs = (int32_t)twz_le32(base + 4 * k);
-		vd = (int32_t)twz_le32(base + 4 * (count + k));
-		r.far = vs == TWZ_TRANSIT_FAR32;
+		r.s = twz_le32(base + 8 * k);
+		r.d = twz_le32(base + 8 * k + 4);
+		r.far = r.s == FAR32;
 	}
+	return r;
+}
+
+/* The residual halves of entry k of a section of count entries. */
+static inline void residual_at(const struct twz_transit_view *tv,
+			       const uint8_t *base, uint64_t count, uint64_t k,
+			       int64_t *vs, int64_t *vd, int *far)
+{
+	if (tv->dist_bytes == 4) {
+		*vs = (int16_t)twz_le16(base + 2 * k);
+		*vd = (int16_t)twz_le16(base + 2 * (count + k));
+		*far = *vs == TWZ_TRANSIT_FAR16;
+	} else {
+		*vs = (int32_t)twz_le32(base + 4 * k);
+		*vd = (int32_t)twz_le32(base + 4 * (count + k));
+		*far = *vs == TWZ_TRANSIT_FAR32;
+	}
+}
+
+struct converter {
+	const twz_db *db;
+	const uint8_t *planes;
+	uint64_t count;
+	uint8_t *out;              /* NULL: only find the largest count */
+	uint32_t largest;
+};
+
+/* Entry k, between nodes a and b: absolute, into out (or measured). */
+static void convert_entry(struct converter *cv, uint64_t k, uint32_t a,
+			  uint32_t b)
+{
+	const twz_db *db = cv->db;
+	const struct twz_transit_view *tv = &db->transit;
+	uint32_t ca = u32_at(db->node_cell, a), cb = u32_at(db->node_cell, b);
+	uint32_t ax = ca % db->c.width, ay = ca / db->c.width;
+	uint32_t bx = cb % db->c.width, by = cb / db->c.width;
+	uint32_t rs, rd;
+	int64_t vs, vd;
+	int far;
+
+	residual_at(tv, cv->planes, cv->count, k, &vs, &vd, &far);
 	twz_transit_reference(db->c.connectivity, ax > bx ? ax - bx : bx - ax,
 			      ay > by ? ay - by : by - ay, &rs, &rd);
 	/* Validated at open: both sums are in [0, 2^26). */
-	r.s = (uint64_t)((int64_t)rs + vs);
-	r.d = (uint64_t)((int64_t)rd + vd);
-	return r;
+	uint32_t s = far ? FAR32 : (uint32_t)(rs + vs);
+	uint32_t d = far ? FAR32 : (uint32_t)(rd + vd);
+	if (!cv->out) {
+		if (!far && (s > cv->largest || d > cv->largest))
+			cv->largest = s > d ? s : d;
+		return;
+	}
+	if (tv->entry_bytes == 4) {
+		twz_put32(cv->out + 4 * k, far ? 0xFFFFu : s | d << 16);
+	} else {
+		twz_put32(cv->out + 8 * k, s);
+		twz_put32(cv->out + 8 * k + 4, d);
+	}
+}
+
+static void convert_node_dist(const twz_db *db, struct converter *cv)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	uint64_t k = 0;
+
+	for (uint32_t b = 0; b < tv->cols * tv->rows; b++) {
+		const uint8_t *r = tv->blocks + (size_t)b * TWZ_TB_SIZE;
+		uint32_t n1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE);
+		uint32_t l0 = twz_le32(r + TWZ_TB_FIRST_LIST);
+		uint32_t l1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST);
+		for (uint32_t n = twz_le32(r + TWZ_TB_FIRST_NODE); n < n1; n++)
+			for (uint32_t l = l0; l < l1; l++)
+				convert_entry(cv, k++, n,
+					      u32_at(tv->nodes, u32_at(tv->lists, l)));
+	}
+}
+
+static void convert_table(const twz_db *db, struct converter *cv)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	uint64_t k = 0;
+
+	for (uint32_t i = 0; i < tv->transit_count; i++)
+		for (uint32_t j = i + 1; j < tv->transit_count; j++)
+			convert_entry(cv, k++, u32_at(tv->nodes, i),
+				      u32_at(tv->nodes, j));
+}
+
+twz_status twz_transit_view_init(twz_db *db)
+{
+	struct twz_transit_view *tv = &db->transit;
+	const struct twz_content *v = &db->content;
+	const uint8_t *p = v->data[TWZ_SECTION_TRANSIT_PARAMS];
+
+	tv->origin_x = twz_le32(p + TWZ_TP_ORIGIN_X);
+	tv->origin_y = twz_le32(p + TWZ_TP_ORIGIN_Y);
+	tv->side = twz_le32(p + TWZ_TP_SIDE);
+	tv->cols = twz_le32(p + TWZ_TP_COLS);
+	tv->rows = twz_le32(p + TWZ_TP_ROWS);
+	tv->inner = twz_le32(p + TWZ_TP_INNER);
+	tv->outer = twz_le32(p + TWZ_TP_OUTER);
+	tv->transit_count = twz_le32(p + TWZ_TP_TRANSITS);
+	tv->dist_bytes = twz_le32(p + TWZ_TP_DIST_BYTES);
+	tv->node_dist_count = v->size[TWZ_SECTION_TRANSIT_NODE_DIST] / tv->dist_bytes;
+	tv->table_count = v->size[TWZ_SECTION_TRANSIT_TABLE] / tv->dist_bytes;
+	tv->blocks = v->data[TWZ_SECTION_TRANSIT_BLOCKS];
+	tv->lists = v->data[TWZ_SECTION_TRANSIT_LISTS];
+	tv->nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	tv->row_offsets = v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS];
+	tv->runs = v->data[TWZ_SECTION_TRANSIT_RUNS];
+	tv->run_count = v->size[TWZ_SECTION_TRANSIT_RUNS] / 4;
+
+	struct converter nc = { db, v->data[TWZ_SECTION_TRANSIT_NODE_DIST],
+				tv->node_dist_count, NULL, 0 };
+	struct converter tc = { db, v->data[TWZ_SECTION_TRANSIT_TABLE],
+				tv->table_count, NULL, 0 };
+	convert_node_dist(db, &nc);
+	convert_table(db, &tc);
+	tv->entry_bytes = nc.largest < 0xFFFF && tc.largest < 0xFFFF ? 4 : 8;
+	if (tv->node_dist_count > SIZE_MAX / tv->entry_bytes ||
+	    tv->table_count > SIZE_MAX / tv->entry_bytes)
+		return TWZ_E_LIMIT;
+	tv->node_dist_own = malloc(tv->node_dist_count ? tv->node_dist_count *
+				   tv->entry_bytes : 1);
+	tv->table_own = malloc(tv->table_count ? tv->table_count * tv->entry_bytes : 1);
+	if (!tv->node_dist_own || !tv->table_own)
+		return TWZ_E_NOMEM;
+	nc.out = tv->node_dist_own;
+	tc.out = tv->table_own;
+	convert_node_dist(db, &nc);
+	convert_table(db, &tc);
+	tv->node_dist = tv->node_dist_own;
+	tv->table = tv->table_own;
+	/* The planes are not read again: free them when inflated. */
+	for (uint32_t k = TWZ_SECTION_TRANSIT_NODE_DIST; k <= TWZ_SECTION_TRANSIT_TABLE; k++)
+		if (db->inflated[k]) {
+			free(db->inflated[k]);
+			db->inflated[k] = NULL;
+			db->content.data[k] = NULL;
+		}
+	return TWZ_OK;
+}
+
+void twz_transit_view_free(struct twz_transit_view *tv)
+{
+	free(tv->node_dist_own);
+	free(tv->table_own);
+	tv->node_dist_own = tv->table_own = NULL;
 }
 
 /* The cell of transit index i. */
@@ -146,24 +266,21 @@ static inline void transit_xy(const twz_db *db, uint32_t i, uint32_t *x,
 	*y = cell / db->c.width;
 }
 
-/* D(i, j) of transit indices at cells a and b: rows of j > i, one after
- * another. */
-static inline struct dist table_at(const twz_db *db, uint32_t i, uint32_t j,
-				   uint32_t ax, uint32_t ay, uint32_t bx,
-				   uint32_t by)
+/* D(i, j) for transit indices i <= j: rows of j > i, one after another,
+ * so for one i the entries of nearby j share cache lines. */
+static inline struct dist table_row_at(const struct twz_transit_view *tv,
+				       uint32_t i, uint32_t j)
 {
-	const struct twz_transit_view *tv = &db->transit;
-
 	if (i == j)
 		return (struct dist){ 0, 0, 0 };
-	if (i > j) {
-		uint32_t k = i;
-		i = j;
-		j = k;
-	}
 	uint64_t m = tv->transit_count;
-	return dist_at(db, tv->table, tv->table_count,
-		       i * (2 * m - i - 1) / 2 + (j - i - 1), ax, ay, bx, by);
+	return entry_at(tv, tv->table, i * (2 * m - i - 1) / 2 + (j - i - 1));
+}
+
+static inline struct dist table_at(const struct twz_transit_view *tv,
+				   uint32_t i, uint32_t j)
+{
+	return i <= j ? table_row_at(tv, i, j) : table_row_at(tv, j, i);
 }
 
 /*
@@ -233,46 +350,121 @@ static inline void side_of(const twz_db *db, twz_node n, const struct spot *p,
 		   (uint64_t)(n - twz_le32(r + TWZ_TB_FIRST_NODE)) * sd->count;
 }
 
-/* The distance from node n at (x, y) to entry j of its block's list. */
-static inline struct dist node_dist_at(const twz_db *db, const struct side *sd,
-				       uint32_t j, uint32_t x, uint32_t y,
-				       uint32_t *ia, uint32_t *ax, uint32_t *ay)
+/* The reference cost between two cells as a double: a lower bound on
+ * every distance between them. */
+static inline double reference_value(const twz_db *db, uint32_t ax,
+				     uint32_t ay, uint32_t bx, uint32_t by)
 {
-	const struct twz_transit_view *tv = &db->transit;
+	uint32_t rs, rd;
 
-	*ia = u32_at(tv->lists, sd->first + j);
-	transit_xy(db, *ia, ax, ay);
-	return dist_at(db, tv->node_dist, tv->node_dist_count, sd->dist + j, x, y,
-		       *ax, *ay);
+	twz_transit_reference(db->c.connectivity, ax > bx ? ax - bx : bx - ax,
+			      ay > by ? ay - by : by - ay, &rs, &rd);
+	return (double)rs + (double)rd * SQRT2;
 }
 
-/* The best pair for a global s, t. Both lists are read in order, again
- * and again, so they stay in cache; nothing is copied. */
+static inline double dist_value(struct dist d)
+{
+	return (double)d.s + (double)d.d * SQRT2;
+}
+
+/*
+ * A reachable entry of a block list, decoded once per query: lists of up
+ * to CACHED entries are held on the stack (a few KB); longer ones
+ * (allowed up to TWZ_TRANSIT_MAX_LIST) are taken one entry at a time.
+ */
+#define CACHED 128
+
+struct entry {
+	uint32_t i;                /* transit index */
+	uint32_t x, y;             /* its cell */
+	struct dist d;             /* from the query's node */
+	double value;              /* d as a double */
+	double bound;              /* a lower bound through it */
+};
+
+/* Offer the pair (a, b) unless its lower bound (the reference cost never
+ * exceeds a true distance; doubles within 1e-7) already loses. */
+static inline void try_pair(const twz_db *db, const struct entry *a,
+			    const struct entry *b, struct best *bt)
+{
+	if (bt->found &&
+	    a->value + b->value + reference_value(db, a->x, a->y, b->x, b->y) >
+		    bt->value + 1e-6)
+		return;
+	struct dist ab = table_at(&db->transit, a->i, b->i);
+	if (ab.far)
+		return;
+	struct dist c = { a->d.s + ab.s + b->d.s, a->d.d + ab.d + b->d.d, 0 };
+	consider(bt, c, a->i, b->i);
+}
+
+/*
+ * The best pair among a's entries and b's. The a entry with the least
+ * bound goes first, for an early good best; then the table is read row by
+ * row: pairs with i(a) <= i(b) by a, the others by b, so that the entries
+ * of one row, for the clustered indices of one block's list, share cache
+ * lines.
+ */
+static void scan_pairs(const twz_db *db, const struct entry *ea, uint32_t na,
+		       const struct entry *eb, uint32_t nb, struct best *bt)
+{
+	uint32_t first = 0;
+
+	if (!na || !nb)
+		return;
+	for (uint32_t i = 1; i < na; i++)
+		if (ea[i].bound < ea[first].bound)
+			first = i;
+	for (uint32_t j = 0; j < nb; j++)
+		try_pair(db, &ea[first], &eb[j], bt);
+	for (uint32_t k = 0; k < na; k++) {
+		if (k == first || (bt->found && ea[k].bound > bt->value + 1e-6))
+			continue;
+		for (uint32_t j = 0; j < nb; j++)
+			try_pair(db, &ea[k], &eb[j], bt);
+	}
+}
+
+/* The reachable entries of n's list [from, from + count); bounds against
+ * the cell (ox, oy). */
+static uint32_t entries_of(const twz_db *db, const struct side *sd,
+			   uint32_t from, uint32_t count, const struct spot *pn,
+			   uint32_t ox, uint32_t oy, struct entry *e)
+{
+	const struct twz_transit_view *tv = &db->transit;
+	uint32_t n = 0;
+
+	(void)pn;
+	for (uint32_t j = from; j < from + count && j < sd->count; j++) {
+		struct entry *x = &e[n];
+		x->d = entry_at(tv, tv->node_dist, sd->dist + j);
+		if (x->d.far)
+			continue;
+		x->i = u32_at(tv->lists, sd->first + j);
+		transit_xy(db, x->i, &x->x, &x->y);
+		x->value = dist_value(x->d);
+		x->bound = x->value + reference_value(db, x->x, x->y, ox, oy);
+		n++;
+	}
+	return n;
+}
+
+/* The best pair for a global s, t, in pieces of CACHED entries a side. */
 static struct best best_pair(const twz_db *db, twz_node s,
 			     const struct spot *ps, twz_node t,
 			     const struct spot *pt)
 {
 	struct side ss, st;
 	struct best bt = { .found = 0 };
+	struct entry ea[CACHED], eb[CACHED];
 
 	side_of(db, s, ps, &ss);
 	side_of(db, t, pt, &st);
-	for (uint32_t i = 0; i < ss.count; i++) {
-		uint32_t ia, ax, ay;
-		struct dist da = node_dist_at(db, &ss, i, ps->x, ps->y, &ia, &ax, &ay);
-		if (da.far)
-			continue;
-		for (uint32_t j = 0; j < st.count; j++) {
-			uint32_t ib, bx, by;
-			struct dist dbt = node_dist_at(db, &st, j, pt->x, pt->y, &ib,
-						       &bx, &by);
-			if (dbt.far)
-				continue;
-			struct dist ab = table_at(db, ia, ib, ax, ay, bx, by);
-			if (ab.far)
-				continue;
-			struct dist c = { da.s + ab.s + dbt.s, da.d + ab.d + dbt.d, 0 };
-			consider(&bt, c, ia, ib);
+	for (uint32_t i = 0; i < ss.count; i += CACHED) {
+		uint32_t na = entries_of(db, &ss, i, CACHED, ps, pt->x, pt->y, ea);
+		for (uint32_t j = 0; na && j < st.count; j += CACHED) {
+			uint32_t nb = entries_of(db, &st, j, CACHED, pt, ps->x, ps->y, eb);
+			scan_pairs(db, ea, na, eb, nb, &bt);
 		}
 	}
 	return bt;
@@ -283,18 +475,17 @@ static struct best best_pair(const twz_db *db, twz_node s,
 static struct best best_toward(const twz_db *db, twz_node x,
 			       const struct spot *px, uint32_t b)
 {
+	const struct twz_transit_view *tv = &db->transit;
 	struct side sx;
 	struct best bt = { .found = 0 };
-	uint32_t bx, by;
 
-	transit_xy(db, b, &bx, &by);
 	side_of(db, x, px, &sx);
 	for (uint32_t i = 0; i < sx.count; i++) {
-		uint32_t ia, ax, ay;
-		struct dist da = node_dist_at(db, &sx, i, px->x, px->y, &ia, &ax, &ay);
+		struct dist da = entry_at(tv, tv->node_dist, sx.dist + i);
 		if (da.far)
 			continue;
-		struct dist ab = table_at(db, ia, b, ax, ay, bx, by);
+		uint32_t ia = u32_at(tv->lists, sx.first + i);
+		struct dist ab = table_at(tv, ia, b);
 		if (ab.far)
 			continue;
 		struct dist c = { da.s + ab.s, da.d + ab.d, 0 };

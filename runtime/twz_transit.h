@@ -24,7 +24,8 @@ struct twz_transit_view {
 	uint32_t inner;            /* inner box radius, blocks */
 	uint32_t outer;            /* outer square radius, blocks */
 	uint32_t transit_count;    /* M */
-	uint32_t dist_bytes;       /* 4 or 8: a plane entry is half of it */
+	uint32_t dist_bytes;       /* the file's: 4 (i16 planes) or 8 (i32) */
+	uint32_t entry_bytes;      /* in memory: 4 (u16 pair) or 8 (u32) */
 	uint64_t node_dist_count;  /* entries of node_dist */
 	uint64_t table_count;      /* entries of table: M (M - 1) / 2 */
 	const uint8_t *blocks;     /* TWZ_TB_SIZE bytes a block, +1 */
@@ -32,16 +33,19 @@ struct twz_transit_view {
 	const uint8_t *nodes;      /* u32[M]: node of each transit index */
 	const uint8_t *node_dist;  /* entries: node -> its block's transits */
 	const uint8_t *table;      /* entries: transit i < j */
+	uint8_t *node_dist_own;    /* the two above, absolute, made at open */
+	uint8_t *table_own;
 	const uint8_t *row_offsets;/* u32[node_count+1] */
 	const uint8_t *runs;       /* u32: start << 4 | symbol */
 	uint64_t run_count;
 };
 
-/* Fill the view from validated content. */
-void twz_transit_view_init(struct twz_transit_view *tv,
-			   const struct twz_content *v);
-
 struct twz_db;
+
+/* Fill db->transit from validated content: decode the distance planes
+ * into absolute entries (allocated; the inflated planes are freed). */
+twz_status twz_transit_view_init(struct twz_db *db);
+void twz_transit_view_free(struct twz_transit_view *tv);
 
 /* The next node from s toward t: s, t valid, distinct, one region. */
 twz_node twz_transit_next(const struct twz_db *db, twz_node s, twz_node t);
