@@ -30,7 +30,12 @@ struct twz_db {
 	const uint8_t *records;     /* TWZ_RECORD_SIZE bytes a node */
 	const uint8_t *regions;     /* u32[component_count+1] */
 	const uint8_t *rows;        /* u16[] */
+	const uint8_t *rows_end;    /* one past ROWS: vector reads stop there */
 	uint64_t memory_size;       /* section bytes in use */
+	uint8_t *node_moves;        /* [node_count], direction-symbol files:
+				     * the legal moves from each node, a bit
+				     * each, so a decoded direction is checked
+				     * with one byte read */
 	struct twz_transit_view transit; /* method TWZ_METHOD_TRANSIT */
 	int32_t move_offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
 };
@@ -44,6 +49,7 @@ struct twz_row_view {
 	uint32_t buckets;
 	const uint8_t *index;   /* u16[buckets + 1] */
 	const uint8_t *runs;    /* u16[]: the row's runs */
+	const uint8_t *end;     /* one past the ROWS section */
 };
 
 static inline uint32_t twz__region(const struct twz_db *db, uint32_t n)
@@ -77,6 +83,7 @@ static inline void twz__row_view_in(const struct twz_db *db, uint32_t n,
 	v->buckets = ((len - 1) >> v->shift) + 1;
 	v->index = db->rows + 2 * (size_t)(word & TWZ_ROW_OFFSET_MASK);
 	v->runs = v->index + 2 * ((size_t)v->buckets + 1);
+	v->end = db->rows_end;
 }
 
 static inline void twz__row_view(const struct twz_db *db, uint32_t n,

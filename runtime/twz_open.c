@@ -102,6 +102,46 @@ static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
 	return TWZ_OK;
 }
 
+/* Whether the cell (x, y) holds a node. */
+static int walkable(const twz_db *db, int64_t x, int64_t y)
+{
+	if (x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
+		return 0;
+	return twz_le32(db->cell_node + 4 * ((size_t)y * db->c.width + (size_t)x)) !=
+	       TWZ_NONE;
+}
+
+/* The legal moves of every node, for direction symbols: a direction is
+ * decoded from coordinates at query time, so its move is checked there,
+ * and one byte a node makes that check a single read. */
+static twz_status node_moves_init(twz_db *db)
+{
+	uint32_t n = db->c.node_count;
+
+	db->node_moves = malloc(n ? n : 1);
+	if (!db->node_moves)
+		return TWZ_E_NOMEM;
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t x, y;
+		unsigned bits = 0;
+
+		twz_node_xy(db, v, &x, &y);
+		for (unsigned m = 0; m < db->c.connectivity; m++) {
+			int64_t nx = (int64_t)x + twz_move_dx[m];
+			int64_t ny = (int64_t)y + twz_move_dy[m];
+			/* No corner cutting: a diagonal needs both cells
+			 * beside it. */
+			if (walkable(db, nx, ny) &&
+			    (!twz_move_is_diagonal(m) ||
+			     (walkable(db, nx, y) && walkable(db, x, ny))))
+				bits |= 1u << m;
+		}
+		db->node_moves[v] = (uint8_t)bits;
+	}
+	db->memory_size += n;
+	return TWZ_OK;
+}
+
 static twz_status load(twz_db *db, unsigned flags)
 {
 	twz_status st = twz_parse_container(db->file, db->file_len, &db->c);
@@ -134,6 +174,7 @@ static twz_status load(twz_db *db, unsigned flags)
 	db->records = db->content.data[TWZ_SECTION_NODE_RECORDS];
 	db->regions = db->content.data[TWZ_SECTION_REGIONS];
 	db->rows = db->content.data[TWZ_SECTION_ROWS];
+	db->rows_end = db->rows ? db->rows + db->content.size[TWZ_SECTION_ROWS] : NULL;
 	if (db->bucketed) {
 		/* Each row's last index entry is its last run. */
 		uint64_t runs = 0;
@@ -153,6 +194,8 @@ static twz_status load(twz_db *db, unsigned flags)
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		db->move_offset[m] = twz_move_dx[m] +
 				     twz_move_dy[m] * (int32_t)db->c.width;
+	if (db->direction && db->c.method != TWZ_METHOD_TRANSIT)
+		return node_moves_init(db);
 	return TWZ_OK;
 }
 
@@ -231,6 +274,7 @@ void twz_close(twz_db *db)
 		return;
 	for (unsigned k = 0; k < TWZ_SECTION_KIND_LIMIT; k++)
 		free(db->inflated[k]);
+	free(db->node_moves);
 	twz_transit_view_free(&db->transit);
 	if (db->mapped)
 		munmap((void *)db->file, db->file_len);

@@ -7,6 +7,10 @@
 
 #include <math.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static inline uint32_t u32_at(const uint8_t *base, size_t i)
 {
 	return twz_le32(base + 4 * i);
@@ -105,10 +109,57 @@ static unsigned symbol_by_bisection(const twz_db *db, twz_node s, twz_node t)
 	return u32_at(db->runs, lo) & TWZ_RUN_SYMBOL_MASK;
 }
 
-/* Format 1.1 rows: the bucket of t names the run covering its start; the
- * runs that start inside the bucket (at most 64, by construction, so two
- * cache lines) are bisected. Touches the record, one index pair and that
- * span of runs. */
+/* Runs counted from `runs` on (m of them) while their start within the
+ * bucket is 1 ..= inside: starts rise through the bucket, and only its
+ * last run can start the next bucket (offset 0), so those runs are a
+ * prefix. Without branches on the data, which a predictor cannot learn. */
+static inline uint32_t runs_started(const uint8_t *runs, uint32_t m,
+				    uint32_t inside, const uint8_t *end)
+{
+#if defined(__SSE2__)
+	/* Eight runs a compare. Starts are below 2^12, so the signed
+	 * compares see them as they are. */
+	const __m128i limit = _mm_set1_epi16((short)inside);
+	const __m128i zero = _mm_setzero_si128();
+	uint32_t done = 0;
+
+	while (m - done >= 8 || (m > done && runs + 16 <= end)) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)runs);
+		__m128i start = _mm_srli_epi16(w, TWZ_RUN_SYMBOL_BITS);
+		__m128i past = _mm_or_si128(_mm_cmpgt_epi16(start, limit),
+					    _mm_cmpeq_epi16(start, zero));
+		uint32_t bad = (uint32_t)_mm_movemask_epi8(past);
+		if (m - done < 8)
+			bad |= 0xFFFFu << (2 * (m - done));
+		if (bad)
+			return done + (uint32_t)__builtin_ctz(bad) / 2;
+		done += 8;
+		runs += 16;
+	}
+	if (done == m)
+		return m;
+	m -= done;      /* fewer than 8 left at the end of ROWS: bisect */
+#else
+	const uint32_t done = 0;
+	(void)end;
+#endif
+	/* Branch-free bisection for the last run of the prefix, with a
+	 * virtual run -1 that always qualifies. */
+	uint32_t base = 0, n = m + 1;
+	while (n > 1) {
+		uint32_t half = n >> 1;
+		uint32_t start = twz_le16(runs + 2 * (size_t)(base + half - 1)) >>
+				 TWZ_RUN_SYMBOL_BITS;
+		base = start - 1u < inside ? base + half : base;
+		n -= half;
+	}
+	return done + base;
+}
+
+/* Format 1.1 rows: the bucket of t names the run covering its start, and
+ * the runs that start inside the bucket before t (at most 64 by
+ * construction, so two cache lines) pick the one covering t. Touches the
+ * record, one index pair and that span of runs. */
 static inline unsigned symbol_in_row(const struct twz_row_view *vp,
 				     twz_node t)
 {
@@ -116,21 +167,12 @@ static inline unsigned symbol_in_row(const struct twz_row_view *vp,
 	uint32_t rel = t - v.lo;
 	uint32_t b = rel >> v.shift;
 	uint32_t inside = rel & ((1u << v.shift) - 1);
-	uint32_t lo = twz_le16(v.index + 2 * (size_t)b);
-	uint32_t hi = twz_le16(v.index + 2 * ((size_t)b + 1)) + 1;
+	uint32_t first = twz_le16(v.index + 2 * (size_t)b);
+	uint32_t last = twz_le16(v.index + 2 * ((size_t)b + 1));
+	uint32_t k = first + runs_started(v.runs + 2 * ((size_t)first + 1),
+					  last - first, inside, v.end);
 
-	/* Runs lo+1 .. hi-1 start inside bucket b at increasing offsets,
-	 * except that the last may start the next bucket (offset 0).
-	 * Invariant: run lo covers t; run hi does not (or is past the span). */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint32_t start = twz_le16(v.runs + 2 * (size_t)mid) >> TWZ_RUN_SYMBOL_BITS;
-		if (start != 0 && start <= inside)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return twz_le16(v.runs + 2 * (size_t)lo) & TWZ_RUN_SYMBOL_MASK;
+	return twz_le16(v.runs + 2 * (size_t)k) & TWZ_RUN_SYMBOL_MASK;
 }
 
 /* What every step toward one target shares: found once per query. */
@@ -148,26 +190,32 @@ static inline void goal_of(const twz_db *db, twz_node s, twz_node t,
 	span_of(db, s, &g->region);
 }
 
-/* A direction symbol's move from (x, y), or TWZ_SYMBOL_NONE when it is not
- * one or would leave the grid (only a crafted file gets there). */
-static inline unsigned direction_move(const twz_db *db, unsigned sym,
-				      uint32_t x, uint32_t y,
-				      const struct twz_goal *g)
+/* The move a symbol stands for at node `at` in cell (x, y), or
+ * TWZ_SYMBOL_NONE when the file is damaged. Plain moves were checked legal
+ * at open. A direction symbol's move is decoded from coordinates and
+ * checked here against the node's legal moves (only a crafted file makes
+ * it illegal). Whether a run holds a plain move or a direction is a coin
+ * toss along a path, so both are worked out without branches and one is
+ * picked. */
+static inline unsigned move_of(const twz_db *db, unsigned sym, twz_node at,
+			       uint32_t x, uint32_t y, const struct twz_goal *g)
 {
-	if (!db->direction || (sym != TWZ_SYMBOL_TOWARD && sym != TWZ_SYMBOL_NEAREST))
-		return TWZ_SYMBOL_NONE;
-	unsigned m = twz_direction_move(sym, (int32_t)g->tx - (int32_t)x,
-					(int32_t)g->ty - (int32_t)y);
-	if (m >= db->c.connectivity)
-		return TWZ_SYMBOL_NONE;
-	int64_t nx = (int64_t)x + twz_move_dx[m], ny = (int64_t)y + twz_move_dy[m];
-	if (nx < 0 || ny < 0 || nx >= db->c.width || ny >= db->c.height)
-		return TWZ_SYMBOL_NONE;
-	/* No corner cutting: a diagonal needs both cells beside it. */
-	if (twz_move_is_diagonal(m) &&
-	    (twz_node_at(db, nx, y) == TWZ_NONE || twz_node_at(db, x, ny) == TWZ_NONE))
-		return TWZ_SYMBOL_NONE;
-	return m;
+	if (!db->direction)
+		return sym < TWZ_MOVE_COUNT ? sym : TWZ_SYMBOL_NONE;
+	int32_t dx = (int32_t)g->tx - (int32_t)x, dy = (int32_t)g->ty - (int32_t)y;
+	uint64_t ax = dx < 0 ? -(int64_t)dx : dx, ay = dy < 0 ? -(int64_t)dy : dy;
+	int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+	int nearest = sym == TWZ_SYMBOL_NEAREST;
+
+	/* NEAREST snaps to the major axis under tan 22.5 deg (FORMAT.md,
+	 * twz_direction_move); at most one of the two holds. */
+	sy = nearest & (ay * 1000 < ax * 414) ? 0 : sy;
+	sx = nearest & (ax * 1000 < ay * 414) ? 0 : sx;
+	unsigned m = sym < TWZ_MOVE_COUNT ? sym
+		   : twz_direction_move(TWZ_SYMBOL_TOWARD, sx, sy);
+	/* Symbols past NEAREST were refused at open, and "no move" (8) sits
+	 * only in one-node regions, where no step is taken: both fail here. */
+	return db->node_moves[at] >> m & 1 ? m : TWZ_SYMBOL_NONE;
 }
 
 /*
@@ -195,11 +243,9 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 		sym = symbol_by_bisection(db, at, g->t);
 		position(db, at, &x, &y);
 	}
-	if (sym >= TWZ_MOVE_COUNT) {
-		sym = direction_move(db, sym, x, y, g);
-		if (sym == TWZ_SYMBOL_NONE)
-			return TWZ_NONE;
-	}
+	sym = move_of(db, sym, at, x, y, g);
+	if (sym == TWZ_SYMBOL_NONE)
+		return TWZ_NONE;
 	*move = sym;
 	int64_t cell = (int64_t)y * db->c.width + x + db->move_offset[sym];
 	return u32_at(db->cell_node, (size_t)cell);
@@ -311,9 +357,26 @@ double twz_cost(const twz_db *db, twz_node s, twz_node t)
 twz_status twz_flow_field(const twz_db *db, twz_node t, twz_node *next,
 			  size_t cap)
 {
+	struct twz_goal goal;
+	unsigned move;
+
 	if (!db || !next || t >= db->c.node_count || cap < db->c.node_count)
 		return TWZ_E_ARGUMENT;
-	for (twz_node n = 0; n < db->c.node_count; n++)
-		next[n] = twz_next(db, n, t);
+	if (db->c.method == TWZ_METHOD_TRANSIT) {
+		for (twz_node n = 0; n < db->c.node_count; n++)
+			next[n] = twz_next(db, n, t);
+		return TWZ_OK;
+	}
+	/* Every source shares t's goal; a source outside t's region has no
+	 * path (regions are symmetric: moves are). */
+	goal_of(db, t, t, &goal);
+	for (twz_node n = 0; n < db->c.node_count; n++) {
+		if (n == t)
+			next[n] = t;
+		else if (!in_span(db, &goal.region, n))
+			next[n] = TWZ_NONE;
+		else
+			next[n] = advance(db, n, &goal, &move);
+	}
 	return TWZ_OK;
 }
