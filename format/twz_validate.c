@@ -74,7 +74,11 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 	    c->component_count > c->node_count ||
 	    (c->node_count > 0 && c->component_count == 0))
 		return TWZ_E_DAMAGED;
+	/* The order names the method's layout; an unknown one would also
+	 * skip the region checks that rest on DFS order. */
 	if ((c->method != TWZ_METHOD_CPD && c->method != TWZ_METHOD_TRANSIT) ||
+	    c->node_order != (c->method == TWZ_METHOD_CPD ? TWZ_ORDER_DFS
+							  : TWZ_ORDER_BLOCKS) ||
 	    (c->connectivity != 4 && c->connectivity != 8) ||
 	    c->build_codec > TWZ_CODEC_ZSTD)
 		return TWZ_E_DAMAGED;

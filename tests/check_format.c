@@ -443,6 +443,10 @@ START_TEST(test_format_header_fields_checked)
 		{ TWZ_H_CONNECTIVITY, 1, 6, TWZ_E_DAMAGED },
 		{ TWZ_H_CONNECTIVITY, 1, 0, TWZ_E_DAMAGED },
 		{ TWZ_H_BUILD_CODEC, 1, 0xFF, TWZ_E_DAMAGED },
+		/* An order not the method's would skip the region checks. */
+		{ TWZ_H_NODE_ORDER, 1, 0, TWZ_E_DAMAGED },
+		{ TWZ_H_NODE_ORDER, 1, TWZ_ORDER_BLOCKS, TWZ_E_DAMAGED },
+		{ TWZ_H_NODE_ORDER, 1, 0xFF, TWZ_E_DAMAGED },
 	};
 	struct baked b;
 
