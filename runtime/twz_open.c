@@ -240,8 +240,16 @@ twz_status twz_open(const char *path, unsigned flags, twz_db **out)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return TWZ_E_IO;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+	if (fstat(fd, &sb) != 0) {
+		int err = errno;
 		close(fd);
+		errno = err;
+		return TWZ_E_IO;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		/* errno says why: a directory or device is not a database. */
+		errno = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
 		return TWZ_E_IO;
 	}
 	if ((uint64_t)sb.st_size < TWZ_MAGIC_SIZE) {

@@ -209,7 +209,9 @@ START_TEST(test_runtime_open_files)
 	ck_assert_ptr_null(db);
 
 	db = (twz_db *)&lv;
+	errno = 0;
 	ck_assert_int_eq(twz_open(dir, 0, &db), TWZ_E_IO);   /* a directory */
+	ck_assert_int_eq(errno, EISDIR);
 	ck_assert_ptr_null(db);
 
 	snprintf(path, sizeof path, "%s/empty.twz", dir);
