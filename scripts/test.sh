@@ -105,6 +105,12 @@ step_example() {
 	"$B/precompute/twigz" build data/demo.map -o "$dir/demo.twz" --quiet
 	LD_LIBRARY_PATH="$libdir" "$dir/walk" "$dir/demo.twz" 3 3 60 29
 	LD_LIBRARY_PATH="$libdir" "$dir/walk" "$dir/demo.twz" 3 3 53 24
+	# And against the build tree, through the uninstalled pkg-config file.
+	PKG_CONFIG_PATH="$B/meson-uninstalled"
+	flags=$(pkg-config --cflags --libs twigz)
+	# shellcheck disable=SC2086 # flags are split on purpose
+	cc -std=c11 -Wall -Wextra -Werror -o "$dir/walk-uninstalled" "$dir/walk.c" $flags
+	LD_LIBRARY_PATH="$B/runtime" "$dir/walk-uninstalled" "$dir/demo.twz" 3 3 60 29
 }
 
 step_runtime_only() {
