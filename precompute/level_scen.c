@@ -12,6 +12,24 @@
 
 #define SCEN_FIELDS 9
 
+/* The versions of the Moving AI scenario format read here: 0 and 1, as
+ * "1", "1.0" or "1.00" (the fields and their meaning are the same). */
+static int known_version(const char *v, size_t len)
+{
+	size_t i = 1;
+
+	if (len == 0 || (v[0] != '0' && v[0] != '1'))
+		return 0;
+	if (len == 1)
+		return 1;
+	if (v[1] != '.' || len == 2)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (v[i] != '0')
+			return 0;
+	return 1;
+}
+
 /* Split on tabs when the line has any (version 1 files, where the map
  * name may hold spaces), otherwise on runs of spaces. */
 static int split_fields(const char *line, size_t len, const char *f[],
@@ -97,8 +115,7 @@ int twz_scen_parse(const uint8_t *buf, size_t len, const char *name,
 		if (n == 0)
 			continue;
 		if (it.number == 1 && fl[0] == 7 && !memcmp(f[0], "version", 7)) {
-			if (n != 2 || !(fl[1] >= 1 && (f[1][0] == '1' || f[1][0] == '0') &&
-					(fl[1] == 1 || f[1][1] == '.'))) {
+			if (n != 2 || !known_version(f[1], fl[1])) {
 				twz_error_set(err, "%s:1: unsupported scenario version line '%.*s'",
 					      name, (int)(line_len > 40 ? 40 : line_len), line);
 				goto fail;

@@ -18,6 +18,7 @@
 #include "cli_common.h"
 #include "transit_cli.h"
 #include "twigz.h"
+#include "twz_format.h"
 
 /* ---- build ----------------------------------------------------------- */
 
@@ -478,7 +479,9 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "render"))
 		return twz_cmd_render(argc - 2, argv + 2);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-		printf("twigz %s (format %d.%d)\n", twz_version(), 1, 0);
+		printf("twigz %s (format %d.%d; reads 1.0 to %d.%d)\n", twz_version(),
+		       TWZ_FORMAT_MAJOR, TWZ_FORMAT_MINOR, TWZ_FORMAT_MAJOR,
+		       TWZ_FORMAT_MINOR);
 		return 0;
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "help") || !strcmp(cmd, "-h")) {

@@ -533,6 +533,9 @@ static const struct bad_text bad_scens[] = {
 	{ "version x\n" ROW, 0, 1, "version" },
 	{ "version 10\n" ROW, 0, 1, "version" },
 	{ "version 1x\n" ROW, 0, 1, "version" },
+	{ "version 1.5\n" ROW, 0, 1, "version" },
+	{ "version 1.garbage\n" ROW, 0, 1, "version" },
+	{ "version 1.\n" ROW, 0, 1, "version" },
 	{ ROW "version 1\n", 0, 2, "too few fields" },
 	/* binary */
 	{ "version 1\n0\ta.map\t8\t6\t1\0\t2\t3\t4\t2.8\n", 30, 0, "NUL" },

@@ -896,6 +896,23 @@ START_TEST(test_tool_error_usage)
 }
 END_TEST
 
+/* --version names the library and the format version this build writes. */
+START_TEST(test_tool_version)
+{
+	char want[64];
+	struct run r;
+
+	snprintf(want, sizeof want, "twigz %s (format %d.%d;", twz_version(),
+		 TWZ_FORMAT_MAJOR, TWZ_FORMAT_MINOR);
+	TOOL(&r, "--version");
+	assert_status(&r, 0);
+	ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0, "'%s' should start '%s'",
+		      r.out, want);
+	ck_assert_uint_eq(r.err_len, 0);
+	run_free(&r);
+}
+END_TEST
+
 /* A damaged or foreign database: every command that reads one refuses it
  * with one line naming it. */
 START_TEST(test_tool_error_damaged_db)
@@ -1047,6 +1064,7 @@ static Suite *twz_tool_suite(void)
 	tcase_add_test(tc, test_tool_error_missing_level);
 	tcase_add_test(tc, test_tool_error_malformed_level);
 	tcase_add_test(tc, test_tool_error_usage);
+	tcase_add_test(tc, test_tool_version);
 	tcase_add_test(tc, test_tool_error_damaged_db);
 	tcase_add_test(tc, test_tool_error_unwritable_output);
 	suite_add_tcase(s, tc);
