@@ -32,6 +32,11 @@ struct twz_db {
 	const uint8_t *rows;        /* u16[] */
 	const uint8_t *rows_end;    /* one past ROWS: vector reads stop there */
 	uint64_t memory_size;       /* section bytes in use */
+	/* 1.1 CPD files with several regions: region_dir[n >> region_shift]
+	 * is the region of that slice's first node, so a node's region is
+	 * found with a read or two instead of a search. */
+	uint32_t *region_dir;
+	unsigned region_shift;
 	uint8_t *node_moves;        /* [node_count], direction-symbol files:
 				     * the legal moves from each node, a bit
 				     * each, so a decoded direction is checked
@@ -56,7 +61,13 @@ static inline uint32_t twz__region(const struct twz_db *db, uint32_t n)
 {
 	if (db->c.component_count == 1)
 		return 0;
-	return twz_region_of(db->regions, db->c.component_count, n);
+	if (!db->region_dir)
+		return twz_region_of(db->regions, db->c.component_count, n);
+	/* A slice holds at most 2^region_shift nodes, so this stops. */
+	uint32_t k = db->region_dir[n >> db->region_shift];
+	while (twz_le32(db->regions + 4 * ((size_t)k + 1)) <= n)
+		k++;
+	return k;
 }
 
 /* The nodes [*lo, *lo + *len) of node n's region (1.1 files). */

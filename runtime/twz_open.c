@@ -102,6 +102,33 @@ static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
 	return TWZ_OK;
 }
 
+/* The region directory of twz_db.h, for 1.1 CPD files with more than one
+ * region: about eight slices a region (256 at least), at most 2^16. */
+static twz_status region_dir_init(twz_db *db)
+{
+	uint32_t n = db->c.node_count, count = db->c.component_count;
+	unsigned shift = 0;
+
+	while (shift < 31 && ((uint64_t)n >> shift) > 8 * (uint64_t)count &&
+	       ((uint64_t)n >> shift) > 256)
+		shift++;
+	while (((uint64_t)n >> shift) >= 65536)
+		shift++;
+	size_t slices = ((size_t)n >> shift) + 1;
+	db->region_dir = malloc(slices * sizeof *db->region_dir);
+	if (!db->region_dir)
+		return TWZ_E_NOMEM;
+	db->region_shift = shift;
+	for (size_t i = 0; i < slices; i++) {
+		uint64_t first = (uint64_t)i << shift;
+		db->region_dir[i] = first < n ? twz_region_of(db->regions, count,
+							       (uint32_t)first)
+					      : count - 1;
+	}
+	db->memory_size += slices * sizeof *db->region_dir;
+	return TWZ_OK;
+}
+
 /* Whether the cell (x, y) holds a node. */
 static int walkable(const twz_db *db, int64_t x, int64_t y)
 {
@@ -194,6 +221,12 @@ static twz_status load(twz_db *db, unsigned flags)
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		db->move_offset[m] = twz_move_dx[m] +
 				     twz_move_dy[m] * (int32_t)db->c.width;
+	if (db->bucketed && db->c.method != TWZ_METHOD_TRANSIT &&
+	    db->c.component_count > 1) {
+		st = region_dir_init(db);
+		if (st != TWZ_OK)
+			return st;
+	}
 	if (db->direction && db->c.method != TWZ_METHOD_TRANSIT)
 		return node_moves_init(db);
 	return TWZ_OK;
@@ -283,6 +316,7 @@ void twz_close(twz_db *db)
 	for (unsigned k = 0; k < TWZ_SECTION_KIND_LIMIT; k++)
 		free(db->inflated[k]);
 	free(db->node_moves);
+	free(db->region_dir);
 	twz_transit_view_free(&db->transit);
 	if (db->mapped)
 		munmap((void *)db->file, db->file_len);
