@@ -109,7 +109,8 @@ typedef struct twz_info {
 	uint32_t component_count; /* connected regions */
 	uint64_t level_hash;      /* XXH3-64 of the level file it was baked from */
 	uint64_t file_size;       /* bytes of the .twz */
-	uint64_t memory_size;     /* bytes of section data in use after open */
+	uint64_t memory_size;     /* bytes of data in use after open: sections,
+				   * and what open derives from them */
 	uint64_t run_count;       /* run-length entries over all rows */
 	unsigned build_codec;     /* 0 raw, 1 zstd */
 	int build_level;          /* zstd level asked for */
