@@ -409,39 +409,85 @@ static int outer_border(const struct twz_transit_graph *tg, uint32_t b,
 	return 0;
 }
 
+/* A block's shortcuts, grouped by transit node (struct twz_shortcuts). */
+struct shortcut_lists {
+	uint32_t *first;              /* [transits + 1] */
+	uint32_t *to;
+	uint64_t *key;
+	uint32_t len, cap;
+	uint64_t span;
+};
+
+static void shortcut_lists_free(struct shortcut_lists *sl)
+{
+	free(sl->first);
+	free(sl->to);
+	free(sl->key);
+	memset(sl, 0, sizeof *sl);
+}
+
+static int shortcut_add(struct shortcut_lists *sl, uint32_t e, uint64_t key)
+{
+	if (sl->len == sl->cap) {
+		uint32_t ncap = sl->cap ? 2 * sl->cap : 256;
+		uint32_t *nt = realloc(sl->to, ncap * sizeof *nt);
+		if (!nt)
+			return -1;
+		sl->to = nt;
+		uint64_t *nk = realloc(sl->key, ncap * sizeof *nk);
+		if (!nk)
+			return -1;
+		sl->key = nk;
+		sl->cap = ncap;
+	}
+	sl->to[sl->len] = e;
+	sl->key[sl->len++] = key;
+	uint64_t half = (uint64_t)(2.0 * twz_cost_value(twz_key_cost(key))) + 2;
+	if (half > sl->span)
+		sl->span = half;
+	return 0;
+}
+
 /*
  * The shortcuts of block b's local searches: from each transit node a of
- * b to each border node e of b's outer square, at the exact cost d(a, e)
- * on the whole graph.
+ * b to each border node e of b's outer square O (its nodes with a move out
+ * of O) whose exact cost d(a, e) on the whole graph is less than the
+ * cheapest a-e path inside O, at the cost d(a, e). The area of the local
+ * searches must be b's outer square.
  *
- * Why the local search over the outer square O plus these shortcuts gives
- * exact costs d(s, t) for s in b and t in O: no edge of that graph is
- * cheaper than a true shortest path between its ends, and a
- * lexicographically shortest s-t path P that leaves O passes, before its
- * first node outside O, a transit node a of b (the claim of
- * transit_select.c) with P[s..a] in O; P's last stretch inside O starts
- * at a border node e, after a, and runs in O to t. So P[s..a], the
- * shortcut a-e and P[e..t] make a path of P's cost. Every first move the
- * search finds is a real move (s is no transit node, so a path's first
- * edge is a move) of a path of optimal cost: the local rows hold optimal
- * first moves of globally shortest paths, from searches whose size does
- * not depend on how far a detour runs.
+ * Why the local search over O plus these shortcuts gives exact costs
+ * d(s, t) for s in b and t in O: no edge of that graph is cheaper than a
+ * true shortest path between its ends, and a lexicographically shortest
+ * s-t path P that leaves O passes, before its first node outside O, a
+ * transit node a of b (the claim of transit_select.c) with P[s..a] in O;
+ * P's last stretch inside O starts at a border node e, after a, and runs
+ * in O to t. So P[s..a], a shortcut a-e of cost d(a, e) and P[e..t] make
+ * a path of P's cost; when the a-e shortcut was left out, a path inside O
+ * of cost d(a, e) stands in for it. Every first move the search finds is
+ * a real move (s is no transit node, so a path's first edge is a move) of
+ * a path of optimal cost: the local rows hold optimal first moves of
+ * globally shortest paths, from searches whose size does not depend on
+ * how far a detour runs.
+ * Leaving out a shortcut changes no result: its stand-in path runs in O,
+ * each of its nodes at its optimal cost from s (a prefix of a shortest
+ * path), so its edges are tight and carry a's first moves on to e, as the
+ * shortcut did; costs and first-move sets are those of the whole
+ * shortcut set, and so are the rows.
  */
 static int block_shortcuts(struct worker *wk, const struct twz_transit_db *db,
 			   uint32_t b, const uint32_t *border, uint32_t nborder,
-			   uint64_t **cost, uint64_t *span, uint64_t *settled)
+			   struct shortcut_lists *sl, uint64_t *settled)
 {
 	const struct twz_transit_graph *tg = &db->graph;
 	uint32_t f = db->block_transit_first[b];
 	uint32_t n = db->block_transit_first[b + 1] - f;
-	size_t cells = (size_t)n * nborder;
-	uint64_t *c = malloc((cells ? cells : 1) * sizeof *c);
+	uint64_t *row = malloc((nborder ? nborder : 1) * sizeof *row);
 	int rc = -1;
 
-	*cost = c;
-	*span = 0;
-	if (!c)
-		return -1;
+	memset(sl, 0, sizeof *sl);
+	sl->first = malloc(((size_t)n + 1) * sizeof *sl->first);
+	if (!row || !sl->first)
+		goto out;
 	for (uint32_t j = 0; j < nborder; j++)
 		wk->seen[border[j]] = 1;
 	for (uint32_t i = 0; i < n; i++) {
@@ -452,23 +498,34 @@ static int block_shortcuts(struct worker *wk, const struct twz_transit_db *db,
 		if (twz_tsearch_flags(&wk->ws, a, wk->seen, want) != 0)
 			goto out;
 		*settled += wk->ws.order_len;
-		uint64_t *row = c + (size_t)i * nborder;
+		for (uint32_t j = 0; j < nborder; j++)
+			row[j] = twz_tsearch_settled(&wk->ws, border[j])
+					 ? wk->ws.key[border[j]] : UINT64_MAX;
+		/* The same costs inside O only. */
+		if (twz_tsearch_local(&wk->ws, a, NULL) != 0)
+			goto out;
+		*settled += wk->ws.order_len;
+		sl->first[i] = sl->len;
 		for (uint32_t j = 0; j < nborder; j++) {
 			uint32_t e = border[j];
-			if (!twz_tsearch_settled(&wk->ws, e)) {
-				row[j] = UINT64_MAX;
+			if (row[j] == UINT64_MAX || e == a)
 				continue;
-			}
-			row[j] = wk->ws.key[e];
-			uint64_t half = (uint64_t)(2.0 * twz_cost_value(twz_key_cost(row[j]))) + 2;
-			if (half > *span)
-				*span = half;
+			if (twz_tsearch_settled(&wk->ws, e) &&
+			    !twz_cost_less(twz_key_cost(row[j]),
+					   twz_key_cost(wk->ws.key[e])))
+				continue;  /* a path inside O is as short */
+			if (shortcut_add(sl, e, row[j]) != 0)
+				goto out;
 		}
 	}
+	sl->first[n] = sl->len;
 	rc = 0;
 out:
 	for (uint32_t j = 0; j < nborder; j++)
 		wk->seen[border[j]] = 0;
+	free(row);
+	if (rc != 0)
+		shortcut_lists_free(sl);
 	return rc;
 }
 
@@ -489,21 +546,22 @@ static int local_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
 		uint32_t f = db->block_transit_first[b];
 		uint32_t n = db->block_transit_first[b + 1] - f;
 		uint32_t *border = NULL, nborder = 0;
-		uint64_t *cost = NULL;
-		uint64_t span = 0;
+		struct shortcut_lists sl = { 0 };
 
 		if (first == last)
 			continue;
 		rc = -1;
+		set_area(ws, tg, b, 1);
 		if (outer_border(tg, b, &border, &nborder) != 0 ||
-		    block_shortcuts(wk, db, b, border, nborder, &cost, &span,
-				    &shortcut) != 0)
+		    block_shortcuts(wk, db, b, border, nborder, &sl,
+				    &shortcut) != 0) {
+			set_area(ws, tg, b, 0);
 			goto next;
+		}
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = i;
-		struct twz_shortcuts sc = { wk->pos, nborder, border, cost, span };
+		struct twz_shortcuts sc = { wk->pos, sl.first, sl.to, sl.key, sl.span };
 		struct runs *out = &lc->block_runs[b];
-		set_area(ws, tg, b, 1);
 		for (uint32_t s = first; s < last; s++) {
 			uint32_t before = out->len;
 			if (twz_tsearch_local(ws, s, &sc) != 0 ||
@@ -530,7 +588,7 @@ next:
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = TWZ_NODE_NONE;
 		free(border);
-		free(cost);
+		shortcut_lists_free(&sl);
 	}
 	atomic_fetch_add(&lc->searched, searched);
 	atomic_fetch_add(&lc->shortcut_searched, shortcut);

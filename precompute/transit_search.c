@@ -12,7 +12,6 @@
  * many half units is refused (no shortest path is that long). */
 #define RING_MAX (1u << 28)
 
-#define UNSET UINT64_MAX
 
 /* state bits */
 #define QUEUED 1u
@@ -301,12 +300,12 @@ static inline int run(struct twz_tsearch *ws, uint32_t s, enum mode mode,
 			}
 			if (mode != MODE_LOCAL || !sc || sc->pos[v] == TWZ_NODE_NONE)
 				continue;
-			const uint64_t *row = sc->key + (size_t)sc->pos[v] * sc->to_count;
-			for (uint32_t j = 0; j < sc->to_count; j++) {
-				uint32_t w = sc->to[j];
-				if (row[j] == UNSET || w == v || (ws->state[w] & SETTLED))
+			uint32_t i = sc->pos[v];
+			for (uint32_t k = sc->first[i]; k < sc->first[i + 1]; k++) {
+				uint32_t w = sc->to[k];
+				if (w == v || (ws->state[w] & SETTLED))
 					continue;
-				if (relax(ws, mode, w, kv + row[j], 0, fv) != 0)
+				if (relax(ws, mode, w, kv + sc->key[k], 0, fv) != 0)
 					return -1;
 			}
 		}

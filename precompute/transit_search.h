@@ -54,13 +54,13 @@ struct twz_rect {
 };
 
 /*
- * Shortcuts for the local search: from the node from[i] (found through
- * pos[node] == i) to every node to[j], at the exact cost (as a key)
- * key[i * to_count + j] (UINT64_MAX: none).
+ * Shortcuts for the local search: from the node found through
+ * pos[node] == i to the nodes to[k], at the exact costs (as keys) key[k],
+ * for k in [first[i], first[i + 1]).
  */
 struct twz_shortcuts {
-	const uint32_t *pos;        /* [node_count]: index in from, or NONE */
-	uint32_t to_count;
+	const uint32_t *pos;        /* [node_count]: index, or NONE */
+	const uint32_t *first;      /* [indices + 1]: into to and key */
 	const uint32_t *to;
 	const uint64_t *key;
 	uint64_t span;              /* the largest cost, in half units, + 1 */
