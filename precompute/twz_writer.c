@@ -4,6 +4,8 @@
 #include "twz_writer.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +60,92 @@ static int store_section(const struct twz_out_section *s, unsigned codec,
 	return 0;
 }
 
+/* Sections are compressed on up to h->threads threads at once, biggest
+ * first. Each is one frame made by one call with the same parameters,
+ * so the bytes are the same whatever the thread count. */
+struct compress_job {
+	const struct twz_out_header *h;
+	const struct twz_out_section *sections;
+	struct stored *st;
+	const unsigned *order;     /* section indices, biggest first */
+	unsigned count;
+	atomic_uint next;
+	atomic_int failed;
+	pthread_mutex_t lock;      /* guards err */
+	struct twz_error *err;
+};
+
+static void *compress_worker(void *arg)
+{
+	struct compress_job *job = arg;
+	struct twz_error mine = { { 0 }, 0 };
+
+	for (;;) {
+		unsigned k = atomic_fetch_add(&job->next, 1);
+		if (k >= job->count || atomic_load(&job->failed))
+			break;
+		unsigned i = job->order[k];
+		if (store_section(&job->sections[i], job->h->codec, job->h->level,
+				  &job->st[i], &mine) != 0) {
+			pthread_mutex_lock(&job->lock);
+			if (!atomic_exchange(&job->failed, 1))
+				*job->err = mine;
+			pthread_mutex_unlock(&job->lock);
+			break;
+		}
+	}
+	return NULL;
+}
+
+static int store_sections(const struct twz_out_header *h,
+			  const struct twz_out_section *sections,
+			  unsigned count, struct stored *st,
+			  struct twz_error *err)
+{
+	unsigned order[TWZ_MAX_SECTIONS];
+	pthread_t tid[TWZ_MAX_SECTIONS];
+	unsigned started = 0;
+	struct compress_job job = {
+		.h = h, .sections = sections, .st = st, .order = order,
+		.count = count, .err = err,
+	};
+
+	for (unsigned i = 0; i < count; i++) {
+		st[i] = (struct stored){ sections[i].raw, sections[i].raw_size,
+					 TWZ_CODEC_RAW, NULL };
+		order[i] = i;
+	}
+	for (unsigned i = 1; i < count; i++)      /* biggest first, stable */
+		for (unsigned j = i; j > 0 &&
+		     sections[order[j]].raw_size > sections[order[j - 1]].raw_size; j--) {
+			unsigned t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	atomic_init(&job.next, 0);
+	atomic_init(&job.failed, 0);
+	pthread_mutex_init(&job.lock, NULL);
+	unsigned threads = h->threads ? h->threads : 1;
+	if (h->codec != TWZ_CODEC_ZSTD)
+		threads = 1;            /* nothing to compress */
+	if (threads > count)
+		threads = count ? count : 1;
+	/* This thread is one of the workers. */
+	for (; started + 1 < threads; started++)
+		if (pthread_create(&tid[started], NULL, compress_worker, &job) != 0)
+			break;
+	compress_worker(&job);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	pthread_mutex_destroy(&job.lock);
+	if (atomic_load(&job.failed)) {
+		for (unsigned i = 0; i < count; i++)
+			free(st[i].owned);
+		return -1;
+	}
+	return 0;
+}
+
 int twz_encode(const struct twz_out_header *h,
 	       const struct twz_out_section *sections, unsigned count,
 	       uint8_t **buf, size_t *len, struct twz_error *err)
@@ -74,10 +162,9 @@ int twz_encode(const struct twz_out_header *h,
 	}
 	uint64_t pos = align_up(TWZ_HEADER_SIZE +
 				(uint64_t)count * TWZ_SECTION_ENTRY_SIZE);
+	if (store_sections(h, sections, count, st, err) != 0)
+		return -1;
 	for (; done < count; done++) {
-		if (store_section(&sections[done], h->codec, h->level, &st[done],
-				  err) != 0)
-			goto out_free;
 		offset[done] = pos;
 		pos = align_up(pos + st[done].size);
 	}

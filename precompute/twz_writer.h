@@ -32,6 +32,8 @@ struct twz_out_header {
 	uint8_t node_order;
 	uint8_t codec;        /* for every section */
 	int8_t level;         /* zstd level */
+	uint8_t threads;      /* sections compressed at once (0: one); the
+				 * bytes do not depend on it */
 };
 
 /* Encode the whole file into a malloc'd buffer. 0 on success. */
