@@ -28,7 +28,7 @@ void twz_bake_options_default(struct twz_bake_options *opt)
 	opt->connectivity = 8;
 	opt->threads = 0;
 	opt->codec = TWZ_CODEC_ZSTD;
-	opt->level = 9;
+	opt->level = 19;
 	opt->layout = TWZ_LAYOUT_BUCKETED;
 	opt->max_scan = 64;
 	opt->name = "level";
@@ -146,8 +146,10 @@ uint64_t twz_bake_estimate_bytes(uint64_t cells, uint64_t nodes,
 		       + 8.0 * nodes                /* row lengths, offsets */
 		       + 16.0 * runs;
 
+	/* Sections compress on up to `threads` threads at once, each with
+	 * its own context. */
 	if (codec == TWZ_CODEC_ZSTD)
-		bytes += (double)ZSTD_estimateCCtxSize(level);
+		bytes += (double)ZSTD_estimateCCtxSize(level) * (threads ? threads : 1);
 	return bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes;
 }
 
@@ -438,6 +440,7 @@ int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		.node_order = TWZ_ORDER_DFS,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
+		.threads = (uint8_t)(thread_count(opt) > 255 ? 255 : thread_count(opt)),
 	};
 
 	le[0] = le_copy(gr->cell_node, cells);

@@ -1054,6 +1054,7 @@ START_TEST(test_format_golden_rebake_identical)
 		      "%s", err.msg);
 	twz_bake_options_default(&opt);
 	opt.codec = TWZ_CODEC_RAW;
+	opt.level = 9;      /* recorded in the header; the default then */
 	opt.threads = 1;
 	ck_assert_msg(twz_bake_cpd(&g, &opt, &cpd, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_cpd_encode(&cpd, &g, &opt, &buf, &len, &err) == 0, "%s",
@@ -1071,6 +1072,19 @@ START_TEST(test_format_golden_rebake_identical)
 	ck_assert_msg(len == golden_len && first == len,
 		      "a fresh bake differs from %s (%zu vs %zu bytes, first at byte %zu): "
 		      "the format or the bake changed", rel, len, golden_len, first);
+	free(golden);
+	free(buf);
+	twz_cpd_free(&cpd);
+
+	/* --format 1.0 still writes the 1.0 golden file. */
+	opt.layout = TWZ_LAYOUT_PLAIN;
+	ck_assert_msg(twz_bake_cpd(&g, &opt, &cpd, &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_cpd_encode(&cpd, &g, &opt, &buf, &len, &err) == 0, "%s",
+		      err.msg);
+	golden = read_all(source_file("tests/golden/v1_0.twz"), &golden_len);
+	ck_assert_ptr_nonnull(golden);
+	ck_assert_msg(len == golden_len && memcmp(buf, golden, len) == 0,
+		      "--format 1.0 no longer writes tests/golden/v1_0.twz");
 	free(golden);
 	free(buf);
 	twz_cpd_free(&cpd);
