@@ -114,7 +114,7 @@ static void *bake_worker(void *varg)
 	return NULL;
 }
 
-static unsigned thread_count(const struct twz_bake_options *opt)
+unsigned twz_bake_threads(const struct twz_bake_options *opt)
 {
 	if (opt->threads)
 		return opt->threads;
@@ -207,7 +207,7 @@ int twz_bake_check_limits(const struct twz_grid *g,
 			      opt->name, (unsigned long long)nodes, opt->max_nodes);
 		return -1;
 	}
-	uint64_t need = twz_bake_estimate_bytes(cells, nodes, thread_count(opt),
+	uint64_t need = twz_bake_estimate_bytes(cells, nodes, twz_bake_threads(opt),
 						opt->codec, opt->level);
 	uint64_t have = opt->max_memory ? opt->max_memory : twz_memory_available();
 	if (!have || need <= have)
@@ -223,7 +223,7 @@ int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 		 struct twz_cpd *out, struct twz_error *err)
 {
 	struct bake_job job;
-	unsigned threads = thread_count(opt);
+	unsigned threads = twz_bake_threads(opt);
 	pthread_t *tids = NULL;
 	unsigned started = 0;
 	int rc = -1;
@@ -440,7 +440,7 @@ int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		.node_order = TWZ_ORDER_DFS,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
-		.threads = (uint8_t)(thread_count(opt) > 255 ? 255 : thread_count(opt)),
+		.threads = (uint8_t)(twz_bake_threads(opt) > 255 ? 255 : twz_bake_threads(opt)),
 	};
 
 	le[0] = le_copy(gr->cell_node, cells);

@@ -37,6 +37,9 @@ enum twz_row_layout {
 
 void twz_bake_options_default(struct twz_bake_options *opt);
 
+/* Threads a bake runs on: opt->threads, or every online core when 0. */
+unsigned twz_bake_threads(const struct twz_bake_options *opt);
+
 /* Peak bytes a CPD bake is estimated to need: a level of cells cells,
  * nodes of them walkable, on threads threads, with the codec and zstd
  * level given (bake.c says what is counted). */

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "transit_search.h"
 #include "transit_select.h"
@@ -31,14 +30,6 @@ static double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static unsigned thread_count(const struct twz_bake_options *opt)
-{
-	if (opt->threads)
-		return opt->threads;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
 }
 
 /* ---- a pool of workers over chunks of items ------------------------- */
@@ -799,7 +790,7 @@ int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err)
 {
-	unsigned threads = thread_count(opt);
+	unsigned threads = twz_bake_threads(opt);
 	uint32_t *tindex = NULL;
 	int rc = -1;
 
@@ -1018,6 +1009,7 @@ int twz_transit_encode(const struct twz_transit_db *db,
 		.node_order = TWZ_ORDER_BLOCKS,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
+		.threads = (uint8_t)(twz_bake_threads(opt) > 255 ? 255 : twz_bake_threads(opt)),
 	};
 	rc = twz_encode(&h, sec, SEC_COUNT, buf, len, err);
 out:
