@@ -20,7 +20,7 @@
 #define TWZ_MAGIC "\x89TWZ\r\n\x1a\n"
 #define TWZ_MAGIC_SIZE 8
 #define TWZ_FORMAT_MAJOR 1
-#define TWZ_FORMAT_MINOR 1
+#define TWZ_FORMAT_MINOR 2
 
 /* ---- fixed sizes ---------------------------------------------------- */
 
@@ -103,12 +103,17 @@ enum twz_codec {
 /* 1.1: rows are bucketed (NODE_RECORDS + REGIONS + ROWS replace
  * NODE_CELL, NODE_COMPONENT, ROW_OFFSETS and RUNS). */
 #define TWZ_FEATURE_BUCKETED_ROWS (1u << 1)
+/* 1.2: CELL_NODE holds u16 entries, 0xFFFF for a wall: only in a CPD
+ * file with bucketed rows and fewer than 0xFFFF nodes. */
+#define TWZ_FEATURE_NARROW_CELL_NODE (1u << 2)
 #define TWZ_FEATURES_KNOWN_REQUIRED \
-	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS)
+	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
+	 TWZ_FEATURE_NARROW_CELL_NODE)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {
-	TWZ_SECTION_CELL_NODE = 1,      /* u32[width*height]: node or NONE */
+	TWZ_SECTION_CELL_NODE = 1,      /* u32[width*height]: node or NONE
+	                                   (u16, 0xFFFF: NONE, when narrow) */
 	TWZ_SECTION_NODE_CELL = 2,      /* u32[node_count]: y*width + x */
 	TWZ_SECTION_NODE_COMPONENT = 3, /* u32[node_count]: region id */
 	TWZ_SECTION_ROW_OFFSETS = 4,    /* u32[node_count+1]: run index */
@@ -121,6 +126,7 @@ enum twz_section_kind {
 #define TWZ_SECTION_KIND_MAX 8
 
 #define TWZ_NODE_NONE 0xFFFFFFFFu
+#define TWZ_NARROW_NONE 0xFFFFu
 
 /* ---- TRANSIT sections (1.1, method TWZ_METHOD_TRANSIT) ----------------
  * Kinds 32..47 are TRANSIT's; FORMAT.md, "TRANSIT sections", is the spec.
@@ -297,6 +303,17 @@ static inline uint32_t twz_le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
 #endif
+}
+
+/* Entry i of a CELL_NODE section, u32 or (narrow) u16, NONE either way. */
+static inline uint32_t twz_cell_node_at(const uint8_t *cell_node, int narrow,
+					uint64_t i)
+{
+	if (narrow) {
+		uint32_t n = twz_le16(cell_node + 2 * i);
+		return n == TWZ_NARROW_NONE ? TWZ_NODE_NONE : n;
+	}
+	return twz_le32(cell_node + 4 * i);
 }
 
 static inline uint64_t twz_le64(const uint8_t *p)

@@ -82,6 +82,12 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 	    (c->connectivity != 4 && c->connectivity != 8) ||
 	    c->build_codec > TWZ_CODEC_ZSTD)
 		return TWZ_E_DAMAGED;
+	/* u16 cells name nodes below 0xFFFF, and only the bucketed CPD
+	 * layout reads them. */
+	if ((c->required_features & TWZ_FEATURE_NARROW_CELL_NODE) &&
+	    (!(c->required_features & TWZ_FEATURE_BUCKETED_ROWS) ||
+	     c->method != TWZ_METHOD_CPD || c->node_count >= TWZ_NARROW_NONE))
+		return TWZ_E_DAMAGED;
 	return TWZ_OK;
 }
 
@@ -158,7 +164,7 @@ uint64_t twz_expected_raw_size(const struct twz_container *c, uint32_t kind)
 {
 	switch (kind) {
 	case TWZ_SECTION_CELL_NODE:
-		return (uint64_t)c->width * c->height * 4;
+		return (uint64_t)c->width * c->height * (twz_narrow(c) ? 2 : 4);
 	case TWZ_SECTION_NODE_CELL:
 	case TWZ_SECTION_NODE_COMPONENT:
 		return (uint64_t)c->node_count * 4;
@@ -182,7 +188,7 @@ static twz_status check_node_map(const struct twz_container *c,
 	uint64_t seen = 0;
 
 	for (uint64_t i = 0; i < cells; i++) {
-		uint32_t n = twz_le32(cell_node + 4 * i);
+		uint32_t n = twz_cell_node_at(cell_node, twz_narrow(c), i);
 		if (n == TWZ_NODE_NONE)
 			continue;
 		if (n >= c->node_count || twz_le32(node_cell + 4 * (size_t)n) != i)
@@ -203,14 +209,17 @@ static uint32_t neighbour(const struct twz_container *c,
 
 	if (nx < 0 || ny < 0 || nx >= c->width || ny >= c->height)
 		return TWZ_NODE_NONE;
+	int narrow = twz_narrow(c);
 	if (twz_move_is_diagonal(m)) {
-		if (twz_le32(cell_node + 4 * ((size_t)y * c->width + (size_t)nx)) ==
+		if (twz_cell_node_at(cell_node, narrow,
+				     (uint64_t)y * c->width + (uint64_t)nx) ==
 			    TWZ_NODE_NONE ||
-		    twz_le32(cell_node + 4 * ((size_t)ny * c->width + x)) ==
-			    TWZ_NODE_NONE)
+		    twz_cell_node_at(cell_node, narrow,
+				     (uint64_t)ny * c->width + x) == TWZ_NODE_NONE)
 			return TWZ_NODE_NONE;
 	}
-	return twz_le32(cell_node + 4 * ((size_t)ny * c->width + (size_t)nx));
+	return twz_cell_node_at(cell_node, narrow,
+				(uint64_t)ny * c->width + (uint64_t)nx);
 }
 
 /* Whether any move is legal from cell: false only in a region of one. */
@@ -326,7 +335,7 @@ static twz_status check_records(const struct twz_container *c,
 	uint64_t seen = 0;
 
 	for (uint64_t i = 0; i < cells; i++) {
-		uint32_t n = twz_le32(cell_node + 4 * i);
+		uint32_t n = twz_cell_node_at(cell_node, twz_narrow(c), i);
 		if (n == TWZ_NODE_NONE)
 			continue;
 		if (n >= c->node_count)

@@ -45,6 +45,12 @@ struct twz_container {
 	struct twz_section_ref sections[TWZ_MAX_SECTIONS];
 };
 
+/* Whether CELL_NODE holds u16 entries (format 1.2). */
+static inline int twz_narrow(const struct twz_container *c)
+{
+	return (c->required_features & TWZ_FEATURE_NARROW_CELL_NODE) != 0;
+}
+
 /* Decoded sections of a CPD database, indexed by section kind. */
 struct twz_content {
 	const uint8_t *data[TWZ_SECTION_KIND_LIMIT];

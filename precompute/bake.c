@@ -29,7 +29,7 @@ void twz_bake_options_default(struct twz_bake_options *opt)
 	opt->threads = 0;
 	opt->codec = TWZ_CODEC_ZSTD;
 	opt->level = 19;
-	opt->layout = TWZ_LAYOUT_BUCKETED;
+	opt->layout = TWZ_LAYOUT_NARROW;
 	opt->max_scan = 64;
 	opt->name = "level";
 }
@@ -92,7 +92,7 @@ static void *bake_worker(void *varg)
 		struct twz_runs *out = &job->chunk_runs[c];
 		for (uint32_t s = lo; s < hi; s++) {
 			uint32_t before = out->len;
-			int direction = job->opt->layout == TWZ_LAYOUT_BUCKETED;
+			int direction = job->opt->layout != TWZ_LAYOUT_PLAIN;
 			if (twz_search_run(&ws, s) != 0 ||
 			    (direction ? twz_row_encode_direction(gr, s, ws.moves, out)
 				       : twz_row_encode(gr, s, ws.moves, out)) != 0) {
@@ -331,6 +331,19 @@ static uint8_t *le_copy(const uint32_t *v, size_t n)
 	return b;
 }
 
+/* u16 little-endian cells for format 1.2, TWZ_NODE_NONE as 0xFFFF
+ * (every node is below it). */
+static uint8_t *le_copy16(const uint32_t *v, size_t n)
+{
+	uint8_t *b = malloc(n ? n * 2 : 1);
+	if (!b)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		twz_put16(b + 2 * i, v[i] == TWZ_NODE_NONE ? TWZ_NARROW_NONE
+							  : (uint16_t)v[i]);
+	return b;
+}
+
 /* Format 1.1 bucketed sections: NODE_RECORDS, REGIONS, ROWS (LE bytes).
  * Returns 1 when a row has too many runs to be bucketed, -1 when out of
  * memory, 0 on success. */
@@ -443,21 +456,27 @@ int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		.threads = (uint8_t)(twz_bake_threads(opt) > 255 ? 255 : twz_bake_threads(opt)),
 	};
 
-	le[0] = le_copy(gr->cell_node, cells);
+	/* Narrow cells are a 1.2 feature of the bucketed layout, below. */
+	int narrow = cpd->layout == TWZ_LAYOUT_NARROW &&
+		     gr->node_count < TWZ_NARROW_NONE;
+	le[0] = narrow ? le_copy16(gr->cell_node, cells)
+		       : le_copy(gr->cell_node, cells);
 	if (!le[0])
 		goto nomem;
-	sec[count++] = (struct twz_out_section){ TWZ_SECTION_CELL_NODE, le[0], cells * 4 };
+	sec[count++] = (struct twz_out_section){ TWZ_SECTION_CELL_NODE, le[0],
+						 cells * (narrow ? 2 : 4) };
 
-	if (cpd->layout == TWZ_LAYOUT_BUCKETED) {
+	if (cpd->layout != TWZ_LAYOUT_PLAIN) {
 		size_t rows_bytes = 0;
 		int b = encode_bucketed(cpd, opt->max_scan ? opt->max_scan : 64,
 					&le[1], &le[2], &le[3], &rows_bytes);
 		if (b < 0)
 			goto nomem;
 		if (b == 0) {
-			h.minor = 1;
+			h.minor = narrow ? 2 : 1;
 			h.required_features = TWZ_FEATURE_DIRECTION_SYMBOLS |
-					      TWZ_FEATURE_BUCKETED_ROWS;
+					      TWZ_FEATURE_BUCKETED_ROWS |
+					      (narrow ? TWZ_FEATURE_NARROW_CELL_NODE : 0);
 			sec[count++] = (struct twz_out_section){
 				TWZ_SECTION_NODE_RECORDS, le[1],
 				(size_t)gr->node_count * TWZ_RECORD_SIZE };
@@ -469,7 +488,16 @@ int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 			goto write;
 		}
 		/* A row too long for u16 run indices: keep the direction
-		 * symbols in the plain run layout, searched by bisection. */
+		 * symbols in the plain run layout, searched by bisection,
+		 * with u32 cells. */
+		if (narrow) {
+			free(le[0]);
+			le[0] = le_copy(gr->cell_node, cells);
+			if (!le[0])
+				goto nomem;
+			sec[0].raw = le[0];
+			sec[0].raw_size = cells * 4;
+		}
 	}
 	const uint32_t *arrays[4] = { gr->node_cell, gr->node_comp,
 				      cpd->row_offsets, cpd->runs };
@@ -483,7 +511,7 @@ int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 			goto nomem;
 		sec[count++] = (struct twz_out_section){ kinds[i], le[1 + i], counts[i] * 4 };
 	}
-	if (cpd->layout == TWZ_LAYOUT_BUCKETED) {
+	if (cpd->layout != TWZ_LAYOUT_PLAIN) {
 		h.minor = 1;
 		h.required_features = TWZ_FEATURE_DIRECTION_SYMBOLS;
 	}

@@ -32,7 +32,10 @@ struct twz_bake_options {
 enum twz_row_layout {
 	TWZ_LAYOUT_PLAIN = 1,     /* format 1.0: moves only, binary search */
 	TWZ_LAYOUT_BUCKETED = 2,  /* format 1.1: direction symbols, bucketed
-				     rows, bounded lookups (the default) */
+				     rows, bounded lookups */
+	TWZ_LAYOUT_NARROW = 3,    /* format 1.2: 1.1 with u16 CELL_NODE when
+				     the level has fewer than 0xFFFF nodes
+				     (the default) */
 };
 
 void twz_bake_options_default(struct twz_bake_options *opt);

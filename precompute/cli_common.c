@@ -12,7 +12,7 @@ const char twz_usage_text[] =
 	"usage:\n"
 	"  twigz build LEVEL.map -o OUT.twz [--method cpd|transit] [--threads N]\n"
 	"              [--codec zstd|raw] [--level N] [--connectivity 8|4]\n"
-	"              [--format 1.1|1.0] [--max-nodes N] [--quiet]\n"
+	"              [--format 1.2|1.1|1.0] [--max-nodes N] [--quiet]\n"
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
 	"  twigz query DB SX SY GX GY [--json]\n"
 	"  twigz query DB --scen FILE.scen [--json]\n"

@@ -61,11 +61,13 @@ static int cmd_build(int argc, char **argv)
 			opt.threads = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--format")) {
-			if (!val || (strcmp(val, "1.0") && strcmp(val, "1.1")))
-				return twz_cli_usage("--format needs 1.0 or 1.1, not '%s'",
+			if (!val || (strcmp(val, "1.0") && strcmp(val, "1.1") &&
+				     strcmp(val, "1.2")))
+				return twz_cli_usage("--format needs 1.0, 1.1 or 1.2, not '%s'",
 						     val ? val : "");
-			opt.layout = strcmp(val, "1.0") ? TWZ_LAYOUT_BUCKETED
-							: TWZ_LAYOUT_PLAIN;
+			opt.layout = !strcmp(val, "1.0") ? TWZ_LAYOUT_PLAIN
+				   : !strcmp(val, "1.1") ? TWZ_LAYOUT_BUCKETED
+				   : TWZ_LAYOUT_NARROW;
 			i++;
 		} else if (!strcmp(a, "--codec")) {
 			if (!val || (strcmp(val, "zstd") && strcmp(val, "raw")))

@@ -76,7 +76,7 @@ typedef struct twz_db twz_db;
 /* Static, never NULL. */
 TWZ_API const char *twz_strerror(twz_status status);
 
-/* Library version as "0.1.0", and TWZ_VERSION_NUMBER at build time. */
+/* Library version as "0.2.0", and TWZ_VERSION_NUMBER at build time. */
 TWZ_API const char *twz_version(void);
 TWZ_API unsigned twz_version_number(void);
 

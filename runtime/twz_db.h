@@ -18,7 +18,8 @@ struct twz_db {
 	void *inflated[TWZ_SECTION_KIND_LIMIT];
 	struct twz_content content;
 	/* Shortcuts into content, used on the query path. */
-	const uint8_t *cell_node;   /* u32[width*height] */
+	const uint8_t *cell_node;   /* u32[width*height], or u16 (narrow) */
+	int narrow;                 /* TWZ_FEATURE_NARROW_CELL_NODE */
 	const uint8_t *node_cell;   /* u32[node_count] */
 	const uint8_t *node_comp;   /* u32[node_count] */
 	const uint8_t *row_offsets; /* u32[node_count+1] */
@@ -56,6 +57,12 @@ struct twz_row_view {
 	const uint8_t *runs;    /* u16[]: the row's runs */
 	const uint8_t *end;     /* one past the ROWS section */
 };
+
+/* The node in a cell, or TWZ_NONE. */
+static inline uint32_t twz__cell_node(const struct twz_db *db, size_t cell)
+{
+	return twz_cell_node_at(db->cell_node, db->narrow, cell);
+}
 
 static inline uint32_t twz__region(const struct twz_db *db, uint32_t n)
 {

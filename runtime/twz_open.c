@@ -134,8 +134,7 @@ static int walkable(const twz_db *db, int64_t x, int64_t y)
 {
 	if (x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
 		return 0;
-	return twz_le32(db->cell_node + 4 * ((size_t)y * db->c.width + (size_t)x)) !=
-	       TWZ_NONE;
+	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x) != TWZ_NONE;
 }
 
 /* The legal moves of every node, for direction symbols: a direction is
@@ -191,6 +190,7 @@ static twz_status load(twz_db *db, unsigned flags)
 		return st;
 
 	db->cell_node = db->content.data[TWZ_SECTION_CELL_NODE];
+	db->narrow = twz_narrow(&db->c);
 	db->node_cell = db->content.data[TWZ_SECTION_NODE_CELL];
 	db->node_comp = db->content.data[TWZ_SECTION_NODE_COMPONENT];
 	db->row_offsets = db->content.data[TWZ_SECTION_ROW_OFFSETS];

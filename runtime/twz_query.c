@@ -49,7 +49,7 @@ twz_node twz_node_at(const twz_db *db, int64_t x, int64_t y)
 {
 	if (!db || x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
 		return TWZ_NONE;
-	return u32_at(db->cell_node, (size_t)y * db->c.width + (size_t)x);
+	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x);
 }
 
 twz_status twz_node_xy(const twz_db *db, twz_node node, uint32_t *x,
@@ -248,7 +248,7 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 		return TWZ_NONE;
 	*move = sym;
 	int64_t cell = (int64_t)y * db->c.width + x + db->move_offset[sym];
-	return u32_at(db->cell_node, (size_t)cell);
+	return twz__cell_node(db, (size_t)cell);
 }
 
 twz_node twz_next(const twz_db *db, twz_node s, twz_node t)

@@ -544,7 +544,7 @@ static inline twz_node step(const twz_db *db, const struct spot *p,
 {
 	size_t cell = (size_t)(p->y + twz_move_dy[m]) * db->c.width +
 		      (p->x + twz_move_dx[m]);
-	return u32_at(db->cell_node, cell);
+	return twz__cell_node(db, cell);
 }
 
 twz_node twz_transit_next(const twz_db *db, twz_node s, twz_node t)

@@ -447,6 +447,11 @@ START_TEST(test_format_header_fields_checked)
 		{ TWZ_H_NODE_ORDER, 1, 0, TWZ_E_DAMAGED },
 		{ TWZ_H_NODE_ORDER, 1, TWZ_ORDER_BLOCKS, TWZ_E_DAMAGED },
 		{ TWZ_H_NODE_ORDER, 1, 0xFF, TWZ_E_DAMAGED },
+		/* u16 cells belong to the bucketed layout, and are sized so. */
+		{ TWZ_H_REQUIRED, 8, TWZ_FEATURE_DIRECTION_SYMBOLS |
+				     TWZ_FEATURE_NARROW_CELL_NODE, TWZ_E_DAMAGED },
+		{ TWZ_H_REQUIRED, 8, TWZ_FEATURE_DIRECTION_SYMBOLS |
+				     TWZ_FEATURE_BUCKETED_ROWS, TWZ_E_DAMAGED },
 	};
 	struct baked b;
 
@@ -465,6 +470,19 @@ START_TEST(test_format_header_fields_checked)
 			      i, cases[i].off, twz_strerror(st),
 			      twz_strerror(cases[i].want));
 		free(f);
+	}
+	/* u16 cells cannot name node 0xFFFF or above: a header claiming so
+	 * many nodes is refused before any section is read. */
+	for (uint32_t nodes = 0xFFFE; nodes <= 0x10000; nodes++) {
+		struct twz_container c;
+		uint8_t *g = dup_bytes(b.buf, b.len);
+		twz_put32(g + TWZ_H_WIDTH, 300);
+		twz_put32(g + TWZ_H_HEIGHT, 300);
+		twz_put32(g + TWZ_H_NODE_COUNT, nodes);
+		fix_header(g);
+		ck_assert_int_eq(twz_parse_container(g, b.len, &c),
+				 nodes < 0xFFFF ? TWZ_OK : TWZ_E_DAMAGED);
+		free(g);
 	}
 	/* Width and height swapped: same cell count, but the cells no
 	 * longer match the node map. */
@@ -825,7 +843,9 @@ START_TEST(test_format_inconsistent_content_refused)
 			ci = i;
 		}
 	ck_assert_ptr_nonnull(cells);
-	ck_assert_uint_eq(cells->raw_size, 10 * 7 * 4);
+	/* The default bake of a small level: u16 cells (format 1.2). */
+	ck_assert(b.c.required_features & TWZ_FEATURE_NARROW_CELL_NODE);
+	ck_assert_uint_eq(cells->raw_size, 10 * 7 * 2);
 	/* Cells (0,0) and (9,0) are walkable, in two regions; (4,0) is a
 	 * wall. */
 	const uint32_t walk_a = 0, walk_b = 9, wall = 4;
@@ -836,20 +856,20 @@ START_TEST(test_format_inconsistent_content_refused)
 	for (int how = 0; how < 4; how++) {
 		uint8_t *f = dup_bytes(b.buf, b.len);
 		uint8_t *cn = f + cells->offset;
-		uint32_t a = twz_le32(cn + 4 * walk_a), bb = twz_le32(cn + 4 * walk_b);
+		uint16_t a = twz_le16(cn + 2 * walk_a), bb = twz_le16(cn + 2 * walk_b);
 		switch (how) {
 		case 0:  /* two cells swap nodes */
-			twz_put32(cn + 4 * walk_a, bb);
-			twz_put32(cn + 4 * walk_b, a);
+			twz_put16(cn + 2 * walk_a, bb);
+			twz_put16(cn + 2 * walk_b, a);
 			break;
 		case 1:  /* a walkable cell loses its node */
-			twz_put32(cn + 4 * walk_a, TWZ_NODE_NONE);
+			twz_put16(cn + 2 * walk_a, TWZ_NARROW_NONE);
 			break;
 		case 2:  /* a wall gets one */
-			twz_put32(cn + 4 * wall, a);
+			twz_put16(cn + 2 * wall, a);
 			break;
 		default: /* a node id past the end */
-			twz_put32(cn + 4 * walk_a, b.c.node_count);
+			twz_put16(cn + 2 * walk_a, (uint16_t)b.c.node_count);
 			break;
 		}
 		twz_put64(entry(f, ci) + TWZ_S_RAW_CHECKSUM,
@@ -925,14 +945,14 @@ static const struct known golden_answers[] = {
 	{ 15, 11, 9, 11, 0, 0, 0 },
 };
 
-static void check_golden_answers(const twz_db *db)
+static void check_golden_answers(const twz_db *db, unsigned minor)
 {
 	twz_info in;
 	twz_node path[64];
 
 	ck_assert_int_eq(twz_get_info(db, &in), TWZ_OK);
 	ck_assert_uint_eq(in.format_major, 1);
-	ck_assert_uint_eq(in.format_minor, 0);
+	ck_assert_uint_eq(in.format_minor, minor);
 	ck_assert_uint_eq(in.method, 1);
 	ck_assert_uint_eq(in.connectivity, 8);
 	ck_assert_uint_eq(in.width, 16);
@@ -965,41 +985,54 @@ static void check_golden_answers(const twz_db *db)
 	}
 }
 
-START_TEST(test_format_golden_v1_0_opens)
+/* Every golden file, raw and zstd, of every released format version. */
+static const char *const golden_names[] = { "v1_0", "v1_1", "v1_2" };
+#define GOLDEN_VERSIONS (sizeof golden_names / sizeof *golden_names)
+
+static twz_db *golden_open(unsigned version, int zstd)
 {
-	twz_db *db;
+	char rel[64];
+	twz_db *db = NULL;
+
+	snprintf(rel, sizeof rel, "tests/golden/%s%s.twz", golden_names[version],
+		 zstd ? "_zstd" : "");
+	twz_status st = twz_open(source_file(rel), 0, &db);
+	ck_assert_msg(st == TWZ_OK, "%s: %s", rel, twz_strerror(st));
+	return db;
+}
+
+START_TEST(test_format_golden_opens)
+{
 	size_t map_len;
 	uint8_t *map = read_all(source_file("tests/golden/v1_0.map"), &map_len);
-	const char *files[] = { "tests/golden/v1_0.twz", "tests/golden/v1_0_zstd.twz" };
 
 	ck_assert_msg(map != NULL, "tests/golden/v1_0.map is missing");
-	for (size_t i = 0; i < 2; i++) {
-		twz_status st = twz_open(source_file(files[i]), 0, &db);
-		ck_assert_msg(st == TWZ_OK, "%s: %s", files[i], twz_strerror(st));
-		check_golden_answers(db);
-		twz_info in;
-		twz_get_info(db, &in);
-		ck_assert_uint_eq(in.level_hash, XXH3_64bits(map, map_len));
-		ck_assert_uint_eq(in.build_codec, i == 0 ? TWZ_CODEC_RAW : TWZ_CODEC_ZSTD);
-		twz_close(db);
-	}
+	for (unsigned v = 0; v < GOLDEN_VERSIONS; v++)
+		for (int zstd = 0; zstd < 2; zstd++) {
+			twz_db *db = golden_open(v, zstd);
+			check_golden_answers(db, v);
+			twz_info in;
+			twz_get_info(db, &in);
+			ck_assert_uint_eq(in.level_hash, XXH3_64bits(map, map_len));
+			ck_assert_uint_eq(in.build_codec,
+					  zstd ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW);
+			twz_close(db);
+		}
 	free(map);
 }
 END_TEST
 
-/* Every answer of the golden file against a plain Dijkstra on its level,
+/* Every answer of each golden file against a plain Dijkstra on its level,
  * and the zstd file answers exactly as the raw one. */
-START_TEST(test_format_golden_v1_0_all_pairs)
+START_TEST(test_format_golden_all_pairs)
 {
 	struct twz_grid g;
 	struct twz_error err = { { 0 }, 0 };
-	twz_db *raw, *zst;
+	unsigned v = (unsigned)_i;
 
 	ck_assert_msg(twz_grid_load(source_file("tests/golden/v1_0.map"), &g, &err) == 0,
 		      "%s", err.msg);
-	ck_assert_int_eq(twz_open(source_file("tests/golden/v1_0.twz"), 0, &raw), TWZ_OK);
-	ck_assert_int_eq(twz_open(source_file("tests/golden/v1_0_zstd.twz"), 0, &zst),
-			 TWZ_OK);
+	twz_db *raw = golden_open(v, 0), *zst = golden_open(v, 1);
 	size_t cells = (size_t)g.width * g.height;
 	struct twz_cost *dist = malloc(cells * sizeof *dist);
 	ck_assert_ptr_nonnull(dist);
@@ -1017,16 +1050,17 @@ START_TEST(test_format_golden_v1_0_all_pairs)
 				uint32_t st = 0, dg = 0;
 				twz_status r = twz_cost_exact(raw, s, t, &st, &dg);
 				if (dist[c].straight == UINT32_MAX)
-					expect(r == TWZ_E_UNREACHABLE, "%u->%u: %s", s, t,
-					       twz_strerror(r));
+					expect(r == TWZ_E_UNREACHABLE, "%s: %u->%u: %s",
+					       golden_names[v], s, t, twz_strerror(r));
 				else
 					expect(r == TWZ_OK && st == dist[c].straight &&
 					       dg == dist[c].diagonal,
-					       "%u->%u: %s, %u+%u*sqrt2, optimum %u+%u*sqrt2", s,
-					       t, twz_strerror(r), st, dg, dist[c].straight,
-					       dist[c].diagonal);
+					       "%s: %u->%u: %s, %u+%u*sqrt2, optimum %u+%u*sqrt2",
+					       golden_names[v], s, t, twz_strerror(r), st, dg,
+					       dist[c].straight, dist[c].diagonal);
 				expect(twz_next(raw, s, t) == twz_next(zst, s, t),
-				       "%u->%u: raw and zstd files differ", s, t);
+				       "%s: %u->%u: raw and zstd files differ",
+				       golden_names[v], s, t);
 			}
 		}
 	free(dist);
@@ -1042,52 +1076,51 @@ END_TEST
  * the new version's golden file and keep the old ones opening. */
 START_TEST(test_format_golden_rebake_identical)
 {
+	/* The default first: it names the version the writer makes now. */
+	static const unsigned layouts[] = { 0, TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_PLAIN };
 	struct twz_grid g;
 	struct twz_error err = { { 0 }, 0 };
-	struct twz_bake_options opt;
-	struct twz_cpd cpd;
-	uint8_t *buf;
-	size_t len, golden_len;
-	char rel[64];
 
 	ck_assert_msg(twz_grid_load(source_file("tests/golden/v1_0.map"), &g, &err) == 0,
 		      "%s", err.msg);
-	twz_bake_options_default(&opt);
-	opt.codec = TWZ_CODEC_RAW;
-	opt.level = 9;      /* recorded in the header; the default then */
-	opt.threads = 1;
-	ck_assert_msg(twz_bake_cpd(&g, &opt, &cpd, &err) == 0, "%s", err.msg);
-	ck_assert_msg(twz_cpd_encode(&cpd, &g, &opt, &buf, &len, &err) == 0, "%s",
-		      err.msg);
-	ck_assert_uint_ge(len, TWZ_HEADER_SIZE);
-	unsigned major = twz_le16(buf + TWZ_H_MAJOR), minor = twz_le16(buf + TWZ_H_MINOR);
-	snprintf(rel, sizeof rel, "tests/golden/v%u_%u.twz", major, minor);
-	uint8_t *golden = read_all(source_file(rel), &golden_len);
-	ck_assert_msg(golden != NULL,
-		      "the writer makes format %u.%u but there is no %s: a format "
-		      "change adds its golden file", major, minor, rel);
-	size_t first = 0;
-	while (first < len && first < golden_len && buf[first] == golden[first])
-		first++;
-	ck_assert_msg(len == golden_len && first == len,
-		      "a fresh bake differs from %s (%zu vs %zu bytes, first at byte %zu): "
-		      "the format or the bake changed", rel, len, golden_len, first);
-	free(golden);
-	free(buf);
-	twz_cpd_free(&cpd);
+	for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
+		struct twz_bake_options opt;
+		struct twz_cpd cpd;
+		uint8_t *buf;
+		size_t len, golden_len;
+		char rel[64];
 
-	/* --format 1.0 still writes the 1.0 golden file. */
-	opt.layout = TWZ_LAYOUT_PLAIN;
-	ck_assert_msg(twz_bake_cpd(&g, &opt, &cpd, &err) == 0, "%s", err.msg);
-	ck_assert_msg(twz_cpd_encode(&cpd, &g, &opt, &buf, &len, &err) == 0, "%s",
-		      err.msg);
-	golden = read_all(source_file("tests/golden/v1_0.twz"), &golden_len);
-	ck_assert_ptr_nonnull(golden);
-	ck_assert_msg(len == golden_len && memcmp(buf, golden, len) == 0,
-		      "--format 1.0 no longer writes tests/golden/v1_0.twz");
-	free(golden);
-	free(buf);
-	twz_cpd_free(&cpd);
+		twz_bake_options_default(&opt);
+		opt.codec = TWZ_CODEC_RAW;
+		opt.level = 9;      /* recorded in the header; the default then */
+		opt.threads = 1;
+		if (layouts[i])
+			opt.layout = layouts[i];
+		ck_assert_msg(twz_bake_cpd(&g, &opt, &cpd, &err) == 0, "%s", err.msg);
+		ck_assert_msg(twz_cpd_encode(&cpd, &g, &opt, &buf, &len, &err) == 0,
+			      "%s", err.msg);
+		ck_assert_uint_ge(len, TWZ_HEADER_SIZE);
+		unsigned major = twz_le16(buf + TWZ_H_MAJOR);
+		unsigned minor = twz_le16(buf + TWZ_H_MINOR);
+		/* --format 1.1 and 1.0 still write their versions. */
+		if (layouts[i])
+			ck_assert_uint_eq(minor, layouts[i] == TWZ_LAYOUT_PLAIN ? 0 : 1);
+		snprintf(rel, sizeof rel, "tests/golden/v%u_%u.twz", major, minor);
+		uint8_t *golden = read_all(source_file(rel), &golden_len);
+		ck_assert_msg(golden != NULL,
+			      "the writer makes format %u.%u but there is no %s: a "
+			      "format change adds its golden file", major, minor, rel);
+		size_t first = 0;
+		while (first < len && first < golden_len && buf[first] == golden[first])
+			first++;
+		ck_assert_msg(len == golden_len && first == len,
+			      "a fresh bake differs from %s (%zu vs %zu bytes, first at "
+			      "byte %zu): the format or the bake changed", rel, len,
+			      golden_len, first);
+		free(golden);
+		free(buf);
+		twz_cpd_free(&cpd);
+	}
 	twz_grid_free(&g);
 }
 END_TEST
@@ -1127,8 +1160,8 @@ static Suite *twz_format_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Golden");
-	tcase_add_test(tc, test_format_golden_v1_0_opens);
-	tcase_add_test(tc, test_format_golden_v1_0_all_pairs);
+	tcase_add_test(tc, test_format_golden_opens);
+	tcase_add_loop_test(tc, test_format_golden_all_pairs, 0, GOLDEN_VERSIONS);
 	tcase_add_test(tc, test_format_golden_rebake_identical);
 	suite_add_tcase(s, tc);
 	return s;

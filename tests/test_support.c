@@ -463,12 +463,21 @@ void twz_test_generate(struct twz_grid *g, enum twz_test_level_kind kind,
 uint8_t *twz_test_bake(const struct twz_grid *g, unsigned connectivity,
 		       unsigned codec, unsigned threads, size_t *len)
 {
+	return twz_test_bake_layout(g, connectivity, codec, threads, 0, len);
+}
+
+uint8_t *twz_test_bake_layout(const struct twz_grid *g, unsigned connectivity,
+			      unsigned codec, unsigned threads, unsigned layout,
+			      size_t *len)
+{
 	struct twz_bake_options opt;
 	struct twz_cpd cpd;
 	struct twz_error err;
 	uint8_t *buf = NULL;
 
 	twz_bake_options_default(&opt);
+	if (layout)
+		opt.layout = layout;
 	opt.connectivity = connectivity;
 	opt.codec = codec;
 	opt.threads = threads;

@@ -38,6 +38,10 @@ const char *twz_test_kind_name(enum twz_test_level_kind kind);
 /* Bake g into an in-memory .twz (malloc'd); aborts the test on failure. */
 uint8_t *twz_test_bake(const struct twz_grid *g, unsigned connectivity,
 		       unsigned codec, unsigned threads, size_t *len);
+/* The same with a TWZ_LAYOUT_* (0: the default). */
+uint8_t *twz_test_bake_layout(const struct twz_grid *g, unsigned connectivity,
+			      unsigned codec, unsigned threads, unsigned layout,
+			      size_t *len);
 
 /* Plain Dijkstra (binary heap, exact costs) from cell (sx, sy): dist has
  * width*height entries; unreachable and blocked cells get

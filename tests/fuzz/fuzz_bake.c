@@ -204,7 +204,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if ((size_t)g.width * g.height <= MAX_CELLS) {
 		unsigned codec = size % 2 ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW;
-		unsigned layout = size / 2 % 2 ? TWZ_LAYOUT_PLAIN : TWZ_LAYOUT_BUCKETED;
+		static const unsigned layouts[3] = { TWZ_LAYOUT_NARROW,
+						     TWZ_LAYOUT_BUCKETED,
+						     TWZ_LAYOUT_PLAIN };
+		unsigned layout = layouts[size / 2 % 3];
 		check_level(&g, 8, codec, layout);
 		check_level(&g, 4, codec, layout);
 		size_t len;
