@@ -227,10 +227,10 @@ static void print_tables(const struct level_figures *lf, unsigned n,
 	       threads, threads == 1 ? "" : "s");
 	printf("| level (nodes) | bake | M pairs/s | peak memory | zstd file "
 	       "| raw file | in memory | bits/pair | SRC / zstd file "
-	       "| Hsymbol / zstd file | open zstd | open raw | open raw, "
-	       "no checksums |\n");
+	       "| Hsymbol / zstd file | SRC / in memory | open zstd | open raw "
+	       "| open raw, no checksums |\n");
 	printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-	       "| ---: | ---: | ---: | ---: |\n");
+	       "| ---: | ---: | ---: | ---: | ---: |\n");
 	for (unsigned i = 0; i < n; i++) {
 		const struct level_figures *f = &lf[i];
 		const struct bake_figures *z = &f->bake[0];
@@ -238,7 +238,8 @@ static void print_tables(const struct level_figures *lf, unsigned n,
 		printf("| %s (%u) | %.2f s | %.1f | ", f->lv->name, f->r.nodes,
 		       z->wall_s, pairs / z->wall_s / 1e6);
 		print_bytes(z->peak_bytes);
-		printf(" (%.1fx file) | ", z->peak_bytes / (double)z->file_bytes);
+		printf(" (%.0fx raw file) | ",
+		       z->peak_bytes / (double)f->bake[1].file_bytes);
 		print_bytes((double)z->file_bytes);
 		printf(" | ");
 		print_bytes((double)f->bake[1].file_bytes);
@@ -250,7 +251,8 @@ static void print_tables(const struct level_figures *lf, unsigned n,
 			printf("%.2fx", ratio(f->lv->hsymbol_bytes, (double)z->file_bytes));
 		else
 			printf("-");
-		printf(" | ");
+		printf(" | %.1fx | ", ratio(f->lv->src_bytes,
+					    (double)f->r.memory_bytes));
 		print_us(f->r.open_us);
 		printf(" | ");
 		print_us(f->raw_open_us);
