@@ -267,18 +267,19 @@ static void print_tables(const struct level_figures *lf, unsigned n,
 	       "the same runs; A*: octile heuristic, binary heap, every cost "
 	       "checked against the database's.\n\n",
 	       n ? lf[0].r.pairs : 0);
-	printf("| level | first move | binary search | x | per step "
-	       "| binary search | x | SRC step (DESIGN) | x | whole path | A* "
-	       "| x | lag | A* lag |\n");
+	printf("| level | first move | binary search | x | SRC first move "
+	       "(DESIGN) | x | per step | binary search | x | SRC step (DESIGN) "
+	       "| x | whole path | A* | x | lag | A* lag |\n");
 	printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-	       "| ---: | ---: | ---: | ---: | ---: |\n");
+	       "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	for (unsigned i = 0; i < n; i++) {
 		const struct twz_bench_result *r = &lf[i].r;
-		printf("| %s | %.1f ns | %.1f ns | %.2fx | %.1f ns | %.1f ns "
-		       "| %.2fx | %.0f ns | %.2fx | %.2f us | %.1f us | %.0fx "
-		       "| %.1f ns | %.1f us |\n",
+		printf("| %s | %.1f ns | %.1f ns | %.2fx | %.0f ns | %.2fx | %.1f ns "
+		       "| %.1f ns | %.2fx | %.0f ns | %.2fx | %.2f us | %.1f us "
+		       "| %.0fx | %.1f ns | %.1f us |\n",
 		       lf[i].lv->name, r->next_ns, r->ref_next_ns,
-		       ratio(r->ref_next_ns, r->next_ns), r->step_ns,
+		       ratio(r->ref_next_ns, r->next_ns), lf[i].lv->src_first_ns,
+		       ratio(lf[i].lv->src_first_ns, r->next_ns), r->step_ns,
 		       r->ref_step_ns, ratio(r->ref_step_ns, r->step_ns),
 		       lf[i].lv->src_step_ns,
 		       ratio(lf[i].lv->src_step_ns, r->step_ns), r->path_us,
