@@ -122,6 +122,12 @@ unsigned twz_bake_threads(const struct twz_bake_options *opt)
 	return n > 0 ? (unsigned)n : 1;
 }
 
+uint8_t twz_bake_compress_threads(const struct twz_bake_options *opt)
+{
+	unsigned n = twz_bake_threads(opt);
+	return (uint8_t)(n > 255 ? 255 : n);
+}
+
 /* ---- limits: refuse a bake the machine cannot finish ------------------ */
 
 /*
@@ -453,11 +459,23 @@ int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		.node_order = TWZ_ORDER_DFS,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
-		.threads = (uint8_t)(twz_bake_threads(opt) > 255 ? 255 : twz_bake_threads(opt)),
+		.threads = twz_bake_compress_threads(opt),
 	};
 
-	/* Narrow cells are a 1.2 feature of the bucketed layout, below. */
-	int narrow = cpd->layout == TWZ_LAYOUT_NARROW &&
+	/* Rows first: the layout they fit decides the cell map's width.
+	 * A row too long for u16 run indices keeps the direction symbols
+	 * in the plain run layout, searched by bisection. */
+	int bucketed = 0;
+	size_t rows_bytes = 0;
+	if (cpd->layout != TWZ_LAYOUT_PLAIN) {
+		int b = encode_bucketed(cpd, opt->max_scan ? opt->max_scan : 64,
+					&le[1], &le[2], &le[3], &rows_bytes);
+		if (b < 0)
+			goto nomem;
+		bucketed = b == 0;
+	}
+	/* Narrow cells are a 1.2 feature of the bucketed layout. */
+	int narrow = bucketed && cpd->layout == TWZ_LAYOUT_NARROW &&
 		     gr->node_count < TWZ_NARROW_NONE;
 	le[0] = narrow ? le_copy16(gr->cell_node, cells)
 		       : le_copy(gr->cell_node, cells);
@@ -466,38 +484,20 @@ int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 	sec[count++] = (struct twz_out_section){ TWZ_SECTION_CELL_NODE, le[0],
 						 cells * (narrow ? 2 : 4) };
 
-	if (cpd->layout != TWZ_LAYOUT_PLAIN) {
-		size_t rows_bytes = 0;
-		int b = encode_bucketed(cpd, opt->max_scan ? opt->max_scan : 64,
-					&le[1], &le[2], &le[3], &rows_bytes);
-		if (b < 0)
-			goto nomem;
-		if (b == 0) {
-			h.minor = narrow ? 2 : 1;
-			h.required_features = TWZ_FEATURE_DIRECTION_SYMBOLS |
-					      TWZ_FEATURE_BUCKETED_ROWS |
-					      (narrow ? TWZ_FEATURE_NARROW_CELL_NODE : 0);
-			sec[count++] = (struct twz_out_section){
-				TWZ_SECTION_NODE_RECORDS, le[1],
-				(size_t)gr->node_count * TWZ_RECORD_SIZE };
-			sec[count++] = (struct twz_out_section){
-				TWZ_SECTION_REGIONS, le[2],
-				((size_t)gr->component_count + 1) * 4 };
-			sec[count++] = (struct twz_out_section){
-				TWZ_SECTION_ROWS, le[3], rows_bytes };
-			goto write;
-		}
-		/* A row too long for u16 run indices: keep the direction
-		 * symbols in the plain run layout, searched by bisection,
-		 * with u32 cells. */
-		if (narrow) {
-			free(le[0]);
-			le[0] = le_copy(gr->cell_node, cells);
-			if (!le[0])
-				goto nomem;
-			sec[0].raw = le[0];
-			sec[0].raw_size = cells * 4;
-		}
+	if (bucketed) {
+		h.minor = narrow ? 2 : 1;
+		h.required_features = TWZ_FEATURE_DIRECTION_SYMBOLS |
+				      TWZ_FEATURE_BUCKETED_ROWS |
+				      (narrow ? TWZ_FEATURE_NARROW_CELL_NODE : 0);
+		sec[count++] = (struct twz_out_section){
+			TWZ_SECTION_NODE_RECORDS, le[1],
+			(size_t)gr->node_count * TWZ_RECORD_SIZE };
+		sec[count++] = (struct twz_out_section){
+			TWZ_SECTION_REGIONS, le[2],
+			((size_t)gr->component_count + 1) * 4 };
+		sec[count++] = (struct twz_out_section){
+			TWZ_SECTION_ROWS, le[3], rows_bytes };
+		goto write;
 	}
 	const uint32_t *arrays[4] = { gr->node_cell, gr->node_comp,
 				      cpd->row_offsets, cpd->runs };

@@ -42,6 +42,9 @@ void twz_bake_options_default(struct twz_bake_options *opt);
 
 /* Threads a bake runs on: opt->threads, or every online core when 0. */
 unsigned twz_bake_threads(const struct twz_bake_options *opt);
+/* The same, capped to what a writer header holds (twz_out_header.threads):
+ * sections compressed at once. */
+uint8_t twz_bake_compress_threads(const struct twz_bake_options *opt);
 
 /* Peak bytes a CPD bake is estimated to need: a level of cells cells,
  * nodes of them walkable, on threads threads, with the codec and zstd

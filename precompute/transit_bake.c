@@ -1009,7 +1009,7 @@ int twz_transit_encode(const struct twz_transit_db *db,
 		.node_order = TWZ_ORDER_BLOCKS,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
-		.threads = (uint8_t)(twz_bake_threads(opt) > 255 ? 255 : twz_bake_threads(opt)),
+		.threads = twz_bake_compress_threads(opt),
 	};
 	rc = twz_encode(&h, sec, SEC_COUNT, buf, len, err);
 out:
