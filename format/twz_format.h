@@ -275,6 +275,26 @@ static inline int twz_move_is_diagonal(unsigned move)
 	return move >= 4;
 }
 
+/*
+ * The corner rule, stated once: whether move m from the walkable cell
+ * (x, y) is legal. walkable(ctx, x, y) says whether a cell is walkable and
+ * must answer 0 off the grid. The move must land on a walkable cell and,
+ * for a diagonal, both straight cells it passes between must be walkable
+ * (no corner cutting). Every reader and writer of moves asks this.
+ */
+typedef int (*twz_walkable_fn)(const void *ctx, int64_t x, int64_t y);
+
+static inline int twz_move_legal(twz_walkable_fn walkable, const void *ctx,
+				 int64_t x, int64_t y, unsigned m)
+{
+	int64_t nx = x + twz_move_dx[m], ny = y + twz_move_dy[m];
+
+	if (!walkable(ctx, nx, ny))
+		return 0;
+	return !twz_move_is_diagonal(m) ||
+	       (walkable(ctx, nx, y) && walkable(ctx, x, ny));
+}
+
 /* The two straight moves a diagonal passes between. */
 static inline unsigned twz_diagonal_side_x(unsigned move)
 {

@@ -14,7 +14,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 B=${TWIGZ_BUILD_DIR:-build}
-TWIGZ="$B/precompute/twigz"
+TWIGZ="$B/programs/twigz"
 DB="$B/demo.twz"
 
 # Runs a command quietly; shows its output only when it fails.

@@ -47,7 +47,7 @@ setup() {
 # Bakes every data/*.map with the tool of build directory $1 and verifies
 # it against its scenario file.
 check_data() {
-	tool="$1/precompute/twigz"
+	tool="$1/programs/twigz"
 	out="$1/data-check"
 	mkdir -p "$out"
 	for map in data/*.map; do
@@ -71,7 +71,7 @@ step_release() {
 step_data() {
 	python3 data/make_levels.py --check
 	check_data "$B"
-	tool="$B/precompute/twigz"
+	tool="$B/programs/twigz"
 	"$tool" build data/demo.map -o "$B/data-check/demo-1.twz" --threads 1 --quiet
 	"$tool" build data/demo.map -o "$B/data-check/demo-2.twz" --threads 2 --quiet
 	cmp "$B/data-check/demo-1.twz" "$B/data-check/demo-2.twz"
@@ -102,7 +102,7 @@ step_example() {
 	libdir=$(pkg-config --define-variable=prefix="$prefix" --variable=libdir twigz)
 	# shellcheck disable=SC2086 # flags are split on purpose
 	cc -std=c11 -Wall -Wextra -Werror -o "$dir/walk" "$dir/walk.c" $flags
-	"$B/precompute/twigz" build data/demo.map -o "$dir/demo.twz" --quiet
+	"$B/programs/twigz" build data/demo.map -o "$dir/demo.twz" --quiet
 	LD_LIBRARY_PATH="$libdir" "$dir/walk" "$dir/demo.twz" 3 3 60 29
 	LD_LIBRARY_PATH="$libdir" "$dir/walk" "$dir/demo.twz" 3 3 53 24
 	# And against the build tree, through the uninstalled pkg-config file.

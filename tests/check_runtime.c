@@ -1,5 +1,5 @@
 /*
- * check_runtime.c - the contract of runtime/twigz.h: arguments, opening,
+ * check_runtime.c - the contract of include/twigz.h: arguments, opening,
  * node lookups, first moves, paths, costs and flow fields, compared with
  * a plain Dijkstra on small and generated levels.
  */
