@@ -14,6 +14,7 @@
 #include "astar.h"
 #include "bench_ref.h"
 #include "cli_common.h"
+#include "query_session.h"
 #include "twz_format.h"
 
 void twz_bench_options_default(struct twz_bench_options *opt)
@@ -314,25 +315,10 @@ double twz_bench_open_us(const char *dbpath, unsigned flags)
 
 /* ---- setting up and checking --------------------------------------- */
 
-static int db_walkable(const void *ctx, uint32_t x, uint32_t y)
-{
-	return twz_node_at(ctx, x, y) != TWZ_NONE;
-}
-
 int twz_bench_load_scen(const twz_db *db, const char *path,
 			struct twz_scen *sc, struct twz_error *err)
 {
-	twz_info info;
-
-	twz_get_info(db, &info);
-	if (twz_scen_load(path, sc, err) != 0)
-		return -1;
-	if (twz_scen_check_grid(sc, path, info.width, info.height, db_walkable,
-				db, err) != 0) {
-		twz_scen_free(sc);
-		return -1;
-	}
-	return 0;
+	return twz_db_load_scen(db, path, sc, err);
 }
 
 static void ctx_free(struct bench_ctx *c)
@@ -631,39 +617,28 @@ void twz_bench_print(FILE *f, const char *dbpath,
 
 int twz_cmd_bench(int argc, char **argv)
 {
+	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
 	struct twz_bench_options opt;
-	const char *dbpath = NULL, *scen = NULL;
+	const char *files[2] = { NULL, NULL };   /* the database, the .scen */
+	const char *a;
 	int json = 0;
-	long v;
 
 	twz_bench_options_default(&opt);
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--json")) {
+	while ((a = twz_cli_next(&ar))) {
+		if (!strcmp(a, "--json"))
 			json = 1;
-		} else if (!strcmp(a, "--pairs")) {
-			if (!val || twz_cli_parse_int(val, 1, 100000000, &v))
-				return twz_cli_usage("--pairs needs a number from 1 to 100000000, not '%s'",
-						     val ? val : "");
-			opt.pairs = (uint32_t)v;
-			i++;
-		} else if (!strcmp(a, "--seed")) {
-			if (!val || twz_cli_parse_int(val, 0, 0x7FFFFFFF, &v))
-				return twz_cli_usage("--seed needs a whole number, not '%s'",
-						     val ? val : "");
-			opt.seed = (uint64_t)v;
-			i++;
-		} else if (a[0] == '-' && a[1]) {
-			return twz_cli_usage("unknown option '%s'", a);
-		} else if (!dbpath) {
-			dbpath = a;
-		} else if (!scen) {
-			scen = a;
-		} else {
-			return twz_cli_usage("unexpected argument '%s'", a);
-		}
+		else if (!strcmp(a, "--pairs"))
+			opt.pairs = (uint32_t)twz_cli_number(&ar, a, 1, 100000000,
+				"a number from 1 to 100000000");
+		else if (!strcmp(a, "--seed"))
+			opt.seed = (uint64_t)twz_cli_number(&ar, a, 0, 0x7FFFFFFF,
+				"a whole number");
+		else
+			twz_cli_operand(&ar, a, files, 2);
 	}
+	if (ar.status)
+		return ar.status;
+	const char *dbpath = files[0], *scen = files[1];
 	if (!dbpath)
 		return twz_cli_usage("%s", "bench needs a database");
 
