@@ -8,8 +8,16 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "twz_format.h"
 
+/* A cell with a node, for the scenario check. */
 static int db_walkable(const void *ctx, uint32_t x, uint32_t y)
+{
+	return twz_node_at(ctx, x, y) != TWZ_NONE;
+}
+
+/* The same for the corner rule, which asks off the grid too. */
+static int cell_walkable(const void *ctx, int64_t x, int64_t y)
 {
 	return twz_node_at(ctx, x, y) != TWZ_NONE;
 }
@@ -83,15 +91,17 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 		int64_t dx = (int64_t)x1 - x0, dy = (int64_t)y1 - y0;
 		if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (!dx && !dy)) {
 			r->legal = 0;
-		} else if (dx && dy) {
-			if (qs->info.connectivity == 4 ||
-			    twz_node_at(db, x1, y0) == TWZ_NONE ||
-			    twz_node_at(db, x0, y1) == TWZ_NONE)
-				r->legal = 0;
-			diagonal++;
-		} else {
-			straight++;
+			continue;
 		}
+		unsigned m = twz_direction_move(TWZ_SYMBOL_TOWARD, (int32_t)dx,
+						(int32_t)dy);
+		if (m >= qs->info.connectivity ||
+		    !twz_move_legal(cell_walkable, db, x0, y0, m))
+			r->legal = 0;
+		if (twz_move_is_diagonal(m))
+			diagonal++;
+		else
+			straight++;
 	}
 	if (buf[0] != s || buf[r->len - 1] != t)
 		r->legal = 0;
