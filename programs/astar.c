@@ -23,6 +23,12 @@ void twz_astar_free(struct twz_astar *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* A cell with a node; twz_node_at answers TWZ_NONE off the grid. */
+static int db_walkable(const void *db, int64_t x, int64_t y)
+{
+	return twz_node_at(db, x, y) != TWZ_NONE;
+}
+
 int twz_astar_init(struct twz_astar *a, const twz_db *db)
 {
 	twz_info info;
@@ -51,16 +57,11 @@ int twz_astar_init(struct twz_astar *a, const twz_db *db)
 		twz_node_xy(db, v, &x, &y);
 		a->xy[v] = y << 16 | x;
 		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
-			int64_t nx = (int64_t)x + twz_move_dx[m];
-			int64_t ny = (int64_t)y + twz_move_dy[m];
 			twz_node to = TWZ_NONE;
-			if (m < a->connectivity)
-				to = twz_node_at(db, nx, ny);
-			/* No corner cutting: both cells passed between. */
-			if (to != TWZ_NONE && twz_move_is_diagonal(m) &&
-			    (twz_node_at(db, nx, y) == TWZ_NONE ||
-			     twz_node_at(db, x, ny) == TWZ_NONE))
-				to = TWZ_NONE;
+			if (m < a->connectivity &&
+			    twz_move_legal(db_walkable, db, x, y, m))
+				to = twz_node_at(db, (int64_t)x + twz_move_dx[m],
+						 (int64_t)y + twz_move_dy[m]);
 			a->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] = to;
 		}
 	}

@@ -4,6 +4,7 @@
 #include "cli_common.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,21 @@ const char twz_usage_text[] =
 	"exit status: 0 ok, 1 verification failed, 2 usage, 3 bad input,\n"
 	"             4 I/O error, 5 out of memory\n";
 
-int twz_cli_usage(const char *fmt, const char *arg)
+static int usage_v(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "twigz: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\n%s", twz_usage_text);
 	return EXIT_USAGE;
+}
+
+int twz_cli_usage(const char *fmt, const char *arg)
+{
+	return usage_v(fmt, arg);
 }
 
 int twz_cli_error(const struct twz_error *err)
@@ -66,4 +76,86 @@ int twz_cli_parse_int(const char *s, long lo, long hi, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* ---- reading a subcommand's words ------------------------------------ */
+
+const char *twz_cli_next(struct twz_cli_args *ar)
+{
+	if (ar->status || ar->next >= ar->argc)
+		return NULL;
+	return ar->argv[ar->next++];
+}
+
+/* The word after the option, taken with it; NULL when there is none. */
+static const char *take_value(struct twz_cli_args *ar)
+{
+	if (ar->next >= ar->argc)
+		return NULL;
+	return ar->argv[ar->next++];
+}
+
+const char *twz_cli_value(struct twz_cli_args *ar, const char *opt,
+			  const char *needs)
+{
+	const char *val = take_value(ar);
+
+	if (!val && !ar->status)
+		ar->status = usage_v("%s needs %s", opt, needs);
+	return val;
+}
+
+void twz_cli_bad_value(struct twz_cli_args *ar, const char *opt,
+		       const char *needs, const char *val)
+{
+	if (!ar->status)
+		ar->status = usage_v("%s needs %s, not '%s'", opt, needs,
+				     val ? val : "");
+}
+
+long twz_cli_number(struct twz_cli_args *ar, const char *opt, long lo,
+		    long hi, const char *needs)
+{
+	const char *val = take_value(ar);
+	long v = lo;
+
+	if (!val || twz_cli_parse_int(val, lo, hi, &v))
+		twz_cli_bad_value(ar, opt, needs, val);
+	return v;
+}
+
+int twz_cli_choice(struct twz_cli_args *ar, const char *opt,
+		   const char *const *choices, const char *needs)
+{
+	const char *val = take_value(ar);
+
+	for (int k = 0; val && choices[k]; k++)
+		if (!strcmp(val, choices[k]))
+			return k;
+	twz_cli_bad_value(ar, opt, needs, val);
+	return 0;
+}
+
+void twz_cli_place(struct twz_cli_args *ar, const char *word,
+		   const char **slots, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (!slots[k]) {
+			slots[k] = word;
+			return;
+		}
+	}
+	if (!ar->status)
+		ar->status = usage_v("unexpected argument '%s'", word);
+}
+
+void twz_cli_operand(struct twz_cli_args *ar, const char *word,
+		     const char **slots, int n)
+{
+	if (word[0] == '-' && word[1]) {
+		if (!ar->status)
+			ar->status = usage_v("unknown option '%s'", word);
+		return;
+	}
+	twz_cli_place(ar, word, slots, n);
 }

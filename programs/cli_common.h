@@ -1,12 +1,14 @@
 /*
  * cli_common.h - what every `twigz` subcommand shares: exit statuses,
- * the usage text, one-line errors, opening a database, number parsing.
+ * the usage text, one-line errors, opening a database, number parsing,
+ * and reading a subcommand's words (options, their values, operands).
  * A new subcommand lives in its own cmd_<name>.c, declares its entry
- * point here and adds one line to main() in twigz_main.c.
+ * point in commands.h and adds one line to the table in twigz_main.c.
  */
 #ifndef CLI_COMMON_H
 #define CLI_COMMON_H
 
+#include "commands.h"
 #include "twigz.h"
 #include "twz_error.h"
 
@@ -33,9 +35,48 @@ int twz_cli_open_db(const char *path, twz_db **db);
 /* A whole decimal number in [lo, hi]; 0 on success. */
 int twz_cli_parse_int(const char *s, long lo, long hi, long *out);
 
-/* Subcommands in their own files: cmd_bench.c, cmd_unpack.c. */
-int twz_cmd_bench(int argc, char **argv);
-int twz_cmd_unpack(int argc, char **argv);
-int twz_cmd_render(int argc, char **argv);
+/*
+ * A subcommand's words, read one at a time. An option that takes a value
+ * consumes the next word with it. The first bad word prints its usage
+ * error and stops the reading: status is then EXIT_USAGE, and what the
+ * readers below return is not to be used.
+ */
+struct twz_cli_args {
+	int argc;
+	char **argv;
+	int next;          /* index of the word after the current one */
+	int status;        /* 0, or EXIT_USAGE once an error is printed */
+};
+
+#define TWZ_CLI_ARGS(argc, argv) { (argc), (argv), 0, 0 }
+
+/* The next word; NULL at the end or once an error stopped the reading. */
+const char *twz_cli_next(struct twz_cli_args *ar);
+
+/* Option opt's value: "OPT needs NEEDS" when there is none. */
+const char *twz_cli_value(struct twz_cli_args *ar, const char *opt,
+			  const char *needs);
+
+/* Stops the reading with "OPT needs NEEDS, not 'VAL'" (VAL may be NULL). */
+void twz_cli_bad_value(struct twz_cli_args *ar, const char *opt,
+		       const char *needs, const char *val);
+
+/* Option opt's value, a whole number in [lo, hi]. */
+long twz_cli_number(struct twz_cli_args *ar, const char *opt, long lo,
+		    long hi, const char *needs);
+
+/* Option opt's value, one of the words of the NULL-terminated choices:
+ * its index. */
+int twz_cli_choice(struct twz_cli_args *ar, const char *opt,
+		   const char *const *choices, const char *needs);
+
+/* A word no option took: an unknown option when it starts with '-' (a
+ * lone "-" is a file name), else the first NULL one of slots[0..n). */
+void twz_cli_operand(struct twz_cli_args *ar, const char *word,
+		     const char **slots, int n);
+
+/* The same without the option check, for words such as "-1". */
+void twz_cli_place(struct twz_cli_args *ar, const char *word,
+		   const char **slots, int n);
 
 #endif

@@ -14,6 +14,7 @@
 #include "astar.h"
 #include "bench_ref.h"
 #include "cli_common.h"
+#include "query_session.h"
 #include "twz_format.h"
 
 void twz_bench_options_default(struct twz_bench_options *opt)
@@ -161,48 +162,80 @@ typedef uint64_t (*bench_loop)(struct bench_ctx *c);
 
 static volatile uint64_t bench_sink;
 
-static uint64_t loop_next(struct bench_ctx *c)
+/* The first move from s toward t, by the database or by the binary
+ * search. The loops below take one of these as a constant: each loop is
+ * written once and compiled twice, with the call made direct. */
+typedef twz_node (*next_fn)(const struct bench_ctx *c, twz_node s,
+			    twz_node t);
+
+static inline twz_node db_next(const struct bench_ctx *c, twz_node s,
+			       twz_node t)
 {
-	uint64_t sum = 0;
-	for (uint64_t i = 0; i < c->npairs; i++)
-		sum += twz_next(c->db, c->ps[i], c->pt[i]);
-	return sum;
+	return twz_next(c->db, s, t);
 }
 
-static uint64_t loop_ref_next(struct bench_ctx *c)
+static inline twz_node ref_next(const struct bench_ctx *c, twz_node s,
+				twz_node t)
+{
+	return twz_ref_next(&c->ref, s, t);
+}
+
+/* The binary search has no answer for s == t, which a lag query may ask. */
+static inline twz_node ref_next_or_stay(const struct bench_ctx *c,
+					twz_node s, twz_node t)
+{
+	return s == t ? t : twz_ref_next(&c->ref, s, t);
+}
+
+static inline uint64_t sum_next(const struct bench_ctx *c, next_fn next)
 {
 	uint64_t sum = 0;
 	for (uint64_t i = 0; i < c->npairs; i++)
-		sum += twz_ref_next(&c->ref, c->ps[i], c->pt[i]);
+		sum += next(c, c->ps[i], c->pt[i]);
 	return sum;
 }
 
 /* Walks: the next lookup needs the node the last one returned. */
-static uint64_t loop_step(struct bench_ctx *c)
+static inline uint64_t walk_steps(const struct bench_ctx *c, next_fn next)
 {
 	uint64_t steps = 0;
 	for (uint64_t i = 0; i < c->nq; i++) {
 		twz_node at = c->q[i].s, t = c->q[i].t;
 		while (at != t && at != TWZ_NONE) {
-			at = twz_next(c->db, at, t);
+			at = next(c, at, t);
 			steps++;
 		}
 	}
 	return steps;
 }
 
-static uint64_t loop_ref_step(struct bench_ctx *c)
+/* Time to the first move as a game sees it: cells in, next node out. */
+static inline uint64_t sum_lag(const struct bench_ctx *c, next_fn next)
 {
-	uint64_t steps = 0;
+	uint64_t sum = 0;
 	for (uint64_t i = 0; i < c->nq; i++) {
-		twz_node at = c->q[i].s, t = c->q[i].t;
-		while (at != t && at != TWZ_NONE) {
-			at = twz_ref_next(&c->ref, at, t);
-			steps++;
-		}
+		const struct path_query *q = &c->q[i];
+		twz_node s = twz_node_at(c->db, q->sx, q->sy);
+		twz_node t = twz_node_at(c->db, q->gx, q->gy);
+		sum += next(c, s, t);
 	}
-	return steps;
+	return sum;
 }
+
+/* The timed loops that take a next_fn, for the database and for the
+ * binary search. */
+#define NEXT_LOOP(name, loop, next)			\
+	static uint64_t name(struct bench_ctx *c)	\
+	{						\
+		return loop(c, next);			\
+	}
+
+NEXT_LOOP(loop_next, sum_next, db_next)
+NEXT_LOOP(loop_ref_next, sum_next, ref_next)
+NEXT_LOOP(loop_step, walk_steps, db_next)
+NEXT_LOOP(loop_ref_step, walk_steps, ref_next)
+NEXT_LOOP(loop_lag, sum_lag, db_next)
+NEXT_LOOP(loop_ref_lag, sum_lag, ref_next_or_stay)
 
 static uint64_t loop_path(struct bench_ctx *c)
 {
@@ -223,31 +256,6 @@ static uint64_t loop_ref_path(struct bench_ctx *c)
 		size_t len = twz_ref_path(&c->ref, c->q[i].s, c->q[i].t, c->buf,
 					  c->cap, &st, &dg);
 		sum += len + c->buf[len / 2];
-	}
-	return sum;
-}
-
-/* Time to the first move as a game sees it: cells in, next node out. */
-static uint64_t loop_lag(struct bench_ctx *c)
-{
-	uint64_t sum = 0;
-	for (uint64_t i = 0; i < c->nq; i++) {
-		const struct path_query *q = &c->q[i];
-		twz_node s = twz_node_at(c->db, q->sx, q->sy);
-		twz_node t = twz_node_at(c->db, q->gx, q->gy);
-		sum += twz_next(c->db, s, t);
-	}
-	return sum;
-}
-
-static uint64_t loop_ref_lag(struct bench_ctx *c)
-{
-	uint64_t sum = 0;
-	for (uint64_t i = 0; i < c->nq; i++) {
-		const struct path_query *q = &c->q[i];
-		twz_node s = twz_node_at(c->db, q->sx, q->sy);
-		twz_node t = twz_node_at(c->db, q->gx, q->gy);
-		sum += s == t ? t : twz_ref_next(&c->ref, s, t);
 	}
 	return sum;
 }
@@ -314,25 +322,10 @@ double twz_bench_open_us(const char *dbpath, unsigned flags)
 
 /* ---- setting up and checking --------------------------------------- */
 
-static int db_walkable(const void *ctx, uint32_t x, uint32_t y)
-{
-	return twz_node_at(ctx, x, y) != TWZ_NONE;
-}
-
 int twz_bench_load_scen(const twz_db *db, const char *path,
 			struct twz_scen *sc, struct twz_error *err)
 {
-	twz_info info;
-
-	twz_get_info(db, &info);
-	if (twz_scen_load(path, sc, err) != 0)
-		return -1;
-	if (twz_scen_check_grid(sc, path, info.width, info.height, db_walkable,
-				db, err) != 0) {
-		twz_scen_free(sc);
-		return -1;
-	}
-	return 0;
+	return twz_db_load_scen(db, path, sc, err);
 }
 
 static void ctx_free(struct bench_ctx *c)
@@ -631,39 +624,28 @@ void twz_bench_print(FILE *f, const char *dbpath,
 
 int twz_cmd_bench(int argc, char **argv)
 {
+	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
 	struct twz_bench_options opt;
-	const char *dbpath = NULL, *scen = NULL;
+	const char *files[2] = { NULL, NULL };   /* the database, the .scen */
+	const char *a;
 	int json = 0;
-	long v;
 
 	twz_bench_options_default(&opt);
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--json")) {
+	while ((a = twz_cli_next(&ar))) {
+		if (!strcmp(a, "--json"))
 			json = 1;
-		} else if (!strcmp(a, "--pairs")) {
-			if (!val || twz_cli_parse_int(val, 1, 100000000, &v))
-				return twz_cli_usage("--pairs needs a number from 1 to 100000000, not '%s'",
-						     val ? val : "");
-			opt.pairs = (uint32_t)v;
-			i++;
-		} else if (!strcmp(a, "--seed")) {
-			if (!val || twz_cli_parse_int(val, 0, 0x7FFFFFFF, &v))
-				return twz_cli_usage("--seed needs a whole number, not '%s'",
-						     val ? val : "");
-			opt.seed = (uint64_t)v;
-			i++;
-		} else if (a[0] == '-' && a[1]) {
-			return twz_cli_usage("unknown option '%s'", a);
-		} else if (!dbpath) {
-			dbpath = a;
-		} else if (!scen) {
-			scen = a;
-		} else {
-			return twz_cli_usage("unexpected argument '%s'", a);
-		}
+		else if (!strcmp(a, "--pairs"))
+			opt.pairs = (uint32_t)twz_cli_number(&ar, a, 1, 100000000,
+				"a number from 1 to 100000000");
+		else if (!strcmp(a, "--seed"))
+			opt.seed = (uint64_t)twz_cli_number(&ar, a, 0, 0x7FFFFFFF,
+				"a whole number");
+		else
+			twz_cli_operand(&ar, a, files, 2);
 	}
+	if (ar.status)
+		return ar.status;
+	const char *dbpath = files[0], *scen = files[1];
 	if (!dbpath)
 		return twz_cli_usage("%s", "bench needs a database");
 

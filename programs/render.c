@@ -147,6 +147,20 @@ static int open_status(const char *name, twz_status st, struct twz_error *err)
 	return -1;
 }
 
+/* The scene of a database just opened (st from twz_open or
+ * twz_open_memory into sc->db). */
+static int scene_opened(struct twz_scene *sc, const char *name,
+			twz_status st, struct twz_error *err)
+{
+	if (st != TWZ_OK)
+		return open_status(name, st, err);
+	if (scene_from_db(sc, err)) {
+		twz_scene_close(sc);
+		return -1;
+	}
+	return 0;
+}
+
 int twz_scene_open(const char *path, struct twz_scene *sc,
 		   struct twz_error *err)
 {
@@ -166,13 +180,7 @@ int twz_scene_open(const char *path, struct twz_scene *sc,
 	if (got == sizeof magic && !memcmp(magic, TWZ_MAGIC, TWZ_MAGIC_SIZE)) {
 		errno = 0;
 		twz_status st = twz_open(path, 0, &sc->db);
-		if (st != TWZ_OK)
-			return open_status(path, st, err);
-		if (scene_from_db(sc, err)) {
-			twz_scene_close(sc);
-			return -1;
-		}
-		return 0;
+		return scene_opened(sc, path, st, err);
 	}
 	if (twz_grid_load(path, &sc->grid, err) != 0)
 		return -1;
@@ -192,13 +200,7 @@ int twz_scene_open_memory(const uint8_t *buf, size_t len, const char *name,
 	sc->name = name;
 	errno = 0;
 	twz_status st = twz_open_memory(buf, len, 0, &sc->db);
-	if (st != TWZ_OK)
-		return open_status(name, st, err);
-	if (scene_from_db(sc, err)) {
-		twz_scene_close(sc);
-		return -1;
-	}
-	return 0;
+	return scene_opened(sc, name, st, err);
 }
 
 int twz_scene_need_db(struct twz_scene *sc, const char *why,

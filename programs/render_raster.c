@@ -38,6 +38,19 @@ static int span(double a, double b, uint32_t max, int64_t *lo, int64_t *hi)
 	return *lo < *hi;
 }
 
+/* The bounding box of n points: b = { min x, min y, max x, max y }. */
+static void bounds(const double *xy, size_t n, double b[4])
+{
+	b[0] = b[1] = INFINITY;
+	b[2] = b[3] = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		b[0] = fmin(b[0], xy[2 * i]);
+		b[1] = fmin(b[1], xy[2 * i + 1]);
+		b[2] = fmax(b[2], xy[2 * i]);
+		b[3] = fmax(b[3], xy[2 * i + 1]);
+	}
+}
+
 static inline double clamp01(double v)
 {
 	return v < 0 ? 0 : v > 1 ? 1 : v;
@@ -95,20 +108,14 @@ static double seg_dist(double px, double py, double ax, double ay, double bx,
 static void raster_line(struct twz_canvas *c, const double *xy, size_t n,
 			double width, struct twz_rgb colour, double alpha)
 {
-	double hw = width / 2, minx = INFINITY, miny = INFINITY;
-	double maxx = -INFINITY, maxy = -INFINITY;
+	double hw = width / 2, b[4];
 	int64_t x0, x1, y0, y1;
 
 	if (n == 0)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		minx = fmin(minx, xy[2 * i]);
-		maxx = fmax(maxx, xy[2 * i]);
-		miny = fmin(miny, xy[2 * i + 1]);
-		maxy = fmax(maxy, xy[2 * i + 1]);
-	}
-	if (!span(minx - hw - 1, maxx + hw + 1, c->width, &x0, &x1) ||
-	    !span(miny - hw - 1, maxy + hw + 1, c->height, &y0, &y1))
+	bounds(xy, n, b);
+	if (!span(b[0] - hw - 1, b[2] + hw + 1, c->width, &x0, &x1) ||
+	    !span(b[1] - hw - 1, b[3] + hw + 1, c->height, &y0, &y1))
 		return;
 	size_t bw = (size_t)(x1 - x0), bh = (size_t)(y1 - y0);
 	float *mask = calloc(bw * bh, sizeof *mask);
@@ -161,20 +168,14 @@ static int inside(const double *xy, size_t n, double px, double py)
 static void raster_polygon(struct twz_canvas *c, const double *xy, size_t n,
 			   struct twz_rgb fill, double alpha)
 {
-	double minx = INFINITY, miny = INFINITY, maxx = -INFINITY;
-	double maxy = -INFINITY;
+	double b[4];
 	int64_t x0, x1, y0, y1;
 
 	if (n < 3)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		minx = fmin(minx, xy[2 * i]);
-		maxx = fmax(maxx, xy[2 * i]);
-		miny = fmin(miny, xy[2 * i + 1]);
-		maxy = fmax(maxy, xy[2 * i + 1]);
-	}
-	if (!span(minx, maxx, c->width, &x0, &x1) ||
-	    !span(miny, maxy, c->height, &y0, &y1))
+	bounds(xy, n, b);
+	if (!span(b[0], b[2], c->width, &x0, &x1) ||
+	    !span(b[1], b[3], c->height, &y0, &y1))
 		return;
 	for (int64_t py = y0; py < y1; py++)
 		for (int64_t px = x0; px < x1; px++) {

@@ -1,0 +1,109 @@
+/*
+ * query_session.c - see query_session.h.
+ */
+#include "query_session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_common.h"
+#include "twz_format.h"
+
+/* A cell with a node, for the scenario check. */
+static int db_walkable(const void *ctx, uint32_t x, uint32_t y)
+{
+	return twz_node_at(ctx, x, y) != TWZ_NONE;
+}
+
+/* The same for the corner rule, which asks off the grid too. */
+static int cell_walkable(const void *ctx, int64_t x, int64_t y)
+{
+	return twz_node_at(ctx, x, y) != TWZ_NONE;
+}
+
+int twz_db_load_scen(const twz_db *db, const char *path,
+		     struct twz_scen *sc, struct twz_error *err)
+{
+	twz_info info;
+
+	twz_get_info(db, &info);
+	if (twz_scen_load(path, sc, err) != 0)
+		return -1;
+	if (twz_scen_check_grid(sc, path, info.width, info.height, db_walkable,
+				db, err) != 0) {
+		twz_scen_free(sc);
+		return -1;
+	}
+	return 0;
+}
+
+void twz_session_close(struct twz_query_session *qs)
+{
+	twz_scen_free(&qs->sc);
+	free(qs->buf);
+	twz_close(qs->db);
+}
+
+int twz_session_open(struct twz_query_session *qs, const char *dbpath,
+		     const char *scen)
+{
+	struct twz_error err = { { 0 }, 0 };
+	int rc;
+
+	memset(qs, 0, sizeof *qs);
+	rc = twz_cli_open_db(dbpath, &qs->db);
+	if (rc)
+		return rc;
+	twz_get_info(qs->db, &qs->info);
+	qs->cap = (size_t)qs->info.node_count + 1;
+	qs->buf = malloc(qs->cap * sizeof *qs->buf);
+	if (!qs->buf) {
+		fprintf(stderr, "twigz: out of memory\n");
+		twz_session_close(qs);
+		return EXIT_NOMEM;
+	}
+	if (scen && twz_db_load_scen(qs->db, scen, &qs->sc, &err) != 0) {
+		twz_session_close(qs);
+		return twz_cli_error(&err);
+	}
+	return 0;
+}
+
+void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
+		       uint32_t sy, uint32_t gx, uint32_t gy,
+		       struct twz_path_result *r)
+{
+	const twz_db *db = qs->db;
+	twz_node *buf = qs->buf;
+	twz_node s = twz_node_at(db, sx, sy), t = twz_node_at(db, gx, gy);
+	uint32_t straight = 0, diagonal = 0;
+
+	r->status = twz_path(db, s, t, buf, qs->cap, &r->len);
+	r->cost = 0;
+	r->legal = r->status == TWZ_OK;
+	if (r->status != TWZ_OK)
+		return;
+	for (size_t i = 1; i < r->len; i++) {
+		uint32_t x0, y0, x1, y1;
+		twz_node_xy(db, buf[i - 1], &x0, &y0);
+		twz_node_xy(db, buf[i], &x1, &y1);
+		int64_t dx = (int64_t)x1 - x0, dy = (int64_t)y1 - y0;
+		if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (!dx && !dy)) {
+			r->legal = 0;
+			continue;
+		}
+		unsigned m = twz_direction_move(TWZ_SYMBOL_TOWARD, (int32_t)dx,
+						(int32_t)dy);
+		if (m >= qs->info.connectivity ||
+		    !twz_move_legal(cell_walkable, db, x0, y0, m))
+			r->legal = 0;
+		if (twz_move_is_diagonal(m))
+			diagonal++;
+		else
+			straight++;
+	}
+	if (buf[0] != s || buf[r->len - 1] != t)
+		r->legal = 0;
+	r->cost = straight + diagonal * 1.41421356237309504880;
+}

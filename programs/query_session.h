@@ -1,0 +1,48 @@
+/*
+ * query_session.h - what `twigz query` and `twigz verify` share: an open
+ * database with a buffer for its longest path and the scenario checked
+ * against its grid, and each path found and checked move by move.
+ */
+#ifndef QUERY_SESSION_H
+#define QUERY_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "level_scen.h"
+#include "twigz.h"
+#include "twz_error.h"
+
+/* Load a scenario for db and check it fits the database's grid: same
+ * size, start and goal walkable. 0 on success (nothing left to free on
+ * failure). */
+int twz_db_load_scen(const twz_db *db, const char *path,
+		     struct twz_scen *sc, struct twz_error *err);
+
+struct twz_query_session {
+	twz_db *db;
+	twz_info info;
+	twz_node *buf;            /* node_count + 1 nodes */
+	size_t cap;
+	struct twz_scen sc;       /* empty without a scenario */
+};
+
+/* 0, or an exit status after a one-line error (nothing left open). */
+int twz_session_open(struct twz_query_session *qs, const char *dbpath,
+		     const char *scen);
+void twz_session_close(struct twz_query_session *qs);
+
+struct twz_path_result {
+	twz_status status;
+	size_t len;               /* nodes in qs->buf */
+	double cost;              /* from the moves of the path itself */
+	int legal;                /* every step one legal move */
+};
+
+/* Find the path from (sx,sy) to (gx,gy) into qs->buf and check it step
+ * by step against the grid. */
+void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
+		       uint32_t sy, uint32_t gx, uint32_t gy,
+		       struct twz_path_result *r);
+
+#endif
