@@ -1,7 +1,7 @@
 /*
  * test_support.c - levels from text or generated, in-memory bakes, a plain
- * Dijkstra to compare the product's searches with, and where the Moving AI
- * levels are.
+ * Dijkstra to compare the product's searches with, where the Moving AI
+ * levels are, files, and runs of the twigz tool.
  *
  * The Dijkstra and its move rule are written here from the movement rules
  * (DESIGN.md), not from precompute/, which is what the suites test.
@@ -9,13 +9,29 @@
 #include "test_support.h"
 
 #include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 /* ---- levels from text --------------------------------------------- */
+
+const char *const twz_test_small_level =
+	"....@.....\n"
+	".@@.@.@@..\n"
+	".@..@..@..\n"
+	"....@@.@..\n"
+	"@@@@@.....\n"
+	"..@.@.@@@.\n"
+	"..@@@.@.@.\n";
 
 void twz_test_grid_from_text(struct twz_grid *g, const char *text)
 {
@@ -572,16 +588,22 @@ static struct heap_item heap_pop(struct heap *h)
 	return top;
 }
 
-static int cost_equal(struct twz_cost a, struct twz_cost b)
+uint64_t twz_test_path_hash(const twz_node *p, size_t n)
 {
-	return a.straight == b.straight && a.diagonal == b.diagonal;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
 }
 
 void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 		       uint32_t sx, uint32_t sy, struct twz_cost *dist)
 {
 	size_t cells = (size_t)g->width * g->height;
-	const struct twz_cost inf = { UINT32_MAX, UINT32_MAX };
+	const struct twz_cost inf = twz_test_unreachable;
 	uint8_t *done = calloc(cells ? cells : 1, 1);
 	/* Every cell is pushed at most once per move into it, plus the source. */
 	struct heap h = { malloc((cells * 8 + 1) * sizeof *h.v), 0 };
@@ -597,7 +619,7 @@ void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 	}
 	while (h.len) {
 		struct heap_item it = heap_pop(&h);
-		if (done[it.cell] || !cost_equal(it.cost, dist[it.cell]))
+		if (done[it.cell] || !twz_test_cost_eq(it.cost, dist[it.cell]))
 			continue;  /* a stale entry */
 		done[it.cell] = 1;
 		uint32_t x = it.cell % g->width, y = it.cell / g->width;
@@ -605,12 +627,8 @@ void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 			if (!twz_test_move_legal(g, connectivity, x, y, m))
 				continue;
 			size_t n = (size_t)(y + move_dy[m]) * g->width + (x + move_dx[m]);
-			struct twz_cost c = it.cost;
-			if (m >= 4)
-				c.diagonal++;
-			else
-				c.straight++;
-			if (!done[n] && (cost_equal(dist[n], inf) ||
+			struct twz_cost c = twz_test_cost_add_move(it.cost, m);
+			if (!done[n] && (twz_test_cost_eq(dist[n], inf) ||
 					 twz_cost_less(c, dist[n]))) {
 				dist[n] = c;
 				heap_push(&h, (struct heap_item){ c, (uint32_t)n });
@@ -657,6 +675,275 @@ int twz_test_movingai_path(char *buf, size_t cap, const char *rel)
 	int n = snprintf(buf, cap, "%s/%s", dir, rel);
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
+
+/* ---- files ------------------------------------------------------------- */
+
+/* n rotating path buffers: a caller may hold a few paths at once. */
+#define PATH_SLOTS 8
+static char path_slot[PATH_SLOTS][4200];
+static unsigned path_next;
+
+static const char *path_in_slot(const char *dir, const char *rel)
+{
+	char *p = path_slot[path_next];
+
+	path_next = (path_next + 1) % PATH_SLOTS;
+	snprintf(p, sizeof path_slot[0], "%s/%s", dir, rel);
+	return p;
+}
+
+static const char *source_root(void)
+{
+	const char *root = getenv("TWZ_SOURCE_ROOT");
+
+	return root && *root ? root : ".";
+}
+
+const char *twz_test_source_file(const char *rel)
+{
+	return path_in_slot(source_root(), rel);
+}
+
+const char *twz_test_level_file(const char *name)
+{
+	char rel[4096];
+
+	snprintf(rel, sizeof rel, "tests/levels/%s", name);
+	return path_in_slot(source_root(), rel);
+}
+
+const char *twz_test_temp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : P_tmpdir;
+}
+
+char *twz_test_make_dir(char *buf, size_t cap, const char *prefix)
+{
+	snprintf(buf, cap, "%s/%sXXXXXX", twz_test_temp_dir(), prefix);
+	return mkdtemp(buf);
+}
+
+void twz_test_remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	chmod(path, 0755);  /* a test may have taken the write bit away */
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char sub[8192];
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+		twz_test_remove_tree(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+/* The rest of an open file, NUL-terminated. */
+static uint8_t *read_rest(FILE *f, size_t *len)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	for (;;) {
+		if (*len + 1 >= cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		size_t n = fread(buf + *len, 1, cap - *len - 1, f);
+		if (n == 0)
+			break;
+		*len += n;
+	}
+	buf[*len] = 0;
+	return buf;
+}
+
+uint8_t *twz_test_try_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	uint8_t *buf = read_rest(f, len);
+	fclose(f);
+	return buf;
+}
+
+uint8_t *twz_test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	uint8_t *buf = read_rest(f, len);
+	fclose(f);
+	return buf;
+}
+
+void twz_test_write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, buf, len);
+	return copy;
+}
+
+twz_status twz_test_try_open(const uint8_t *buf, size_t len, unsigned flags)
+{
+	uint8_t *copy = twz_test_dup_bytes(buf, len);
+	twz_db *db = (twz_db *)copy;  /* not NULL: a refusal must clear it */
+	twz_status st = twz_open_memory(copy, len, flags, &db);
+
+	if (st == TWZ_OK) {
+		expect(db != NULL, "an accepted open gave no handle");
+		twz_close(db);
+	} else {
+		expect(db == NULL, "a refused open left a handle");
+	}
+	free(copy);
+	return st;
+}
+
+int twz_test_cap_address_space(unsigned long headroom)
+{
+#ifdef UNDER_ASAN
+	(void)headroom;
+	return 0;
+#else
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0;
+	struct rlimit rl;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &pages) != 1)
+		pages = 0;
+	fclose(f);
+	if (!pages)
+		return 0;
+	rl.rlim_cur = rl.rlim_max = pages * (unsigned long)sysconf(_SC_PAGESIZE) +
+				   headroom;
+	return setrlimit(RLIMIT_AS, &rl) == 0;
+#endif
+}
+
+/* ---- the twigz tool ------------------------------------------------------ */
+
+static const char *tool_path(void)
+{
+	const char *tool = getenv("TWZ_TOOL");
+
+	ck_assert_msg(tool && *tool, "TWZ_TOOL is not set (meson test sets it)");
+	return tool;
+}
+
+/* An unnamed temporary file: gone as soon as it is closed. */
+static int capture_file(void)
+{
+	char path[4200];
+
+	snprintf(path, sizeof path, "%s/twz_test_out_XXXXXX", twz_test_temp_dir());
+	int fd = mkstemp(path);
+	ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
+	unlink(path);
+	return fd;
+}
+
+static char *read_capture(int fd, size_t *len)
+{
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	FILE *f = fdopen(fd, "rb");
+	ck_assert_ptr_nonnull(f);
+	char *text = (char *)read_rest(f, len);
+	fclose(f);
+	return text;
+}
+
+/* fork and exec the tool with args; in the child, stdin is /dev/null and
+ * stdout/stderr go to out/err (-1: /dev/null). Only async-signal-safe calls
+ * after the fork. */
+static pid_t start_tool(const char *const args[], const char *dir,
+			unsigned long as_cap, int out, int err)
+{
+	const char *tool = tool_path();
+	char *argv[64];
+	size_t n = 0;
+
+	argv[n++] = (char *)"twigz";
+	for (; args[n - 1]; n++) {
+		ck_assert_uint_lt(n, 63);
+		argv[n] = (char *)args[n - 1];
+	}
+	argv[n] = NULL;
+
+	pid_t pid = fork();
+	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
+	if (pid != 0)
+		return pid;
+	int null = open("/dev/null", O_RDWR);
+	if (null < 0 || (dir && chdir(dir) != 0))
+		_exit(127);
+	dup2(null, STDIN_FILENO);
+	dup2(out >= 0 ? out : null, STDOUT_FILENO);
+	dup2(err >= 0 ? err : null, STDERR_FILENO);
+	if (as_cap) {
+		struct rlimit rl = { as_cap, as_cap };
+		setrlimit(RLIMIT_AS, &rl);
+	}
+	execv(tool, argv);
+	_exit(127);
+}
+
+void twz_test_run_tool(const char *const args[], const char *dir,
+		       unsigned long as_cap, struct twz_test_run *r)
+{
+	int out = capture_file(), err = capture_file(), ws;
+	pid_t pid = start_tool(args, dir, as_cap, out, err);
+
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	r->out = read_capture(out, &r->out_len);
+	r->err = read_capture(err, &r->err_len);
+	r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+	r->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+}
+
+void twz_test_run_free(struct twz_test_run *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+pid_t twz_test_spawn_tool(const char *const args[])
+{
+	return start_tool(args, NULL, 0, -1, -1);
+}
+
+/* ---- suites -------------------------------------------------------------- */
 
 int twz_test_run_suite(Suite *suite)
 {
