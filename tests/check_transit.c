@@ -695,27 +695,23 @@ END_TEST
 /* ---- Moving AI scenarios ------------------------------------------------- */
 
 static const char *const movingai_levels[] = {
-	"dao/arena.map", "da2/ht_chantry_n.map", "dao/den011d.map",
+	"dao/arena", "da2/ht_chantry_n", "dao/den011d",
 };
 
 START_TEST(test_transit_movingai_scenarios)
 {
-	char map[4096], scen[4200];
+	char scen[4200];
 	struct twz_grid g;
 	struct twz_scen sc;
-	struct twz_error err;
 	struct bake bk;
 	twz_db *db;
 
-	if (twz_test_movingai_path(map, sizeof map, movingai_levels[_i]) != 0) {
+	if (twz_test_movingai_load(movingai_levels[_i], &g, &sc, scen,
+				   sizeof scen) != 0) {
 		fprintf(stderr, "# check_transit: Moving AI levels not found at %s; "
 			"skipping %s\n", twz_test_movingai_where(), movingai_levels[_i]);
 		return;
 	}
-	snprintf(scen, sizeof scen, "%s.scen", map);
-	memset(&err, 0, sizeof err);
-	ck_assert_msg(twz_grid_load(map, &g, &err) == 0, "%s", err.msg);
-	ck_assert_msg(twz_scen_load(scen, &sc, &err) == 0, "%s", err.msg);
 	bake_transit(&bk, &g, 8, 0, 0, 0, TWZ_CODEC_ZSTD, 2);
 	ck_assert_int_eq(twz_open_memory(bk.buf, bk.len, 0, &db), TWZ_OK);
 	size_t cap = (size_t)g.width * g.height + 1;

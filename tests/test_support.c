@@ -676,6 +676,24 @@ int twz_test_movingai_path(char *buf, size_t cap, const char *rel)
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
+int twz_test_movingai_load(const char *name, struct twz_grid *g,
+			   struct twz_scen *sc, char *scen_path, size_t cap)
+{
+	struct twz_error err;
+	char rel[4096], map_path[4096];
+
+	snprintf(rel, sizeof rel, "%s.map", name);
+	if (twz_test_movingai_path(map_path, sizeof map_path, rel) != 0)
+		return -1;
+	snprintf(rel, sizeof rel, "%s.map.scen", name);
+	if (twz_test_movingai_path(scen_path, cap, rel) != 0)
+		return -1;
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(twz_grid_load(map_path, g, &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_scen_load(scen_path, sc, &err) == 0, "%s", err.msg);
+	return 0;
+}
+
 /* ---- files ------------------------------------------------------------- */
 
 /* n rotating path buffers: a caller may hold a few paths at once. */
@@ -772,16 +790,28 @@ static uint8_t *read_rest(FILE *f, size_t *len)
 	return buf;
 }
 
+/* All of f, then f closed. */
+static uint8_t *read_and_close(FILE *f, size_t *len)
+{
+	size_t n;
+	uint8_t *buf = read_rest(f, &n);
+
+	fclose(f);
+	if (len)
+		*len = n;
+	return buf;
+}
+
 uint8_t *twz_test_try_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 
-	*len = 0;
-	if (!f)
+	if (!f) {
+		if (len)
+			*len = 0;
 		return NULL;
-	uint8_t *buf = read_rest(f, len);
-	fclose(f);
-	return buf;
+	}
+	return read_and_close(f, len);
 }
 
 uint8_t *twz_test_read_file(const char *path, size_t *len)
@@ -789,9 +819,7 @@ uint8_t *twz_test_read_file(const char *path, size_t *len)
 	FILE *f = fopen(path, "rb");
 
 	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	uint8_t *buf = read_rest(f, len);
-	fclose(f);
-	return buf;
+	return read_and_close(f, len);
 }
 
 void twz_test_write_file(const char *path, const void *buf, size_t len)
@@ -878,9 +906,7 @@ static char *read_capture(int fd, size_t *len)
 	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
 	FILE *f = fdopen(fd, "rb");
 	ck_assert_ptr_nonnull(f);
-	char *text = (char *)read_rest(f, len);
-	fclose(f);
-	return text;
+	return (char *)read_and_close(f, len);
 }
 
 /* fork and exec the tool with args; in the child, stdin is /dev/null and

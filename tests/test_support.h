@@ -15,6 +15,7 @@
 #include "bake.h"
 #include "graph.h"
 #include "level_map.h"
+#include "level_scen.h"
 #include "twigz.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -106,6 +107,13 @@ int twz_test_movingai_path(char *buf, size_t cap, const char *rel);
  * directory is absent or the path does not fit. */
 const char *twz_test_movingai_where(void);
 
+/* Load a Moving AI level and its scenarios: name is e.g. "dao/arena" for
+ * dao/arena.map and dao/arena.map.scen; the scenario file's path goes to
+ * scen_path. Returns -1 when the levels are not here; a file that does not
+ * load fails the test. */
+int twz_test_movingai_load(const char *name, struct twz_grid *g,
+			   struct twz_scen *sc, char *scen_path, size_t cap);
+
 /* The movement rule written from DESIGN.md, independently of graph.c:
  * move m (0..3 N E S W, 4..7 NE SE SW NW, y down) from (x, y) is legal. */
 int twz_test_move_legal(const struct twz_grid *g, unsigned connectivity,
@@ -131,9 +139,9 @@ char *twz_test_make_dir(char *buf, size_t cap, const char *prefix);
 /* Remove path and, for a directory, all below it; quiet about failures. */
 void twz_test_remove_tree(const char *path);
 
-/* The whole file (malloc'd, with a NUL after the last byte that len does
- * not count); the try_ form gives NULL when it cannot be opened, the
- * other fails the test. */
+/* The whole file (malloc'd, with a NUL after the last byte that *len,
+ * when len is not NULL, does not count); the try_ form gives NULL when it
+ * cannot be opened, the other fails the test. */
 uint8_t *twz_test_try_read_file(const char *path, size_t *len);
 uint8_t *twz_test_read_file(const char *path, size_t *len);
 
