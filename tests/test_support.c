@@ -22,6 +22,8 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "test_rng.h"
+
 /* ---- levels from text --------------------------------------------- */
 
 const char *const twz_test_small_level =
@@ -77,22 +79,6 @@ void twz_test_grid_from_text(struct twz_grid *g, const char *text)
 }
 
 /* ---- generated levels ---------------------------------------------- */
-
-/* splitmix64: small, deterministic, good enough to shape levels. */
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform enough in [0, n); 0 when n is 0. */
-static uint32_t rng_below(uint64_t *state, uint32_t n)
-{
-	return n ? (uint32_t)(rng_next(state) % n) : 0;
-}
 
 struct gen {
 	struct twz_grid *g;
