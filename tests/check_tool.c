@@ -903,38 +903,40 @@ END_TEST
 
 /* ---- suite --------------------------------------------------------------- */
 
+/* A test case whose tests each run in a scratch directory of their own. */
+static TCase *scratch_tcase(const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	return tc;
+}
+
 static Suite *twz_tool_suite(void)
 {
 	Suite *s = suite_create("tool");
 	TCase *tc;
 
-	tc = tcase_create("Build");
-	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
-	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tc = scratch_tcase("Build");
 	tcase_add_test(tc, test_tool_build_writes_only_its_output);
 	tcase_add_test(tc, test_tool_build_threads_identical);
 	tcase_add_test(tc, test_tool_build_failure_keeps_old_output);
 	tcase_add_test(tc, test_tool_build_killed_leaves_no_partial_output);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("Query");
-	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
-	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tc = scratch_tcase("Query");
 	tcase_add_test(tc, test_tool_query_json_form);
 	tcase_add_test(tc, test_tool_query_scen_json_in_order);
 	tcase_add_test(tc, test_tool_query_bad_places);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("VerifyInfo");
-	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
-	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tc = scratch_tcase("VerifyInfo");
 	tcase_add_test(tc, test_tool_verify_counts);
 	tcase_add_test(tc, test_tool_info_json);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("Errors");
-	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
-	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tc = scratch_tcase("Errors");
 	tcase_add_test(tc, test_tool_error_missing_level);
 	tcase_add_test(tc, test_tool_error_malformed_level);
 	tcase_add_test(tc, test_tool_error_usage);

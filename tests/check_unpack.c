@@ -95,6 +95,25 @@ static void expect_same_header(const struct twz_container *a,
 
 /* ---- round trip --------------------------------------------------------- */
 
+/* A generated level baked on one thread and written as work/in.twz; in
+ * and out (4200 bytes each) get the paths of in.twz and out.twz. Returns
+ * the baked bytes (malloc'd). */
+static uint8_t *write_input(enum twz_test_level_kind kind, uint32_t width,
+			    uint32_t height, uint64_t seed, unsigned connectivity,
+			    unsigned codec, unsigned layout, size_t *len,
+			    char *in, char *out)
+{
+	struct twz_grid g;
+
+	twz_test_generate(&g, kind, width, height, seed);
+	uint8_t *buf = twz_test_bake_layout(&g, connectivity, codec, 1, layout, len);
+	twz_grid_free(&g);
+	work_path(in, 4200, "in.twz");
+	work_path(out, 4200, "out.twz");
+	twz_test_write_file(in, buf, *len);
+	return buf;
+}
+
 /* Level kind by loop index: _i / 6 the kind, _i / 2 % 3 the layout, bit 0
  * the connectivity. */
 START_TEST(test_unpack_round_trip)
@@ -102,16 +121,10 @@ START_TEST(test_unpack_round_trip)
 	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i / 6);
 	unsigned layout = layouts[_i / 2 % 3];
 	unsigned connectivity = _i & 1 ? 4 : 8;
-	struct twz_grid g;
 	char in[4200], out[4200], err[1024];
 	size_t in_len, out_len;
-
-	twz_test_generate(&g, kind, 23, 17, 1000 + (uint64_t)_i);
-	uint8_t *zbuf = twz_test_bake_layout(&g, connectivity, TWZ_CODEC_ZSTD, 1,
-					     layout, &in_len);
-	work_path(in, sizeof in, "in.twz");
-	work_path(out, sizeof out, "out.twz");
-	twz_test_write_file(in, zbuf, in_len);
+	uint8_t *zbuf = write_input(kind, 23, 17, 1000 + (uint64_t)_i, connectivity,
+				    TWZ_CODEC_ZSTD, layout, &in_len, in, out);
 
 	int rc = run_tool(err, sizeof err, in, "-o", out, NULL);
 	ck_assert_msg(rc == 0, "unpack %s: exit %d: %s", twz_test_kind_name(kind),
@@ -157,23 +170,17 @@ START_TEST(test_unpack_round_trip)
 	twz_close(b);
 	free(rbuf);
 	free(zbuf);
-	twz_grid_free(&g);
 }
 END_TEST
 
 /* A raw database is used in place: no section is copied at open. */
 START_TEST(test_unpack_output_is_zero_copy)
 {
-	struct twz_grid g;
 	char in[4200], out[4200], err[1024];
 	size_t len;
+	uint8_t *zbuf = write_input(TWZ_TEST_ROOMS, 40, 30, 7, 8, TWZ_CODEC_ZSTD,
+				    layouts[_i], &len, in, out);
 
-	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 7);
-	uint8_t *zbuf = twz_test_bake_layout(&g, 8, TWZ_CODEC_ZSTD, 1, layouts[_i],
-					     &len);
-	work_path(in, sizeof in, "in.twz");
-	work_path(out, sizeof out, "out.twz");
-	twz_test_write_file(in, zbuf, len);
 	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 0);
 
 	twz_db *db;
@@ -191,30 +198,23 @@ START_TEST(test_unpack_output_is_zero_copy)
 	ck_assert_uint_eq(info.build_codec, TWZ_CODEC_RAW);
 	twz_close(db);
 	free(zbuf);
-	twz_grid_free(&g);
 }
 END_TEST
 
 /* Unpacking a raw bake changes nothing, byte for byte. */
 START_TEST(test_unpack_raw_input_unchanged)
 {
-	struct twz_grid g;
 	char in[4200], out[4200], err[1024];
 	size_t len, out_len;
+	uint8_t *raw = write_input(TWZ_TEST_CAVES, 32, 32, 11, 8, TWZ_CODEC_RAW,
+				   layouts[_i], &len, in, out);
 
-	twz_test_generate(&g, TWZ_TEST_CAVES, 32, 32, 11);
-	uint8_t *raw = twz_test_bake_layout(&g, 8, TWZ_CODEC_RAW, 1, layouts[_i],
-					    &len);
-	work_path(in, sizeof in, "in.twz");
-	work_path(out, sizeof out, "out.twz");
-	twz_test_write_file(in, raw, len);
 	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 0);
 	uint8_t *again = twz_test_read_file(out, &out_len);
 	ck_assert_uint_eq(out_len, len);
 	ck_assert_msg(memcmp(raw, again, len) == 0, "the bytes differ");
 	free(again);
 	free(raw);
-	twz_grid_free(&g);
 }
 END_TEST
 

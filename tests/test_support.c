@@ -109,6 +109,31 @@ static void fill(struct gen *gen, uint8_t walkable)
 	       (size_t)gen->g->width * gen->g->height);
 }
 
+/* Doors in the wall lines across one axis (wall[a] for a < n; vertical:
+ * a is x): one per segment between crossing lines (cross[b] for b < m),
+ * most of the time. */
+static void doors(struct gen *gen, const uint8_t *wall, uint32_t n,
+		  const uint8_t *cross, uint32_t m, int vertical)
+{
+	for (uint32_t a = 0; a < n; a++) {
+		if (!wall[a])
+			continue;
+		for (uint32_t b0 = 0; b0 < m;) {
+			uint32_t b1 = b0;
+			while (b1 < m && !cross[b1])
+				b1++;
+			if (b1 > b0 && rng_below(&gen->rng, 8) != 0) {
+				uint32_t b = b0 + rng_below(&gen->rng, b1 - b0);
+				if (vertical)
+					set_cell(gen, a, b, 1);
+				else
+					set_cell(gen, b, a, 1);
+			}
+			b0 = b1 + 1;
+		}
+	}
+}
+
 /* Wall lines at random spacing split the level into rooms; each wall
  * segment between two crossings gets a one-cell door, most of the time
  * (a room may stay closed), and rooms get a few pillars. */
@@ -131,31 +156,8 @@ static void gen_rooms(struct gen *gen)
 			if (wall_col[x] || wall_row[y])
 				set_cell(gen, x, y, 0);
 
-	/* Doors in vertical walls: one per segment between wall rows. */
-	for (uint32_t x = 0; x < w; x++) {
-		if (!wall_col[x])
-			continue;
-		for (uint32_t y0 = 0; y0 < h;) {
-			uint32_t y1 = y0;
-			while (y1 < h && !wall_row[y1])
-				y1++;
-			if (y1 > y0 && rng_below(&gen->rng, 8) != 0)
-				set_cell(gen, x, y0 + rng_below(&gen->rng, y1 - y0), 1);
-			y0 = y1 + 1;
-		}
-	}
-	for (uint32_t y = 0; y < h; y++) {
-		if (!wall_row[y])
-			continue;
-		for (uint32_t x0 = 0; x0 < w;) {
-			uint32_t x1 = x0;
-			while (x1 < w && !wall_col[x1])
-				x1++;
-			if (x1 > x0 && rng_below(&gen->rng, 8) != 0)
-				set_cell(gen, x0 + rng_below(&gen->rng, x1 - x0), y, 1);
-			x0 = x1 + 1;
-		}
-	}
+	doors(gen, wall_col, w, wall_row, h, 1);
+	doors(gen, wall_row, h, wall_col, w, 0);
 	/* Pillars: single blocked cells that diagonals must go around. */
 	uint32_t pillars = w * h / 40;
 	for (uint32_t i = 0; i < pillars; i++) {
