@@ -436,8 +436,8 @@ START_TEST(test_format_not_twigz)
 				      TWZ_E_NOT_TWIGZ, "text %zu", i);
 	}
 	/* The magic alone, or with a short header: a twigz file, damaged. */
-	ck_assert_int_eq(twz_test_try_open((const uint8_t *)TWZ_MAGIC, TWZ_MAGIC_SIZE, 0),
-			 TWZ_E_DAMAGED);
+	ck_assert_int_eq(twz_test_try_open((const uint8_t *)TWZ_MAGIC,
+					   TWZ_MAGIC_SIZE, 0), TWZ_E_DAMAGED);
 }
 END_TEST
 
@@ -554,7 +554,8 @@ START_TEST(test_format_unknown_section_kind_ignored)
 		size_t len;
 		uint8_t *f = assemble(b.buf, p, n + 1, &len);
 		ck_assert_uint_gt(len, b.len);
-		ck_assert_msg(twz_test_try_open(f, len, 0) == TWZ_OK, "extra kind %u", kinds[k]);
+		ck_assert_msg(twz_test_try_open(f, len, 0) == TWZ_OK, "extra kind %u",
+			      kinds[k]);
 		twz_put16(f + TWZ_H_MINOR, TWZ_FORMAT_MINOR + 1);
 		ck_assert_int_eq(header_fixed_status(f, len), TWZ_OK);
 		free(f);
@@ -929,7 +930,8 @@ static twz_db *golden_open(unsigned version, int zstd)
 START_TEST(test_format_golden_opens)
 {
 	size_t map_len;
-	uint8_t *map = twz_test_try_read_file(twz_test_source_file("tests/golden/v1_0.map"), &map_len);
+	uint8_t *map = twz_test_try_read_file(
+		twz_test_source_file("tests/golden/v1_0.map"), &map_len);
 
 	ck_assert_msg(map != NULL, "tests/golden/v1_0.map is missing");
 	for (unsigned v = 0; v < GOLDEN_VERSIONS; v++)
@@ -955,8 +957,8 @@ START_TEST(test_format_golden_all_pairs)
 	struct twz_error err = { { 0 }, 0 };
 	unsigned v = (unsigned)_i;
 
-	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"), &g, &err) == 0,
-		      "%s", err.msg);
+	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
+				    &g, &err) == 0, "%s", err.msg);
 	twz_db *raw = golden_open(v, 0), *zst = golden_open(v, 1);
 	size_t cells = (size_t)g.width * g.height;
 	struct twz_cost *dist = malloc(cells * sizeof *dist);
@@ -1006,8 +1008,8 @@ START_TEST(test_format_golden_rebake_identical)
 	struct twz_grid g;
 	struct twz_error err = { { 0 }, 0 };
 
-	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"), &g, &err) == 0,
-		      "%s", err.msg);
+	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
+				    &g, &err) == 0, "%s", err.msg);
 	for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
 		struct twz_bake_options opt;
 		struct twz_cpd cpd;
@@ -1031,7 +1033,8 @@ START_TEST(test_format_golden_rebake_identical)
 		if (layouts[i])
 			ck_assert_uint_eq(minor, layouts[i] == TWZ_LAYOUT_PLAIN ? 0 : 1);
 		snprintf(rel, sizeof rel, "tests/golden/v%u_%u.twz", major, minor);
-		uint8_t *golden = twz_test_try_read_file(twz_test_source_file(rel), &golden_len);
+		uint8_t *golden = twz_test_try_read_file(twz_test_source_file(rel),
+							 &golden_len);
 		ck_assert_msg(golden != NULL,
 			      "the writer makes format %u.%u but there is no %s: a "
 			      "format change adds its golden file", major, minor, rel);

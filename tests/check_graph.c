@@ -638,9 +638,10 @@ static void check_database(const struct level *lv, const twz_db *db)
 				       "move", lv->name, s, t, i);
 				walked = twz_test_cost_add_move(walked, (unsigned)pm);
 			}
-			expect(twz_test_cost_eq(walked, want), "%s: path %u -> %u costs {%u,%u}, "
-			       "optimal {%u,%u}", lv->name, s, t, walked.straight,
-			       walked.diagonal, want.straight, want.diagonal);
+			expect(twz_test_cost_eq(walked, want),
+			       "%s: path %u -> %u costs {%u,%u}, optimal {%u,%u}",
+			       lv->name, s, t, walked.straight, walked.diagonal,
+			       want.straight, want.diagonal);
 			expect(!sample || (cst == TWZ_OK && cs == want.straight &&
 					   cd == want.diagonal),
 			       "%s: cost_exact %u -> %u: {%u,%u}, optimal {%u,%u}",

@@ -92,7 +92,8 @@ static void v10_load(struct v10 *f)
 {
 	uint64_t size;
 
-	f->buf = twz_test_read_file(twz_test_source_file("tests/golden/v1_0.twz"), &f->len);
+	f->buf = twz_test_read_file(twz_test_source_file("tests/golden/v1_0.twz"),
+				    &f->len);
 	f->width = twz_le32(f->buf + TWZ_H_WIDTH);
 	f->height = twz_le32(f->buf + TWZ_H_HEIGHT);
 	f->nodes = twz_le32(f->buf + TWZ_H_NODE_COUNT);
@@ -255,7 +256,8 @@ START_TEST(test_hostile_row_offsets_non_monotonic)
 			put_u32(f.offsets, f.nodes, (uint32_t)f.run_count - 1);
 			break;
 		}
-		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED, "case %d", how);
+		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED,
+			      "case %d", how);
 	}
 	free(f.buf);
 }
@@ -289,7 +291,8 @@ START_TEST(test_hostile_run_starts)
 			put_u32(f.runs, r + 1, (0x0FFFFFFFu << TWZ_RUN_SYMBOL_BITS) | sym);
 			break;
 		}
-		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED, "case %d", how);
+		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED,
+			      "case %d", how);
 	}
 	free(f.buf);
 }
@@ -334,7 +337,8 @@ START_TEST(test_hostile_runs_into_walls_and_off_grid)
 	for (unsigned sym = TWZ_SYMBOL_NONE + 1; sym <= TWZ_RUN_SYMBOL_MASK; sym++) {
 		uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 		set_symbol(&f, u32(f.offsets, 3), sym);
-		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED, "symbol %u", sym);
+		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED,
+			      "symbol %u", sym);
 	}
 	free(f.buf);
 }

@@ -552,8 +552,8 @@ START_TEST(test_levels_scen_checked_against_grid)
 		{ "0\tr\t20\t10\t0\t0\t12\t9\t1\n", "goal (12,9) is a blocked cell" },
 	};
 
-	ck_assert_msg(twz_grid_load(twz_test_level_file("rooms.map"), &g, &err) == 0, "%s",
-		      err.msg);
+	ck_assert_msg(twz_grid_load(twz_test_level_file("rooms.map"), &g, &err) == 0,
+		      "%s", err.msg);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[256];
 		int n = snprintf(text, sizeof text, "version 1\n\n%s", cases[i].row);
