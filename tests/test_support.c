@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -684,7 +683,7 @@ int twz_test_movingai_load(const char *name, struct twz_grid *g,
 
 /* ---- files ------------------------------------------------------------- */
 
-/* n rotating path buffers: a caller may hold a few paths at once. */
+/* Rotating path buffers: a caller may hold a few paths at once. */
 #define PATH_SLOTS 8
 static char path_slot[PATH_SLOTS][4200];
 static unsigned path_next;
@@ -756,34 +755,24 @@ void twz_test_remove_tree(const char *path)
 	rmdir(path);
 }
 
-/* The rest of an open file, NUL-terminated. */
-static uint8_t *read_rest(FILE *f, size_t *len)
+/* All of f, NUL-terminated (the NUL not counted in *len); f is closed. */
+static uint8_t *read_and_close(FILE *f, size_t *len)
 {
 	uint8_t *buf = NULL;
-	size_t cap = 0;
+	size_t cap = 0, n = 0;
 
-	*len = 0;
 	for (;;) {
-		if (*len + 1 >= cap) {
+		if (n + 1 >= cap) {
 			cap = cap ? cap * 2 : 65536;
 			buf = realloc(buf, cap);
 			ck_assert_ptr_nonnull(buf);
 		}
-		size_t n = fread(buf + *len, 1, cap - *len - 1, f);
-		if (n == 0)
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		if (got == 0)
 			break;
-		*len += n;
+		n += got;
 	}
-	buf[*len] = 0;
-	return buf;
-}
-
-/* All of f, then f closed. */
-static uint8_t *read_and_close(FILE *f, size_t *len)
-{
-	size_t n;
-	uint8_t *buf = read_rest(f, &n);
-
+	buf[n] = 0;
 	fclose(f);
 	if (len)
 		*len = n;

@@ -132,7 +132,7 @@ const char *twz_test_level_file(const char *name);
 /* $TMPDIR, else the system's temporary directory. */
 const char *twz_test_temp_dir(void);
 
-/* A fresh directory "<temp dir>/<prefix>XXXXXX" into buf (at least 4096
+/* A fresh directory "<temp dir>/<prefix>XXXXXX", its path into buf (cap
  * bytes); NULL (errno set) when it cannot be made. */
 char *twz_test_make_dir(char *buf, size_t cap, const char *prefix);
 
