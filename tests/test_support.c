@@ -254,19 +254,32 @@ static void gen_caves(struct gen *gen)
 	free(next);
 }
 
+/* A place for a rectangle of rw x rh cells, drawn at random: its corner
+ * cells (x0, y0) and (x1, y1); 0 when it does not fit in the level. */
+static int place_rect(struct gen *gen, uint32_t rw, uint32_t rh, int64_t *x0,
+		      int64_t *y0, int64_t *x1, int64_t *y1)
+{
+	uint32_t w = gen->g->width, h = gen->g->height;
+
+	if (rw > w || rh > h)
+		return 0;
+	*x0 = rng_below(&gen->rng, w - rw + 1);
+	*y0 = rng_below(&gen->rng, h - rh + 1);
+	*x1 = *x0 + rw - 1;
+	*y1 = *y0 + rh - 1;
+	return 1;
+}
+
 /* A rectangle outline of walls around walkable ground, closed, with a gap
  * in a side, or with a gap at a corner (still closed: the corner rule
  * refuses the diagonal through it). */
 static void hollow_rect(struct gen *gen)
 {
-	uint32_t w = gen->g->width, h = gen->g->height;
 	uint32_t rw = 3 + rng_below(&gen->rng, 6), rh = 3 + rng_below(&gen->rng, 5);
+	int64_t x0, y0, x1, y1;
 
-	if (rw > w || rh > h)
+	if (!place_rect(gen, rw, rh, &x0, &y0, &x1, &y1))
 		return;
-	int64_t x0 = rng_below(&gen->rng, w - rw + 1);
-	int64_t y0 = rng_below(&gen->rng, h - rh + 1);
-	int64_t x1 = x0 + rw - 1, y1 = y0 + rh - 1;
 	for (int64_t y = y0; y <= y1; y++)
 		for (int64_t x = x0; x <= x1; x++)
 			set_cell(gen, x, y, !(x == x0 || x == x1 || y == y0 || y == y1));
@@ -366,11 +379,9 @@ static void gen_pockets(struct gen *gen)
 	uint32_t tries = w * h / 8 + 8;
 	for (uint32_t i = 0; i < tries; i++) {
 		uint32_t rw = 1 + rng_below(&gen->rng, 7), rh = 1 + rng_below(&gen->rng, 6);
-		if (rw > w || rh > h)
+		int64_t x0, y0, x1, y1;
+		if (!place_rect(gen, rw, rh, &x0, &y0, &x1, &y1))
 			continue;
-		int64_t x0 = rng_below(&gen->rng, w - rw + 1);
-		int64_t y0 = rng_below(&gen->rng, h - rh + 1);
-		int64_t x1 = x0 + rw - 1, y1 = y0 + rh - 1;
 		if (!area_free(gen, x0, y0, x1, y1))
 			continue;
 		for (int64_t y = y0; y <= y1; y++)
