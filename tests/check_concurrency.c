@@ -33,12 +33,6 @@ const char *__tsan_default_options(void)
 #define PAIRS 600
 #define FIELDS 4
 
-static const char *temp_dir(void)
-{
-	const char *dir = getenv("TMPDIR");
-	return dir && *dir ? dir : P_tmpdir;
-}
-
 /* ---- reference answers ---------------------------------------------- */
 
 struct answer {
@@ -60,16 +54,6 @@ struct level_db {
 	twz_node *field[FIELDS];  /* [node_count] each */
 };
 
-static uint64_t hash_path(const twz_node *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325u;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3u;
-	}
-	return h;
-}
-
 /* One question, answered into a: the path, its cost and the first move. */
 static void ask(const twz_db *db, twz_node s, twz_node t, twz_node *buf,
 		size_t cap, struct answer *a)
@@ -80,7 +64,7 @@ static void ask(const twz_db *db, twz_node s, twz_node t, twz_node *buf,
 	a->next = twz_next(db, s, t);
 	a->status = twz_path(db, s, t, buf, cap, &a->len);
 	if (a->status == TWZ_OK) {
-		a->path_hash = hash_path(buf, a->len);
+		a->path_hash = twz_test_path_hash(buf, a->len);
 		twz_cost_exact(db, s, t, &a->straight, &a->diagonal);
 	}
 }
@@ -273,6 +257,18 @@ static unsigned run_threads(struct shared_job *job, unsigned threads)
 	return atomic_load(&job->mismatches);
 }
 
+/* THREADS threads ask db (a handle of L) at once and get L's answers;
+ * then db is closed and L freed. */
+static void threads_share_one_handle(twz_db *db, struct level_db *L)
+{
+	struct shared_job job = { .db = { db }, .L = { L }, .levels = 1,
+				  .rounds = 2 };
+	unsigned bad = run_threads(&job, THREADS);
+	ck_assert_msg(bad == 0, "%u answers differ from the single-thread ones", bad);
+	twz_close(db);
+	level_db_free(L);
+}
+
 START_TEST(test_concurrency_one_handle_many_threads)
 {
 	/* _i: 0 an mmap'd zstd file, 1 a raw database in memory. */
@@ -283,7 +279,7 @@ START_TEST(test_concurrency_one_handle_many_threads)
 	level_db_make(&L, TWZ_TEST_ROOMS, 56, 44, 11 + _i, codec);
 	if (_i == 0) {
 		char tmpl[4200];
-		snprintf(tmpl, sizeof tmpl, "%s/twz_conc_XXXXXX", temp_dir());
+		snprintf(tmpl, sizeof tmpl, "%s/twz_conc_XXXXXX", twz_test_temp_dir());
 		int fd = mkstemp(tmpl);
 		ck_assert_int_ge(fd, 0);
 		ck_assert_int_eq(write(fd, L.file, L.len), (ssize_t)L.len);
@@ -293,12 +289,7 @@ START_TEST(test_concurrency_one_handle_many_threads)
 	} else {
 		ck_assert_int_eq(twz_open_memory(L.file, L.len, 0, &db), TWZ_OK);
 	}
-	struct shared_job job = { .db = { db }, .L = { &L }, .levels = 1,
-				  .rounds = 2 };
-	unsigned bad = run_threads(&job, THREADS);
-	ck_assert_msg(bad == 0, "%u answers differ from the single-thread ones", bad);
-	twz_close(db);
-	level_db_free(&L);
+	threads_share_one_handle(db, &L);
 }
 END_TEST
 
@@ -314,12 +305,7 @@ START_TEST(test_concurrency_transit_many_threads)
 	twz_info in;
 	twz_get_info(db, &in);
 	ck_assert_uint_eq(in.method, TWZ_METHOD_TRANSIT);
-	struct shared_job job = { .db = { db }, .L = { &L }, .levels = 1,
-				  .rounds = 2 };
-	unsigned bad = run_threads(&job, THREADS);
-	ck_assert_msg(bad == 0, "%u answers differ from the single-thread ones", bad);
-	twz_close(db);
-	level_db_free(&L);
+	threads_share_one_handle(db, &L);
 }
 END_TEST
 
@@ -500,7 +486,7 @@ START_TEST(test_concurrency_old_file_answers_while_replaced)
 	level_db_make(&L[0], TWZ_TEST_ROOMS, 60, 44, 21, TWZ_CODEC_ZSTD);
 	level_db_make(&L[1], TWZ_TEST_CAVES, 60, 44, 22, TWZ_CODEC_RAW);
 	ck_assert_uint_ne(L[0].level_hash, L[1].level_hash);
-	snprintf(dir, sizeof dir, "%s/twz_replace_XXXXXX", temp_dir());
+	snprintf(dir, sizeof dir, "%s/twz_replace_XXXXXX", twz_test_temp_dir());
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/level.twz", dir);
 
@@ -581,12 +567,5 @@ static Suite *twz_concurrency_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(twz_concurrency_suite());
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return twz_test_run_suite(twz_concurrency_suite());
 }

@@ -22,28 +22,9 @@
 #include "twz_format.h"
 #include "twz_validate.h"
 
-/* Five regions: two large, one of four cells, two single cells (whose
- * rows hold no move at all). */
-static const char *const small_level =
-	"....@.....\n"
-	".@@.@.@@..\n"
-	".@..@..@..\n"
-	"....@@.@..\n"
-	"@@@@@.....\n"
-	"..@.@.@@@.\n"
-	"..@@@.@.@.\n";
-
 static const unsigned codecs[2] = { TWZ_CODEC_RAW, TWZ_CODEC_ZSTD };
 
 /* ---- helpers ---------------------------------------------------------- */
-
-/* ck_assert reports every check that passes to the runner, a system call
- * each: inner loops check with this, which calls Check only on failure. */
-#define expect(cond, ...)                       \
-	do {                                    \
-		if (!(cond))                    \
-			ck_abort_msg(__VA_ARGS__); \
-	} while (0)
 
 struct baked {
 	struct twz_grid grid;
@@ -54,7 +35,7 @@ struct baked {
 
 static void bake(struct baked *b, unsigned connectivity, unsigned codec)
 {
-	twz_test_grid_from_text(&b->grid, small_level);
+	twz_test_grid_from_text(&b->grid, twz_test_small_level);
 	b->buf = twz_test_bake(&b->grid, connectivity, codec, 1, &b->len);
 	ck_assert_int_eq(twz_parse_container(b->buf, b->len, &b->c), TWZ_OK);
 }
@@ -65,36 +46,17 @@ static void baked_free(struct baked *b)
 	twz_grid_free(&b->grid);
 }
 
-static uint8_t *dup_bytes(const uint8_t *buf, size_t len)
-{
-	uint8_t *copy = malloc(len ? len : 1);
-	ck_assert_ptr_nonnull(copy);
-	memcpy(copy, buf, len);
-	return copy;
-}
-
-/* Open from an exact-size copy (AddressSanitizer sees any read past the
- * end); on failure the handle must be NULL. */
-static twz_status try_open(const uint8_t *buf, size_t len, unsigned flags)
-{
-	uint8_t *copy = dup_bytes(buf, len);
-	twz_db *db = (twz_db *)copy;  /* must be overwritten */
-	twz_status st = twz_open_memory(copy, len, flags, &db);
-
-	if (st == TWZ_OK) {
-		ck_assert_ptr_nonnull(db);
-		twz_close(db);
-	} else {
-		ck_assert_ptr_null(db);
-	}
-	free(copy);
-	return st;
-}
-
 static void fix_header(uint8_t *buf)
 {
 	twz_put64(buf + TWZ_H_HEADER_CHECKSUM,
 		  twz_checksum(buf, TWZ_H_HEADER_CHECKSUM));
+}
+
+/* The status of opening f once its header checksum is made right again. */
+static twz_status header_fixed_status(uint8_t *f, size_t len)
+{
+	fix_header(f);
+	return twz_test_try_open(f, len, 0);
 }
 
 /* Recompute the table checksum (over the count the header states, capped
@@ -175,39 +137,6 @@ static uint32_t count_walkable(const struct twz_grid *g)
 	return n;
 }
 
-static const char *source_file(const char *rel)
-{
-	static char path[4096];
-	const char *root = getenv("TWZ_SOURCE_ROOT");
-
-	snprintf(path, sizeof path, "%s/%s", root ? root : ".", rel);
-	return path;
-}
-
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (*len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		size_t n = fread(buf + *len, 1, cap - *len, f);
-		if (n == 0)
-			break;
-		*len += n;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* ---- Header ------------------------------------------------------------ */
 
 START_TEST(test_format_round_trip)
@@ -277,7 +206,7 @@ START_TEST(test_format_header_every_bit_flip)
 	for (size_t off = 0; off < span; off++) {
 		for (unsigned bit = 0; bit < 8; bit++) {
 			b.buf[off] ^= (uint8_t)(1u << bit);
-			twz_status st = try_open(b.buf, b.len, 0);
+			twz_status st = twz_test_try_open(b.buf, b.len, 0);
 			twz_status want = TWZ_E_CHECKSUM;
 			if (off < TWZ_MAGIC_SIZE)
 				want = TWZ_E_NOT_TWIGZ;
@@ -289,7 +218,7 @@ START_TEST(test_format_header_every_bit_flip)
 			b.buf[off] ^= (uint8_t)(1u << bit);
 		}
 	}
-	ck_assert_int_eq(try_open(b.buf, b.len, 0), TWZ_OK);
+	ck_assert_int_eq(twz_test_try_open(b.buf, b.len, 0), TWZ_OK);
 	baked_free(&b);
 }
 END_TEST
@@ -301,22 +230,20 @@ START_TEST(test_format_future_major_refused)
 
 	bake(&b, 8, codecs[_i]);
 	for (size_t i = 0; i < sizeof majors / sizeof majors[0]; i++) {
-		uint8_t *f = dup_bytes(b.buf, b.len);
+		uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 		twz_put16(f + TWZ_H_MAJOR, majors[i]);
-		fix_header(f);
-		ck_assert_int_eq(try_open(f, b.len, 0), TWZ_E_VERSION);
+		ck_assert_int_eq(header_fixed_status(f, b.len), TWZ_E_VERSION);
 		/* Even when the rest is unreadable: a newer major may move
 		 * anything, so the version decides first. */
 		memset(f + TWZ_H_MINOR, 0xA5, TWZ_HEADER_SIZE - TWZ_H_MINOR);
-		ck_assert_int_eq(try_open(f, b.len, 0), TWZ_E_VERSION);
-		ck_assert_int_eq(try_open(f, TWZ_H_MINOR, 0), TWZ_E_DAMAGED);
+		ck_assert_int_eq(twz_test_try_open(f, b.len, 0), TWZ_E_VERSION);
+		ck_assert_int_eq(twz_test_try_open(f, TWZ_H_MINOR, 0), TWZ_E_DAMAGED);
 		free(f);
 	}
 	/* Major 0 was never released. */
-	uint8_t *f = dup_bytes(b.buf, b.len);
+	uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 	twz_put16(f + TWZ_H_MAJOR, 0);
-	fix_header(f);
-	ck_assert_int_eq(try_open(f, b.len, 0), TWZ_E_DAMAGED);
+	ck_assert_int_eq(header_fixed_status(f, b.len), TWZ_E_DAMAGED);
 	free(f);
 	baked_free(&b);
 }
@@ -329,7 +256,7 @@ START_TEST(test_format_newer_minor_opens)
 
 	bake(&b, 8, codecs[_i]);
 	for (size_t i = 0; i < sizeof bumps / sizeof bumps[0]; i++) {
-		uint8_t *f = dup_bytes(b.buf, b.len);
+		uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 		uint16_t minor = (uint16_t)(TWZ_FORMAT_MINOR + bumps[i]);
 		twz_db *db;
 		twz_info in;
@@ -346,25 +273,38 @@ START_TEST(test_format_newer_minor_opens)
 }
 END_TEST
 
-START_TEST(test_format_unknown_required_feature_refused)
+/* Sets each bit of the feature field at off that known does not name, one
+ * at a time, and checks the file then opens with want; returns how many
+ * bits it tried. */
+static unsigned each_unknown_feature(const struct baked *b, size_t off,
+				     uint64_t known, twz_status want,
+				     const char *what)
 {
-	struct baked b;
+	uint64_t base = twz_le64(b->buf + off);
 	unsigned tried = 0;
 
-	bake(&b, 8, codecs[_i]);
-	uint64_t base = twz_le64(b.buf + TWZ_H_REQUIRED);
 	for (unsigned bit = 0; bit < 64; bit++) {
 		uint64_t mask = (uint64_t)1 << bit;
-		if ((uint64_t)TWZ_FEATURES_KNOWN_REQUIRED & mask)
+		if (known & mask)
 			continue;
-		uint8_t *f = dup_bytes(b.buf, b.len);
-		twz_put64(f + TWZ_H_REQUIRED, base | mask);
-		fix_header(f);
-		ck_assert_msg(try_open(f, b.len, 0) == TWZ_E_FEATURE,
-			      "required bit %u", bit);
+		uint8_t *f = twz_test_dup_bytes(b->buf, b->len);
+		twz_put64(f + off, base | mask);
+		ck_assert_msg(header_fixed_status(f, b->len) == want, "%s bit %u",
+			      what, bit);
 		free(f);
 		tried++;
 	}
+	return tried;
+}
+
+START_TEST(test_format_unknown_required_feature_refused)
+{
+	struct baked b;
+
+	bake(&b, 8, codecs[_i]);
+	unsigned tried = each_unknown_feature(&b, TWZ_H_REQUIRED,
+					      TWZ_FEATURES_KNOWN_REQUIRED,
+					      TWZ_E_FEATURE, "required");
 	ck_assert_uint_gt(tried, 0);
 	baked_free(&b);
 }
@@ -375,22 +315,12 @@ START_TEST(test_format_unknown_optional_feature_opens)
 	struct baked b;
 
 	bake(&b, 8, codecs[_i]);
-	uint64_t base = twz_le64(b.buf + TWZ_H_OPTIONAL);
-	for (unsigned bit = 0; bit < 64; bit++) {
-		uint64_t mask = (uint64_t)1 << bit;
-		if ((uint64_t)TWZ_FEATURES_KNOWN_OPTIONAL & mask)
-			continue;
-		uint8_t *f = dup_bytes(b.buf, b.len);
-		twz_put64(f + TWZ_H_OPTIONAL, base | mask);
-		fix_header(f);
-		ck_assert_msg(try_open(f, b.len, 0) == TWZ_OK, "optional bit %u", bit);
-		free(f);
-	}
+	each_unknown_feature(&b, TWZ_H_OPTIONAL, TWZ_FEATURES_KNOWN_OPTIONAL, TWZ_OK,
+			     "optional");
 	/* All of them at once, too. */
-	uint8_t *f = dup_bytes(b.buf, b.len);
+	uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 	twz_put64(f + TWZ_H_OPTIONAL, ~(uint64_t)0);
-	fix_header(f);
-	ck_assert_int_eq(try_open(f, b.len, 0), TWZ_OK);
+	ck_assert_int_eq(header_fixed_status(f, b.len), TWZ_OK);
 	free(f);
 	baked_free(&b);
 }
@@ -403,10 +333,9 @@ START_TEST(test_format_reserved_header_bytes_refused)
 	bake(&b, 8, codecs[_i]);
 	for (size_t off = TWZ_H_RESERVED; off < TWZ_H_RESERVED_END; off++) {
 		for (unsigned v = 1; v < 256; v <<= 1) {
-			uint8_t *f = dup_bytes(b.buf, b.len);
+			uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 			f[off] = (uint8_t)v;
-			fix_header(f);
-			ck_assert_msg(try_open(f, b.len, 0) == TWZ_E_RESERVED,
+			ck_assert_msg(header_fixed_status(f, b.len) == TWZ_E_RESERVED,
 				      "reserved byte %zu = %u", off, v);
 			free(f);
 		}
@@ -457,15 +386,14 @@ START_TEST(test_format_header_fields_checked)
 
 	bake(&b, 8, codecs[_i]);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		uint8_t *f = dup_bytes(b.buf, b.len);
+		uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 		if (cases[i].size == 1)
 			f[cases[i].off] = (uint8_t)cases[i].value;
 		else if (cases[i].size == 4)
 			twz_put32(f + cases[i].off, (uint32_t)cases[i].value);
 		else
 			twz_put64(f + cases[i].off, cases[i].value);
-		fix_header(f);
-		twz_status st = try_open(f, b.len, 0);
+		twz_status st = header_fixed_status(f, b.len);
 		ck_assert_msg(st == cases[i].want, "case %zu (offset %zu): %s, expected %s",
 			      i, cases[i].off, twz_strerror(st),
 			      twz_strerror(cases[i].want));
@@ -475,7 +403,7 @@ START_TEST(test_format_header_fields_checked)
 	 * many nodes is refused before any section is read. */
 	for (uint32_t nodes = 0xFFFE; nodes <= 0x10000; nodes++) {
 		struct twz_container c;
-		uint8_t *g = dup_bytes(b.buf, b.len);
+		uint8_t *g = twz_test_dup_bytes(b.buf, b.len);
 		twz_put32(g + TWZ_H_WIDTH, 300);
 		twz_put32(g + TWZ_H_HEIGHT, 300);
 		twz_put32(g + TWZ_H_NODE_COUNT, nodes);
@@ -486,11 +414,10 @@ START_TEST(test_format_header_fields_checked)
 	}
 	/* Width and height swapped: same cell count, but the cells no
 	 * longer match the node map. */
-	uint8_t *f = dup_bytes(b.buf, b.len);
+	uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 	twz_put32(f + TWZ_H_WIDTH, 7);
 	twz_put32(f + TWZ_H_HEIGHT, 10);
-	fix_header(f);
-	ck_assert_int_eq(try_open(f, b.len, 0), TWZ_E_DAMAGED);
+	ck_assert_int_eq(header_fixed_status(f, b.len), TWZ_E_DAMAGED);
 	free(f);
 	baked_free(&b);
 }
@@ -505,12 +432,12 @@ START_TEST(test_format_not_twigz)
 	};
 	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
 		size_t len = i == 5 ? 16 : strlen(texts[i]);
-		ck_assert_msg(try_open((const uint8_t *)texts[i], len, 0) ==
+		ck_assert_msg(twz_test_try_open((const uint8_t *)texts[i], len, 0) ==
 				      TWZ_E_NOT_TWIGZ, "text %zu", i);
 	}
 	/* The magic alone, or with a short header: a twigz file, damaged. */
-	ck_assert_int_eq(try_open((const uint8_t *)TWZ_MAGIC, TWZ_MAGIC_SIZE, 0),
-			 TWZ_E_DAMAGED);
+	ck_assert_int_eq(twz_test_try_open((const uint8_t *)TWZ_MAGIC,
+					   TWZ_MAGIC_SIZE, 0), TWZ_E_DAMAGED);
 }
 END_TEST
 
@@ -525,7 +452,7 @@ START_TEST(test_format_table_every_bit_flip)
 	for (size_t off = TWZ_HEADER_SIZE; off < end; off++) {
 		for (unsigned bit = 0; bit < 8; bit++) {
 			b.buf[off] ^= (uint8_t)(1u << bit);
-			twz_status st = try_open(b.buf, b.len, 0);
+			twz_status st = twz_test_try_open(b.buf, b.len, 0);
 			ck_assert_msg(st == TWZ_E_CHECKSUM, "table byte %zu bit %u: %s",
 				      off, bit, twz_strerror(st));
 			b.buf[off] ^= (uint8_t)(1u << bit);
@@ -571,14 +498,14 @@ START_TEST(test_format_table_entries_checked)
 			{ TWZ_S_RAW_CHECKSUM, 8, s->raw_checksum ^ 1, TWZ_E_CHECKSUM },
 		};
 		for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-			uint8_t *f = dup_bytes(b.buf, b.len);
+			uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 			uint8_t *e = entry(f, i) + cases[k].off;
 			if (cases[k].size == 2)
 				twz_put16(e, (uint16_t)cases[k].value);
 			else
 				twz_put64(e, cases[k].value);
 			fix_table(f, b.len);
-			twz_status st = try_open(f, b.len, 0);
+			twz_status st = twz_test_try_open(f, b.len, 0);
 			ck_assert_msg(st == cases[k].want,
 				      "section %u field +%zu = %llu: %s, expected %s", i,
 				      cases[k].off, (unsigned long long)cases[k].value,
@@ -588,21 +515,21 @@ START_TEST(test_format_table_entries_checked)
 		if (i == 0)
 			continue;
 		/* Overlap with the section before, and a repeated kind. */
-		uint8_t *f = dup_bytes(b.buf, b.len);
+		uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 		twz_put64(entry(f, i) + TWZ_S_OFFSET, b.c.sections[i - 1].offset);
 		fix_table(f, b.len);
-		ck_assert_int_eq(try_open(f, b.len, 0), TWZ_E_DAMAGED);
+		ck_assert_int_eq(twz_test_try_open(f, b.len, 0), TWZ_E_DAMAGED);
 		memcpy(f, b.buf, b.len);
 		twz_put32(entry(f, i) + TWZ_S_KIND, b.c.sections[i - 1].kind);
 		fix_table(f, b.len);
-		ck_assert_int_eq(try_open(f, b.len, 0), TWZ_E_DAMAGED);
+		ck_assert_int_eq(twz_test_try_open(f, b.len, 0), TWZ_E_DAMAGED);
 		free(f);
 	}
 	/* More sections than the file holds entries for. */
-	uint8_t *f = dup_bytes(b.buf, b.len);
+	uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 	twz_put32(f + TWZ_H_SECTION_COUNT, TWZ_MAX_SECTIONS);
 	fix_table(f, b.len);
-	ck_assert_int_ne(try_open(f, b.len, 0), TWZ_OK);
+	ck_assert_int_ne(twz_test_try_open(f, b.len, 0), TWZ_OK);
 	free(f);
 	baked_free(&b);
 }
@@ -627,10 +554,10 @@ START_TEST(test_format_unknown_section_kind_ignored)
 		size_t len;
 		uint8_t *f = assemble(b.buf, p, n + 1, &len);
 		ck_assert_uint_gt(len, b.len);
-		ck_assert_msg(try_open(f, len, 0) == TWZ_OK, "extra kind %u", kinds[k]);
+		ck_assert_msg(twz_test_try_open(f, len, 0) == TWZ_OK, "extra kind %u",
+			      kinds[k]);
 		twz_put16(f + TWZ_H_MINOR, TWZ_FORMAT_MINOR + 1);
-		fix_header(f);
-		ck_assert_int_eq(try_open(f, len, 0), TWZ_OK);
+		ck_assert_int_eq(header_fixed_status(f, len), TWZ_OK);
 		free(f);
 	}
 	/* The same sections re-assembled without extras: the very same
@@ -658,7 +585,7 @@ START_TEST(test_format_missing_section_refused)
 				p[k++] = piece_of(&b, i);
 		size_t len;
 		uint8_t *f = assemble(b.buf, p, k, &len);
-		twz_status st = try_open(f, len, 0);
+		twz_status st = twz_test_try_open(f, len, 0);
 		ck_assert_msg(st == TWZ_E_DAMAGED, "without section kind %u: %s",
 			      b.c.sections[drop].kind, twz_strerror(st));
 		free(f);
@@ -675,16 +602,15 @@ START_TEST(test_format_truncated_at_every_offset)
 
 	bake(&b, 8, codecs[_i]);
 	for (size_t len = 0; len < b.len; len++) {
-		twz_status st = try_open(b.buf, len, 0);
+		twz_status st = twz_test_try_open(b.buf, len, 0);
 		twz_status want = len < TWZ_MAGIC_SIZE ? TWZ_E_NOT_TWIGZ : TWZ_E_DAMAGED;
 		ck_assert_msg(st == want, "truncated to %zu of %zu: %s", len, b.len,
 			      twz_strerror(st));
 		/* A truncation the header agrees with is still caught. */
 		if (len >= TWZ_HEADER_SIZE) {
-			uint8_t *f = dup_bytes(b.buf, len);
+			uint8_t *f = twz_test_dup_bytes(b.buf, len);
 			twz_put64(f + TWZ_H_FILE_SIZE, len);
-			fix_header(f);
-			st = try_open(f, len, 0);
+			st = header_fixed_status(f, len);
 			ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_CHECKSUM,
 				      "truncated to %zu with its size fixed: %s", len,
 				      twz_strerror(st));
@@ -695,8 +621,8 @@ START_TEST(test_format_truncated_at_every_offset)
 	uint8_t *f = calloc(1, b.len + 64);
 	ck_assert_ptr_nonnull(f);
 	memcpy(f, b.buf, b.len);
-	ck_assert_int_eq(try_open(f, b.len + 1, 0), TWZ_E_DAMAGED);
-	ck_assert_int_eq(try_open(f, b.len + 64, 0), TWZ_E_DAMAGED);
+	ck_assert_int_eq(twz_test_try_open(f, b.len + 1, 0), TWZ_E_DAMAGED);
+	ck_assert_int_eq(twz_test_try_open(f, b.len + 64, 0), TWZ_E_DAMAGED);
 	free(f);
 	baked_free(&b);
 }
@@ -729,7 +655,7 @@ START_TEST(test_format_section_byte_flip_is_checksum)
 		const struct twz_section_ref *s = &b.c.sections[i];
 		for (uint64_t off = s->offset; off < s->offset + s->size; off++) {
 			for (size_t k = 0; k < sizeof flips; k++) {
-				uint8_t *f = dup_bytes(b.buf, b.len);
+				uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 				twz_db *db;
 				f[off] ^= flips[k];
 				twz_status st = twz_open_memory(f, b.len, 0, &db);
@@ -783,7 +709,7 @@ START_TEST(test_format_section_damage_without_checksums)
 		const struct twz_section_ref *s = &b.c.sections[i];
 		for (uint64_t off = s->offset; off < s->offset + s->size; off++) {
 			for (size_t k = 0; k < sizeof flips; k++) {
-				uint8_t *f = dup_bytes(b.buf, b.len);
+				uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 				twz_db *db;
 				f[off] ^= flips[k];
 				twz_status st = twz_open_memory(f, b.len,
@@ -854,7 +780,7 @@ START_TEST(test_format_inconsistent_content_refused)
 	ck_assert(!b.grid.walkable[wall]);
 
 	for (int how = 0; how < 4; how++) {
-		uint8_t *f = dup_bytes(b.buf, b.len);
+		uint8_t *f = twz_test_dup_bytes(b.buf, b.len);
 		uint8_t *cn = f + cells->offset;
 		uint16_t a = twz_le16(cn + 2 * walk_a), bb = twz_le16(cn + 2 * walk_b);
 		switch (how) {
@@ -875,7 +801,7 @@ START_TEST(test_format_inconsistent_content_refused)
 		twz_put64(entry(f, ci) + TWZ_S_RAW_CHECKSUM,
 			  twz_checksum(cn, (size_t)cells->raw_size));
 		fix_table(f, b.len);
-		twz_status st = try_open(f, b.len, 0);
+		twz_status st = twz_test_try_open(f, b.len, 0);
 		ck_assert_msg(st == TWZ_E_DAMAGED, "change %d: %s", how, twz_strerror(st));
 		free(f);
 	}
@@ -996,7 +922,7 @@ static twz_db *golden_open(unsigned version, int zstd)
 
 	snprintf(rel, sizeof rel, "tests/golden/%s%s.twz", golden_names[version],
 		 zstd ? "_zstd" : "");
-	twz_status st = twz_open(source_file(rel), 0, &db);
+	twz_status st = twz_open(twz_test_source_file(rel), 0, &db);
 	ck_assert_msg(st == TWZ_OK, "%s: %s", rel, twz_strerror(st));
 	return db;
 }
@@ -1004,7 +930,8 @@ static twz_db *golden_open(unsigned version, int zstd)
 START_TEST(test_format_golden_opens)
 {
 	size_t map_len;
-	uint8_t *map = read_all(source_file("tests/golden/v1_0.map"), &map_len);
+	uint8_t *map = twz_test_try_read_file(
+		twz_test_source_file("tests/golden/v1_0.map"), &map_len);
 
 	ck_assert_msg(map != NULL, "tests/golden/v1_0.map is missing");
 	for (unsigned v = 0; v < GOLDEN_VERSIONS; v++)
@@ -1030,8 +957,8 @@ START_TEST(test_format_golden_all_pairs)
 	struct twz_error err = { { 0 }, 0 };
 	unsigned v = (unsigned)_i;
 
-	ck_assert_msg(twz_grid_load(source_file("tests/golden/v1_0.map"), &g, &err) == 0,
-		      "%s", err.msg);
+	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
+				    &g, &err) == 0, "%s", err.msg);
 	twz_db *raw = golden_open(v, 0), *zst = golden_open(v, 1);
 	size_t cells = (size_t)g.width * g.height;
 	struct twz_cost *dist = malloc(cells * sizeof *dist);
@@ -1081,8 +1008,8 @@ START_TEST(test_format_golden_rebake_identical)
 	struct twz_grid g;
 	struct twz_error err = { { 0 }, 0 };
 
-	ck_assert_msg(twz_grid_load(source_file("tests/golden/v1_0.map"), &g, &err) == 0,
-		      "%s", err.msg);
+	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
+				    &g, &err) == 0, "%s", err.msg);
 	for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
 		struct twz_bake_options opt;
 		struct twz_cpd cpd;
@@ -1106,7 +1033,8 @@ START_TEST(test_format_golden_rebake_identical)
 		if (layouts[i])
 			ck_assert_uint_eq(minor, layouts[i] == TWZ_LAYOUT_PLAIN ? 0 : 1);
 		snprintf(rel, sizeof rel, "tests/golden/v%u_%u.twz", major, minor);
-		uint8_t *golden = read_all(source_file(rel), &golden_len);
+		uint8_t *golden = twz_test_try_read_file(twz_test_source_file(rel),
+							 &golden_len);
 		ck_assert_msg(golden != NULL,
 			      "the writer makes format %u.%u but there is no %s: a "
 			      "format change adds its golden file", major, minor, rel);

@@ -15,33 +15,9 @@
 #include "twigz.h"
 #include "twz_format.h"
 
-/* Fails the test with a message; for checks run millions of times, where
- * ck_assert's bookkeeping on success would dominate. */
-#define expect(cond, ...)                                  \
-	do {                                               \
-		if (!(cond))                               \
-			ck_abort_msg(__VA_ARGS__);         \
-	} while (0)
-
-static const struct twz_cost unreachable = { UINT32_MAX, UINT32_MAX };
-
-static int cost_eq(struct twz_cost a, struct twz_cost b)
-{
-	return a.straight == b.straight && a.diagonal == b.diagonal;
-}
-
 static int cost_finite(struct twz_cost c)
 {
-	return !cost_eq(c, unreachable);
-}
-
-static struct twz_cost cost_add_move(struct twz_cost c, unsigned m)
-{
-	if (m >= 4)
-		c.diagonal++;
-	else
-		c.straight++;
-	return c;
+	return !twz_test_cost_eq(c, twz_test_unreachable);
 }
 
 /* ---- a level with every pair's distance ---------------------------- */
@@ -116,7 +92,8 @@ static unsigned optimal_moves(const struct level *lv, size_t s, size_t t)
 		size_t n = (size_t)(y + twz_test_move_dy(m)) * lv->g.width +
 			   (x + twz_test_move_dx(m));
 		struct twz_cost rest = dist(lv, t, n);
-		if (cost_finite(rest) && cost_eq(cost_add_move(rest, m), best))
+		if (cost_finite(rest) &&
+		    twz_test_cost_eq(twz_test_cost_add_move(rest, m), best))
 			mask |= 1u << m;
 	}
 	return mask;
@@ -500,7 +477,7 @@ static void check_search_level(const struct level *lv)
 			uint32_t tc = gr.node_cell[t];
 			struct twz_cost want = dist(lv, sc, tc);
 			unsigned mask = optimal_moves(lv, sc, tc);
-			expect(cost_eq(ws.cost[t], want),
+			expect(twz_test_cost_eq(ws.cost[t], want),
 			       "%s: (%u,%u) -> (%u,%u): cost {%u,%u}, Dijkstra {%u,%u}",
 			       lv->name, sc % lv->g.width, sc / lv->g.width,
 			       tc % lv->g.width, tc / lv->g.width, ws.cost[t].straight,
@@ -659,11 +636,12 @@ static void check_database(const struct level *lv, const twz_db *db)
 				int pm = move_between(lv, cell[path[i - 1]], cell[path[i]]);
 				expect(pm >= 0, "%s: path %u -> %u: step %zu is no legal "
 				       "move", lv->name, s, t, i);
-				walked = cost_add_move(walked, (unsigned)pm);
+				walked = twz_test_cost_add_move(walked, (unsigned)pm);
 			}
-			expect(cost_eq(walked, want), "%s: path %u -> %u costs {%u,%u}, "
-			       "optimal {%u,%u}", lv->name, s, t, walked.straight,
-			       walked.diagonal, want.straight, want.diagonal);
+			expect(twz_test_cost_eq(walked, want),
+			       "%s: path %u -> %u costs {%u,%u}, optimal {%u,%u}",
+			       lv->name, s, t, walked.straight, walked.diagonal,
+			       want.straight, want.diagonal);
 			expect(!sample || (cst == TWZ_OK && cs == want.straight &&
 					   cd == want.diagonal),
 			       "%s: cost_exact %u -> %u: {%u,%u}, optimal {%u,%u}",

@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -26,85 +24,7 @@
 #include "twz_format.h"
 #include "twz_validate.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
-/* ck_assert reports every passing check to the runner: inner loops check
- * with this, which calls Check only on failure. */
-#define expect(cond, ...)                          \
-	do {                                       \
-		if (!(cond))                       \
-			ck_abort_msg(__VA_ARGS__); \
-	} while (0)
-
 /* ---- files -------------------------------------------------------------- */
-
-static const char *temp_dir(void)
-{
-	const char *dir = getenv("TMPDIR");
-	return dir && *dir ? dir : P_tmpdir;
-}
-
-static const char *source_file(const char *rel)
-{
-	static char path[4096];
-	const char *root = getenv("TWZ_SOURCE_ROOT");
-
-	snprintf(path, sizeof path, "%s/%s", root ? root : ".", rel);
-	return path;
-}
-
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0;
-
-	*len = 0;
-	ck_assert_msg(f != NULL, "%s: cannot open", path);
-	for (;;) {
-		if (*len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		size_t n = fread(buf + *len, 1, cap - *len, f);
-		if (n == 0)
-			break;
-		*len += n;
-	}
-	fclose(f);
-	return buf;
-}
-
-static uint8_t *dup_bytes(const uint8_t *buf, size_t len)
-{
-	uint8_t *copy = malloc(len ? len : 1);
-	ck_assert_ptr_nonnull(copy);
-	memcpy(copy, buf, len);
-	return copy;
-}
-
-/* Open an exact-size copy (AddressSanitizer sees a read past the end);
- * a refused file leaves the handle NULL. */
-static twz_status try_open(const uint8_t *buf, size_t len, unsigned flags)
-{
-	uint8_t *copy = dup_bytes(buf, len);
-	twz_db *db = (twz_db *)copy;
-	twz_status st = twz_open_memory(copy, len, flags, &db);
-
-	if (st == TWZ_OK)
-		twz_close(db);
-	else
-		expect(db == NULL, "a refused open left a handle");
-	free(copy);
-	return st;
-}
 
 /* ---- the section table, read and resealed ------------------------------ */
 
@@ -172,7 +92,8 @@ static void v10_load(struct v10 *f)
 {
 	uint64_t size;
 
-	f->buf = read_all(source_file("tests/golden/v1_0.twz"), &f->len);
+	f->buf = twz_test_read_file(twz_test_source_file("tests/golden/v1_0.twz"),
+				    &f->len);
 	f->width = twz_le32(f->buf + TWZ_H_WIDTH);
 	f->height = twz_le32(f->buf + TWZ_H_HEIGHT);
 	f->nodes = twz_le32(f->buf + TWZ_H_NODE_COUNT);
@@ -182,7 +103,7 @@ static void v10_load(struct v10 *f)
 	f->offsets = raw_section(f->buf, TWZ_SECTION_ROW_OFFSETS, &size);
 	f->runs = raw_section(f->buf, TWZ_SECTION_RUNS, &size);
 	f->run_count = size / 4;
-	ck_assert_int_eq(try_open(f->buf, f->len, 0), TWZ_OK);
+	ck_assert_int_eq(twz_test_try_open(f->buf, f->len, 0), TWZ_OK);
 }
 
 static uint32_t u32(const uint8_t *base, size_t i)
@@ -237,10 +158,21 @@ static twz_status reopen(struct v10 *f, twz_db **out)
 	return twz_open_memory(f->buf, f->len, 0, out);
 }
 
+/* The status of a damaged file once resealed; then the damage is undone
+ * from keep, the file's bytes before it, and keep freed. */
+static twz_status undo_damage(uint8_t *buf, size_t len, uint8_t *keep)
+{
+	reseal(buf, len);
+	twz_status st = twz_test_try_open(buf, len, 0);
+	memcpy(buf, keep, len);
+	free(keep);
+	return st;
+}
+
 static twz_status reseal_status(struct v10 *f)
 {
 	reseal(f->buf, f->len);
-	return try_open(f->buf, f->len, 0);
+	return twz_test_try_open(f->buf, f->len, 0);
 }
 
 /* ---- Messages: what the level-reader fuzzers found ------------------- */
@@ -305,7 +237,7 @@ START_TEST(test_hostile_row_offsets_non_monotonic)
 
 	v10_load(&f);
 	for (int how = 0; how < 5; how++) {
-		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 		uint32_t s = f.nodes / 2;
 		switch (how) {
 		case 0:  /* row s ends before it starts */
@@ -324,9 +256,8 @@ START_TEST(test_hostile_row_offsets_non_monotonic)
 			put_u32(f.offsets, f.nodes, (uint32_t)f.run_count - 1);
 			break;
 		}
-		ck_assert_msg(reseal_status(&f) == TWZ_E_DAMAGED, "case %d", how);
-		memcpy(f.buf, keep, f.len);
-		free(keep);
+		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED,
+			      "case %d", how);
 	}
 	free(f.buf);
 }
@@ -344,7 +275,7 @@ START_TEST(test_hostile_run_starts)
 		s++;
 	uint32_t r = u32(f.offsets, s);
 	for (int how = 0; how < 4; how++) {
-		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 		uint32_t sym = u32(f.runs, r + 1) & TWZ_RUN_SYMBOL_MASK;
 		switch (how) {
 		case 0:  /* first run starts at 1 */
@@ -360,9 +291,8 @@ START_TEST(test_hostile_run_starts)
 			put_u32(f.runs, r + 1, (0x0FFFFFFFu << TWZ_RUN_SYMBOL_BITS) | sym);
 			break;
 		}
-		ck_assert_msg(reseal_status(&f) == TWZ_E_DAMAGED, "case %d", how);
-		memcpy(f.buf, keep, f.len);
-		free(keep);
+		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED,
+			      "case %d", how);
 	}
 	free(f.buf);
 }
@@ -393,13 +323,11 @@ START_TEST(test_hostile_runs_into_walls_and_off_grid)
 				continue;
 			uint32_t r = u32(f.offsets, s) +
 				     (u32(f.offsets, (size_t)s + 1) - u32(f.offsets, s)) / 2;
-			uint8_t *keep = dup_bytes(f.buf, f.len);
+			uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 			set_symbol(&f, r, m);
-			twz_status st = reseal_status(&f);
+			twz_status st = undo_damage(f.buf, f.len, keep);
 			expect(st == TWZ_E_DAMAGED, "node %u move %u (%s): %s", s, m,
 			       outside ? "off the grid" : "into a wall", twz_strerror(st));
-			memcpy(f.buf, keep, f.len);
-			free(keep);
 			(*count)++;
 		}
 	}
@@ -407,11 +335,10 @@ START_TEST(test_hostile_runs_into_walls_and_off_grid)
 	ck_assert_uint_gt(off_grid, 0);
 	/* Symbols that are no move: 9 to 15 in a 1.0 file. */
 	for (unsigned sym = TWZ_SYMBOL_NONE + 1; sym <= TWZ_RUN_SYMBOL_MASK; sym++) {
-		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 		set_symbol(&f, u32(f.offsets, 3), sym);
-		ck_assert_msg(reseal_status(&f) == TWZ_E_DAMAGED, "symbol %u", sym);
-		memcpy(f.buf, keep, f.len);
-		free(keep);
+		ck_assert_msg(undo_damage(f.buf, f.len, keep) == TWZ_E_DAMAGED,
+			      "symbol %u", sym);
 	}
 	free(f.buf);
 }
@@ -425,12 +352,10 @@ START_TEST(test_hostile_no_move_symbol_in_a_region)
 
 	v10_load(&f);
 	for (twz_node s = 0; s < f.nodes; s += 17) {
-		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 		set_symbol(&f, u32(f.offsets, s), TWZ_SYMBOL_NONE);
-		twz_status st = reseal_status(&f);
+		twz_status st = undo_damage(f.buf, f.len, keep);
 		ck_assert_msg(st == TWZ_E_DAMAGED, "node %u: %s", s, twz_strerror(st));
-		memcpy(f.buf, keep, f.len);
-		free(keep);
 	}
 	free(f.buf);
 }
@@ -499,7 +424,7 @@ START_TEST(test_hostile_component_ids_inconsistent)
 	while (u32(f.comp, first1) == 0)
 		first1++;
 	for (int how = 0; how < 6; how++) {
-		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 		switch (how) {
 		case 0:  /* a node of region 0 in region 1 */
 			put_u32(f.comp, first1 / 2, 1);
@@ -528,10 +453,8 @@ START_TEST(test_hostile_component_ids_inconsistent)
 			twz_put32(f.buf + TWZ_H_COMPONENT_COUNT, 3);
 			break;
 		}
-		twz_status st = reseal_status(&f);
+		twz_status st = undo_damage(f.buf, f.len, keep);
 		ck_assert_msg(st == TWZ_E_DAMAGED, "case %d: %s", how, twz_strerror(st));
-		memcpy(f.buf, keep, f.len);
-		free(keep);
 	}
 	free(f.buf);
 }
@@ -620,15 +543,13 @@ START_TEST(test_hostile_section_placement)
 			{ TWZ_S_SIZE, size + TWZ_SECTION_ALIGN },      /* into the next */
 		};
 		for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-			uint8_t *keep = dup_bytes(f.buf, f.len);
+			uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 			twz_put64(e + cases[k].field, cases[k].value);
 			if (cases[k].field == TWZ_S_SIZE)
 				twz_put64(e + TWZ_S_RAW_SIZE, cases[k].value);
-			twz_status st = reseal_status(&f);
+			twz_status st = undo_damage(f.buf, f.len, keep);
 			ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_LIMIT,
 				      "section %u case %zu: %s", i, k, twz_strerror(st));
-			memcpy(f.buf, keep, f.len);
-			free(keep);
 		}
 	}
 	free(f.buf);
@@ -681,31 +602,6 @@ static size_t claiming_frame(uint8_t *out, uint64_t content_size,
 	return n;
 }
 
-/* Cap the address space a little above what this process maps now, so a
- * large allocation fails. AddressSanitizer reserves huge ranges, so there
- * the cap is skipped. Returns whether the cap is in force. */
-static int cap_address_space(void)
-{
-#ifdef UNDER_ASAN
-	return 0;
-#else
-	FILE *f = fopen("/proc/self/statm", "r");
-	unsigned long pages = 0;
-	struct rlimit rl;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lu", &pages) != 1)
-		pages = 0;
-	fclose(f);
-	if (!pages)
-		return 0;
-	rl.rlim_cur = rl.rlim_max = pages * (unsigned long)sysconf(_SC_PAGESIZE) +
-				   (64ul << 20);
-	return setrlimit(RLIMIT_AS, &rl) == 0;
-#endif
-}
-
 /* Frames claiming more than they can hold are refused before anything is
  * allocated for them: run in a process whose address space is capped, the
  * status is DAMAGED or LIMIT, never NOMEM. */
@@ -719,12 +615,12 @@ START_TEST(test_hostile_zstd_claims_huge_content)
 	uint8_t frame[32];
 
 	v10_load(&f);
-	int capped = cap_address_space();
+	int capped = twz_test_cap_address_space(64ul << 20);
 	for (size_t i = 0; i < sizeof claims / sizeof claims[0]; i++) {
 		size_t n = claiming_frame(frame, claims[i], 1), len;
 		uint8_t *file = with_zstd_section(&f, TWZ_SECTION_RUNS, frame, n,
 						  claims[i], &len);
-		twz_status st = try_open(file, len, 0);
+		twz_status st = twz_test_try_open(file, len, 0);
 		ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_LIMIT,
 			      "claim %llu: %s (address space %s)",
 			      (unsigned long long)claims[i], twz_strerror(st),
@@ -753,7 +649,7 @@ START_TEST(test_hostile_zstd_frames_malformed)
 	size_t len;
 	uint8_t *file = with_zstd_section(&f, TWZ_SECTION_RUNS, frame, n,
 					  raw_size, &len);
-	ck_assert_int_eq(try_open(file, len, 0), TWZ_OK);
+	ck_assert_int_eq(twz_test_try_open(file, len, 0), TWZ_OK);
 	free(file);
 
 	for (int how = 0; how < 6; how++) {
@@ -786,7 +682,7 @@ START_TEST(test_hostile_zstd_frames_malformed)
 			break;
 		}
 		file = with_zstd_section(&f, TWZ_SECTION_RUNS, copy, flen, claim, &len);
-		twz_status st = try_open(file, len, 0);
+		twz_status st = twz_test_try_open(file, len, 0);
 		ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_LIMIT,
 			      "case %d: %s", how, twz_strerror(st));
 		free(file);
@@ -812,8 +708,8 @@ START_TEST(test_hostile_runs_larger_than_rows_can_be)
 	ck_assert_ptr_nonnull(frame);
 	size_t n = claiming_frame(frame, claim, blocks), len;
 	uint8_t *file = with_zstd_section(&f, TWZ_SECTION_RUNS, frame, n, claim, &len);
-	int capped = cap_address_space();
-	twz_status st = try_open(file, len, 0);
+	int capped = twz_test_cap_address_space(64ul << 20);
+	twz_status st = twz_test_try_open(file, len, 0);
 	ck_assert_msg(st == TWZ_E_DAMAGED, "%s (address space %s)", twz_strerror(st),
 		      capped ? "capped" : "not capped");
 	free(file);
@@ -860,7 +756,7 @@ static void v11_bake(struct v11 *f)
 	f->regions = raw_section(f->buf, TWZ_SECTION_REGIONS, &size);
 	f->rows = raw_section(f->buf, TWZ_SECTION_ROWS, &size);
 	f->row_words = size / 2;
-	ck_assert_int_eq(try_open(f->buf, f->len, 0), TWZ_OK);
+	ck_assert_int_eq(twz_test_try_open(f->buf, f->len, 0), TWZ_OK);
 }
 
 static void v11_free(struct v11 *f)
@@ -933,7 +829,7 @@ static int move11(const struct v11 *f, twz_node a, twz_node b)
 static twz_status reseal11(struct v11 *f)
 {
 	reseal(f->buf, f->len);
-	return try_open(f->buf, f->len, 0);
+	return twz_test_try_open(f->buf, f->len, 0);
 }
 
 /* Every query of db ends, with a clean status and a path no longer than
@@ -966,12 +862,10 @@ START_TEST(test_hostile_bucketed_no_move_symbol)
 		row_of(&f, s, &r);
 		if (r.len == 1)
 			continue;
-		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 		set_symbol11(r.run + 2 * (size_t)(r.runs - 1), TWZ_SYMBOL_NONE);
-		twz_status st = reseal11(&f);
+		twz_status st = undo_damage(f.buf, f.len, keep);
 		ck_assert_msg(st == TWZ_E_DAMAGED, "node %u: %s", s, twz_strerror(st));
-		memcpy(f.buf, keep, f.len);
-		free(keep);
 	}
 	v11_free(&f);
 }
@@ -994,7 +888,7 @@ START_TEST(test_hostile_bucketed_index_and_offsets)
 	uint8_t *rec = f.records + (size_t)s * TWZ_RECORD_SIZE;
 	uint32_t word = twz_le32(rec + TWZ_R_ROW);
 	for (int how = 0; how < 8; how++) {
-		uint8_t *keep = dup_bytes(f.buf, f.len);
+		uint8_t *keep = twz_test_dup_bytes(f.buf, f.len);
 		switch (how) {
 		case 0:  /* an index entry past the runs */
 			twz_put16(r.index + 2, (uint16_t)r.runs);
@@ -1024,11 +918,9 @@ START_TEST(test_hostile_bucketed_index_and_offsets)
 			twz_put32(rec + TWZ_R_ROW, TWZ_ROW_OFFSET_MASK);
 			break;
 		}
-		twz_status st = reseal11(&f);
+		twz_status st = undo_damage(f.buf, f.len, keep);
 		ck_assert_msg(st == TWZ_E_DAMAGED || st == TWZ_E_LIMIT, "case %d: %s",
 			      how, twz_strerror(st));
-		memcpy(f.buf, keep, f.len);
-		free(keep);
 	}
 	v11_free(&f);
 }
@@ -1157,16 +1049,16 @@ START_TEST(test_hostile_transit_feature_bits)
 	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, &len, &err) == 0,
 		      "%s", err.msg);
-	ck_assert_int_eq(try_open(buf, len, 0), TWZ_OK);
+	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_OK);
 	uint32_t nodes = twz_le32(buf + TWZ_H_NODE_COUNT);
 
 	twz_put64(buf + TWZ_H_REQUIRED, TWZ_FEATURE_BUCKETED_ROWS);
 	reseal(buf, len);
-	ck_assert_int_eq(try_open(buf, len, 0), TWZ_E_DAMAGED);
+	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_E_DAMAGED);
 	twz_put64(buf + TWZ_H_REQUIRED, TWZ_FEATURE_BUCKETED_ROWS |
 				       TWZ_FEATURE_DIRECTION_SYMBOLS);
 	reseal(buf, len);
-	ck_assert_int_eq(try_open(buf, len, 0), TWZ_E_DAMAGED);
+	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_E_DAMAGED);
 	/* The direction bit alone changes nothing a TRANSIT reader does. */
 	twz_put64(buf + TWZ_H_REQUIRED, TWZ_FEATURE_DIRECTION_SYMBOLS);
 	reseal(buf, len);
@@ -1198,8 +1090,8 @@ START_TEST(test_hostile_bucketed_rows_claim)
 	struct v10 as_last = { .buf = f.buf, .len = f.len };
 	uint8_t *file = with_zstd_section(&as_last, TWZ_SECTION_ROWS, frame, flen,
 					  claim, &len);
-	int capped = cap_address_space();
-	twz_status st = try_open(file, len, 0);
+	int capped = twz_test_cap_address_space(64ul << 20);
+	twz_status st = twz_test_try_open(file, len, 0);
 	ck_assert_msg(st == TWZ_E_DAMAGED, "%s (address space %s)", twz_strerror(st),
 		      capped ? "capped" : "not capped");
 	free(file);
@@ -1275,46 +1167,14 @@ START_TEST(test_hostile_limits_memory_estimate)
 }
 END_TEST
 
-/* Runs the twigz tool (TWZ_TOOL) with args; its stderr goes to errbuf.
- * cap_bytes, when not 0, caps the child's address space. Returns the exit
- * status, or -1 when it did not exit. */
-static int run_tool(char *const args[], char *errbuf, size_t cap,
-		    unsigned long cap_bytes)
-{
-	const char *tool = getenv("TWZ_TOOL");
-	char errpath[4200];
-	snprintf(errpath, sizeof errpath, "%s/twz_hostile_err_XXXXXX", temp_dir());
-	int fd = mkstemp(errpath);
-
-	ck_assert_msg(tool != NULL, "TWZ_TOOL is not set");
-	ck_assert_int_ge(fd, 0);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(fd, 2);
-		if (cap_bytes) {
-			struct rlimit rl = { cap_bytes, cap_bytes };
-			setrlimit(RLIMIT_AS, &rl);
-		}
-		execv(tool, args);
-		_exit(127);
-	}
-	int status;
-	waitpid(pid, &status, 0);
-	ssize_t n = pread(fd, errbuf, cap - 1, 0);
-	errbuf[n > 0 ? n : 0] = 0;
-	close(fd);
-	unlink(errpath);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* The tool refuses with one line and exit 3 before it bakes: a level of
  * 16.8 million open cells needs hundreds of GiB. */
 START_TEST(test_hostile_limits_tool_refuses_before_baking)
 {
-	char map[4200], out[4300], err[4096];
+	char map[4200], out[4300];
 	const unsigned side = 4096;
-	snprintf(map, sizeof map, "%s/twz_hostile_big_XXXXXX", temp_dir());
+	struct twz_test_run r;
+	snprintf(map, sizeof map, "%s/twz_hostile_big_XXXXXX", twz_test_temp_dir());
 	int fd = mkstemp(map);
 
 	ck_assert_int_ge(fd, 0);
@@ -1331,7 +1191,7 @@ START_TEST(test_hostile_limits_tool_refuses_before_baking)
 	free(row);
 	snprintf(out, sizeof out, "%s.twz", map);
 
-	char *args[] = { "twigz", "build", map, "-o", out, NULL };
+	const char *const args[] = { "build", map, "-o", out, NULL };
 	/* Without sanitizers the child is also capped at 1 GiB: the estimate
 	 * must see the cap, and the refusal must come before the graph. */
 #ifdef UNDER_ASAN
@@ -1339,19 +1199,22 @@ START_TEST(test_hostile_limits_tool_refuses_before_baking)
 #else
 	unsigned long capped = 1ul << 30;
 #endif
-	int rc = run_tool(args, err, sizeof err, capped);
-	ck_assert_msg(rc == 3, "exit %d: %s", rc, err);
-	ck_assert_msg(strstr(err, "needs about") && strstr(err, "16777216 nodes"),
-		      "%s", err);
-	ck_assert_msg(strchr(err, '\n') == strrchr(err, '\n') &&
-		      strchr(err, '\n')[1] == 0, "not one line: %s", err);
+	twz_test_run_tool(args, NULL, capped, &r);
+	ck_assert_msg(r.status == 3, "exit %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, "needs about") && strstr(r.err, "16777216 nodes"),
+		      "%s", r.err);
+	ck_assert_msg(strchr(r.err, '\n') == strrchr(r.err, '\n') &&
+		      strchr(r.err, '\n')[1] == 0, "not one line: %s", r.err);
 	ck_assert_int_ne(access(out, F_OK), 0);
+	twz_test_run_free(&r);
 
-	char *small[] = { "twigz", "build", (char *)source_file("tests/levels/rooms.map"),
-			  "-o", out, "--max-nodes", "5", NULL };
-	rc = run_tool(small, err, sizeof err, 0);
-	ck_assert_msg(rc == 3 && strstr(err, "exceed --max-nodes 5"), "exit %d: %s", rc, err);
+	const char *const small[] = { "build", twz_test_level_file("rooms.map"), "-o",
+				      out, "--max-nodes", "5", NULL };
+	twz_test_run_tool(small, NULL, 0, &r);
+	ck_assert_msg(r.status == 3 && strstr(r.err, "exceed --max-nodes 5"),
+		      "exit %d: %s", r.status, r.err);
 	ck_assert_int_ne(access(out, F_OK), 0);
+	twz_test_run_free(&r);
 	unlink(map);
 }
 END_TEST
@@ -1408,12 +1271,5 @@ static Suite *twz_hostile_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(twz_hostile_suite());
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return twz_test_run_suite(twz_hostile_suite());
 }

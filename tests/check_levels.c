@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include "level_map.h"
@@ -18,34 +16,14 @@
 #include "test_support.h"
 #include "twz_format.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 /* ---- helpers ---------------------------------------------------------- */
-
-/* A file of tests/levels/, from the source root the build passes in. */
-static const char *level_file(const char *name)
-{
-	static char path[4096];
-	const char *root = getenv("TWZ_SOURCE_ROOT");
-
-	snprintf(path, sizeof path, "%s/tests/levels/%s", root ? root : ".", name);
-	return path;
-}
 
 /* Parse from an exact-size heap copy, so a read past the end is caught by
  * AddressSanitizer. */
 static int parse_map(const char *text, size_t len, const char *name,
 		     struct twz_grid *g, struct twz_error *err)
 {
-	uint8_t *buf = malloc(len ? len : 1);
-	ck_assert_ptr_nonnull(buf);
-	memcpy(buf, text, len);
+	uint8_t *buf = twz_test_dup_bytes((const uint8_t *)text, len);
 	int rc = twz_grid_parse(buf, len, name, g, err);
 	free(buf);
 	return rc;
@@ -54,9 +32,7 @@ static int parse_map(const char *text, size_t len, const char *name,
 static int parse_scen(const char *text, size_t len, const char *name,
 		      struct twz_scen *sc, struct twz_error *err)
 {
-	uint8_t *buf = malloc(len ? len : 1);
-	ck_assert_ptr_nonnull(buf);
-	memcpy(buf, text, len);
+	uint8_t *buf = twz_test_dup_bytes((const uint8_t *)text, len);
 	int rc = twz_scen_parse(buf, len, name, sc, err);
 	free(buf);
 	return rc;
@@ -102,7 +78,7 @@ START_TEST(test_levels_map_crlf_and_trailing_blank_lines)
 	static const char *const want[] = { "...@@@@", ".......", "@@@.@@@" };
 	struct twz_grid g;
 	struct twz_error err = { { 0 }, 0 };
-	const char *path = level_file("crlf.map");
+	const char *path = twz_test_level_file("crlf.map");
 
 	ck_assert_msg(twz_grid_load(path, &g, &err) == 0, "%s", err.msg);
 	assert_cells(&g, 7, 3, want);
@@ -117,7 +93,7 @@ START_TEST(test_levels_map_every_cell_letter)
 	struct twz_grid g;
 	struct twz_error err = { { 0 }, 0 };
 
-	ck_assert_msg(twz_grid_load(level_file("letters.map"), &g, &err) == 0,
+	ck_assert_msg(twz_grid_load(twz_test_level_file("letters.map"), &g, &err) == 0,
 		      "%s", err.msg);
 	assert_cells(&g, 7, 2, want);
 	twz_grid_free(&g);
@@ -316,7 +292,7 @@ START_TEST(test_levels_map_malformed_files)
 	struct twz_error err = { { 0 }, 0 };
 	char path[4096];
 
-	snprintf(path, sizeof path, "%s", level_file(bad_map_files[_i].file));
+	snprintf(path, sizeof path, "%s", twz_test_level_file(bad_map_files[_i].file));
 	ck_assert_int_eq(twz_grid_load(path, &g, &err), -1);
 	assert_message(&err, path, bad_map_files[_i].line, bad_map_files[_i].says);
 	ck_assert_ptr_null(g.walkable);
@@ -330,32 +306,6 @@ END_TEST
 
 /* ---- .map: limits, without allocating --------------------------------- */
 
-/* Cap the address space a little above what this process maps now, so an
- * allocation of tens of megabytes fails. AddressSanitizer reserves huge
- * ranges, so there the cap is skipped (and the messages alone are
- * checked). Returns whether the cap is in force. */
-static int cap_address_space(void)
-{
-#ifdef UNDER_ASAN
-	return 0;
-#else
-	FILE *f = fopen("/proc/self/statm", "r");
-	unsigned long pages = 0;
-	struct rlimit rl;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lu", &pages) != 1)
-		pages = 0;
-	fclose(f);
-	if (!pages)
-		return 0;
-	rl.rlim_cur = rl.rlim_max = pages * (unsigned long)sysconf(_SC_PAGESIZE) +
-				   (16ul << 20);
-	return setrlimit(RLIMIT_AS, &rl) == 0;
-#endif
-}
-
 START_TEST(test_levels_map_huge_header_refused_without_allocation)
 {
 	static const char *const texts[] = {
@@ -366,7 +316,10 @@ START_TEST(test_levels_map_huge_header_refused_without_allocation)
 	struct twz_grid g;
 	struct twz_error err = { { 0 }, 0 };
 
-	if (cap_address_space()) {
+	/* Capped a little above what is mapped now, so an allocation of
+	 * tens of megabytes fails (not under AddressSanitizer, where the
+	 * messages alone are checked). */
+	if (twz_test_cap_address_space(16ul << 20)) {
 		/* The cap works: a map-sized allocation fails. (Called
 		 * through a volatile pointer so it cannot be folded away.) */
 		void *(*volatile alloc)(size_t) = malloc;
@@ -428,42 +381,36 @@ static void assert_rooms(const struct twz_scen *sc, unsigned long first_line)
 	}
 }
 
-START_TEST(test_levels_scen_version_1_tabs)
+/* tests/levels/name holds the rooms scenario, its first entry on line
+ * first_line, the third entry's length printed as optimal. */
+static void check_rooms_file(const char *name, unsigned long first_line,
+			     double optimal)
 {
 	struct twz_scen sc;
 	struct twz_error err = { { 0 }, 0 };
 
-	ck_assert_msg(twz_scen_load(level_file("rooms.map.scen"), &sc, &err) == 0,
+	ck_assert_msg(twz_scen_load(twz_test_level_file(name), &sc, &err) == 0,
 		      "%s", err.msg);
-	assert_rooms(&sc, 2);
-	ck_assert_double_eq_tol(sc.entries[2].optimal, 15.24264069, 1e-12);
+	assert_rooms(&sc, first_line);
+	ck_assert_double_eq_tol(sc.entries[2].optimal, optimal, 1e-12);
 	twz_scen_free(&sc);
+}
+
+START_TEST(test_levels_scen_version_1_tabs)
+{
+	check_rooms_file("rooms.map.scen", 2, 15.24264069);
 }
 END_TEST
 
 START_TEST(test_levels_scen_old_spaces_no_version)
 {
-	struct twz_scen sc;
-	struct twz_error err = { { 0 }, 0 };
-
-	ck_assert_msg(twz_scen_load(level_file("rooms_old.scen"), &sc, &err) == 0,
-		      "%s", err.msg);
-	assert_rooms(&sc, 1);
-	ck_assert_double_eq_tol(sc.entries[2].optimal, 15.24, 1e-12);
-	twz_scen_free(&sc);
+	check_rooms_file("rooms_old.scen", 1, 15.24);
 }
 END_TEST
 
 START_TEST(test_levels_scen_version_1_0_crlf)
 {
-	struct twz_scen sc;
-	struct twz_error err = { { 0 }, 0 };
-
-	ck_assert_msg(twz_scen_load(level_file("rooms_v10.scen"), &sc, &err) == 0,
-		      "%s", err.msg);
-	assert_rooms(&sc, 2);
-	ck_assert_double_eq_tol(sc.entries[2].optimal, 15.2426, 1e-12);
-	twz_scen_free(&sc);
+	check_rooms_file("rooms_v10.scen", 2, 15.2426);
 }
 END_TEST
 
@@ -574,7 +521,7 @@ START_TEST(test_levels_scen_malformed_files)
 	struct twz_error err = { { 0 }, 0 };
 	char path[4096];
 
-	snprintf(path, sizeof path, "%s", level_file(bad_scen_files[_i].file));
+	snprintf(path, sizeof path, "%s", twz_test_level_file(bad_scen_files[_i].file));
 	ck_assert_int_eq(twz_scen_load(path, &sc, &err), -1);
 	assert_message(&err, path, bad_scen_files[_i].line, bad_scen_files[_i].says);
 	ck_assert_ptr_null(sc.entries);
@@ -605,8 +552,8 @@ START_TEST(test_levels_scen_checked_against_grid)
 		{ "0\tr\t20\t10\t0\t0\t12\t9\t1\n", "goal (12,9) is a blocked cell" },
 	};
 
-	ck_assert_msg(twz_grid_load(level_file("rooms.map"), &g, &err) == 0, "%s",
-		      err.msg);
+	ck_assert_msg(twz_grid_load(twz_test_level_file("rooms.map"), &g, &err) == 0,
+		      "%s", err.msg);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[256];
 		int n = snprintf(text, sizeof text, "version 1\n\n%s", cases[i].row);

@@ -17,12 +17,6 @@
 #include "twigz.h"
 #include "twz_format.h"
 
-#define expect(cond, ...)                                  \
-	do {                                               \
-		if (!(cond))                               \
-			ck_abort_msg(__VA_ARGS__);         \
-	} while (0)
-
 /* The levels every scenario line of which is checked. */
 static const char *const scenario_levels[] = {
 	"dao/arena",
@@ -34,7 +28,6 @@ static const char *const scenario_levels[] = {
 
 /* A level, its scenarios and its database, baked in memory. */
 struct baked {
-	char map_path[4096];
 	char scen_path[4096];
 	struct twz_grid g;
 	struct twz_scen sc;
@@ -57,18 +50,9 @@ static int movingai_present(void)
 /* Load, bake (8-connected, default threads) and open one level. */
 static void baked_open(struct baked *b, const char *name)
 {
-	struct twz_error err;
-	char rel[256];
-
 	memset(b, 0, sizeof *b);
-	snprintf(rel, sizeof rel, "%s.map", name);
-	ck_assert_int_eq(twz_test_movingai_path(b->map_path, sizeof b->map_path, rel), 0);
-	snprintf(rel, sizeof rel, "%s.map.scen", name);
-	ck_assert_int_eq(twz_test_movingai_path(b->scen_path, sizeof b->scen_path, rel), 0);
-
-	memset(&err, 0, sizeof err);
-	ck_assert_msg(twz_grid_load(b->map_path, &b->g, &err) == 0, "%s", err.msg);
-	ck_assert_msg(twz_scen_load(b->scen_path, &b->sc, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(twz_test_movingai_load(name, &b->g, &b->sc, b->scen_path,
+						sizeof b->scen_path), 0);
 	ck_assert_msg(b->sc.count > 0, "%s: no scenario lines", b->scen_path);
 	b->buf = twz_test_bake(&b->g, 8, TWZ_CODEC_ZSTD, 0, &b->len);
 	twz_status st = twz_open_memory(b->buf, b->len, 0, &b->db);
@@ -197,17 +181,6 @@ struct query_set {
 	const twz_node *t;      /* [count] */
 };
 
-static uint64_t path_hash(const twz_node *p, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 /* Answer every query of qs into out; path has the node count. */
 static void answer_all(const struct query_set *qs, twz_node *path,
 		       struct answer *out)
@@ -222,7 +195,7 @@ static void answer_all(const struct query_set *qs, twz_node *path,
 		a->next = twz_next(qs->db, qs->s[i], qs->t[i]);
 		a->path_status = twz_path(qs->db, qs->s[i], qs->t[i], path, n, &len);
 		a->path_len = (uint32_t)len;
-		a->path_hash = path_hash(path, len < n ? len : n);
+		a->path_hash = twz_test_path_hash(path, len < n ? len : n);
 		twz_cost_exact(qs->db, qs->s[i], qs->t[i], &a->straight, &a->diagonal);
 	}
 }

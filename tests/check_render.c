@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #if defined(TWZ_HAVE_PNG) && TWZ_HAVE_PNG
@@ -136,56 +135,44 @@ static struct twz_rgb cell_fill(const struct fixture *f, uint32_t x,
 static const char *tmp_dir(void)
 {
 	static char dir[4096];
-	const char *base = getenv("TMPDIR");
 
-	snprintf(dir, sizeof dir, "%s/twz_render_XXXXXX",
-		 base && *base ? base : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_ptr_nonnull(twz_test_make_dir(dir, sizeof dir, "twz_render_"));
 	return dir;
 }
 
 static void write_text(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "wb");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fputs(text, f) >= 0, 1);
-	ck_assert_int_eq(fclose(f), 0);
+	twz_test_write_file(path, text, strlen(text));
 }
 
-static char *read_text(const char *path, size_t *len)
+/* Run the twigz command with args in dir; its exit status, its stderr in
+ * err (malloc'd). */
+static int run_args(const char *dir, const char *const args[], char **err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
-}
+	struct twz_test_run r;
 
-/* Run the twigz command with args (a shell word list); its exit status,
- * its stderr in err (malloc'd). */
-static int run_tool(const char *dir, const char *args, char **err)
-{
-	const char *tool = getenv("TWZ_TOOL");
-	char cmd[8192], errpath[4200];
-
-	ck_assert_msg(tool != NULL, "TWZ_TOOL is not set");
-	snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>'%s' >/dev/null", dir,
-		 tool, args, errpath);
-	int st = system(cmd);
-	ck_assert_msg(st != -1 && WIFEXITED(st), "could not run %s", cmd);
-	*err = read_text(errpath, NULL);
+	twz_test_run_tool(args, dir, 0, &r);
+	ck_assert_msg(r.signal == 0, "could not run twigz %s", args[0]);
+	free(r.out);
+	*err = r.err;
 	ck_assert_ptr_nonnull(*err);
-	return WEXITSTATUS(st);
+	return r.status;
+}
+
+/* The same with args a list of words split at spaces (none has one). */
+static int run_tool(const char *dir, const char *words, char **err)
+{
+	char buf[8192], *save = NULL;
+	const char *args[64];
+	size_t n = 0;
+
+	snprintf(buf, sizeof buf, "%s", words);
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		ck_assert_uint_lt(n, 63);
+		args[n++] = w;
+	}
+	args[n] = NULL;
+	return run_args(dir, args, err);
 }
 
 /* One line: the refusal names the problem on one line. */
@@ -457,8 +444,6 @@ START_TEST(test_render_png_file)
 	twz_scene_close(&sc);
 	unlink(map);
 	unlink(png);
-	snprintf(png, sizeof png, "%s/stderr.txt", dir);
-	unlink(png);
 	rmdir(dir);
 }
 END_TEST
@@ -477,7 +462,7 @@ START_TEST(test_render_svg_file)
 	ck_assert_str_eq(err, "");
 	free(err);
 	snprintf(path, sizeof path, "%s/out.svg", dir);
-	svg = read_text(path, &len);
+	svg = (char *)twz_test_try_read_file(path, &len);
 	ck_assert_ptr_nonnull(svg);
 	ck_assert_int_eq(strncmp(svg, "<?xml", 5), 0);
 	ck_assert_ptr_nonnull(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
@@ -497,8 +482,6 @@ START_TEST(test_render_svg_file)
 	free(svg);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/corridor.map", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/stderr.txt", dir);
 	unlink(path);
 	rmdir(dir);
 }
@@ -560,18 +543,19 @@ START_TEST(test_render_transit_overlay)
 {
 	const char *root = getenv("TWZ_SOURCE_ROOT");
 	const char *dir = tmp_dir();
-	char args[8192], path[4200], *err, *svg;
+	char demo[4200], path[4200], *err, *svg;
 
 	ck_assert_ptr_nonnull(root);
-	snprintf(args, sizeof args, "build '%s/data/demo.map' -o t.twz "
-		 "--method transit --quiet", root);
-	ck_assert_int_eq(run_tool(dir, args, &err), 0);
+	snprintf(demo, sizeof demo, "%s/data/demo.map", root);
+	const char *const args[] = { "build", demo, "-o", "t.twz", "--method",
+				     "transit", "--quiet", NULL };
+	ck_assert_int_eq(run_args(dir, args, &err), 0);
 	free(err);
 	ck_assert_int_eq(run_tool(dir, "render t.twz -o t.svg --transit", &err), 0);
 	ck_assert_str_eq(err, "");
 	free(err);
 	snprintf(path, sizeof path, "%s/t.svg", dir);
-	svg = read_text(path, NULL);
+	svg = (char *)twz_test_try_read_file(path, NULL);
 	ck_assert_ptr_nonnull(svg);
 	char *grid = strstr(svg, "<g id=\"grid\">\n<polyline");
 	ck_assert_ptr_nonnull(grid);
@@ -595,8 +579,6 @@ START_TEST(test_render_transit_overlay)
 	free(svg);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/t.twz", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/stderr.txt", dir);
 	unlink(path);
 	rmdir(dir);
 }
@@ -639,8 +621,7 @@ START_TEST(test_render_refusals)
 	ck_assert_int_ne(stat(path, &st), 0);
 	snprintf(path, sizeof path, "%s/out.png", dir);
 	ck_assert_int_ne(stat(path, &st), 0);
-	const char *names[] = { "corridor.map", "bad.map", "bad.twz", "big.map",
-				"stderr.txt" };
+	const char *names[] = { "corridor.map", "bad.map", "bad.twz", "big.map" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		unlink(path);
@@ -673,8 +654,6 @@ START_TEST(test_render_big_level_alone)
 	ck_assert_int_gt(st.st_size, 1000);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/big.map", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/stderr.txt", dir);
 	unlink(path);
 	ck_assert_int_eq(rmdir(dir), 0);
 }

@@ -18,25 +18,7 @@
 #include "twigz.h"
 #include "twz_format.h"
 
-/* Five regions: two large, one of four cells, two single cells. */
-static const char *const small_level =
-	"....@.....\n"
-	".@@.@.@@..\n"
-	".@..@..@..\n"
-	"....@@.@..\n"
-	"@@@@@.....\n"
-	"..@.@.@@@.\n"
-	"..@@@.@.@.\n";
-
 /* ---- helpers ---------------------------------------------------------- */
-
-/* ck_assert reports every check that passes to the runner, a system call
- * each: inner loops check with this, which calls Check only on failure. */
-#define expect(cond, ...)                       \
-	do {                                    \
-		if (!(cond))                    \
-			ck_abort_msg(__VA_ARGS__); \
-	} while (0)
 
 struct level {
 	struct twz_grid grid;
@@ -67,31 +49,15 @@ static void level_close(struct level *lv)
 	twz_grid_free(&lv->grid);
 }
 
-static int cost_eq(struct twz_cost a, struct twz_cost b)
-{
-	return a.straight == b.straight && a.diagonal == b.diagonal;
-}
-
-static const struct twz_cost unreached = { UINT32_MAX, UINT32_MAX };
-
 /* A temporary directory for files, removed by the caller. */
 static char *make_tmpdir(void)
 {
-	const char *base = getenv("TMPDIR");
 	char *dir = malloc(4096);
 
 	ck_assert_ptr_nonnull(dir);
-	snprintf(dir, 4096, "%s/twz-runtime-XXXXXX", base && *base ? base : "/tmp");
-	ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+	ck_assert_msg(twz_test_make_dir(dir, 4096, "twz-runtime-") != NULL,
+		      "mkdtemp: %s", strerror(errno));
 	return dir;
-}
-
-static void write_file(const char *path, const void *buf, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
 }
 
 /* ---- Arguments ----------------------------------------------------------- */
@@ -132,7 +98,7 @@ START_TEST(test_runtime_open_arguments)
 	ck_assert_ptr_null(db);
 	ck_assert_int_eq(twz_open_memory("x", 1, 0, NULL), TWZ_E_ARGUMENT);
 
-	level_text(&lv, small_level, 8, TWZ_CODEC_ZSTD);
+	level_text(&lv, twz_test_small_level, 8, TWZ_CODEC_ZSTD);
 	ck_assert_int_eq(twz_get_info(lv.db, NULL), TWZ_E_ARGUMENT);
 	ck_assert_int_eq(twz_get_info(lv.db, &in), TWZ_OK);
 	level_close(&lv);
@@ -145,7 +111,7 @@ START_TEST(test_runtime_nodes_out_of_range)
 	uint32_t x = 5, y = 5, st, dg;
 	size_t len;
 
-	level_text(&lv, small_level, 8, TWZ_CODEC_RAW);
+	level_text(&lv, twz_test_small_level, 8, TWZ_CODEC_RAW);
 	uint32_t n = twz_node_count(lv.db);
 	twz_node *buf = malloc((size_t)n * sizeof *buf);
 	ck_assert_ptr_nonnull(buf);
@@ -200,7 +166,7 @@ START_TEST(test_runtime_open_files)
 	twz_db *db = (twz_db *)&lv;
 	twz_info a, b;
 
-	level_text(&lv, small_level, 8, TWZ_CODEC_ZSTD);
+	level_text(&lv, twz_test_small_level, 8, TWZ_CODEC_ZSTD);
 
 	snprintf(path, sizeof path, "%s/missing.twz", dir);
 	errno = 0;
@@ -215,20 +181,20 @@ START_TEST(test_runtime_open_files)
 	ck_assert_ptr_null(db);
 
 	snprintf(path, sizeof path, "%s/empty.twz", dir);
-	write_file(path, "", 0);
+	twz_test_write_file(path, "", 0);
 	ck_assert_int_eq(twz_open(path, 0, &db), TWZ_E_NOT_TWIGZ);
 	ck_assert_ptr_null(db);
 	ck_assert_int_eq(unlink(path), 0);
 
 	snprintf(path, sizeof path, "%s/text.twz", dir);
 	const char *text = "type octile\nheight 1\nwidth 1\nmap\n.\n";
-	write_file(path, text, strlen(text));
+	twz_test_write_file(path, text, strlen(text));
 	ck_assert_int_eq(twz_open(path, 0, &db), TWZ_E_NOT_TWIGZ);
-	write_file(path, TWZ_MAGIC, 7);
+	twz_test_write_file(path, TWZ_MAGIC, 7);
 	ck_assert_int_eq(twz_open(path, 0, &db), TWZ_E_NOT_TWIGZ);
-	write_file(path, TWZ_MAGIC, 8);
+	twz_test_write_file(path, TWZ_MAGIC, 8);
 	ck_assert_int_eq(twz_open(path, 0, &db), TWZ_E_DAMAGED);
-	write_file(path, lv.buf, lv.len - 1);
+	twz_test_write_file(path, lv.buf, lv.len - 1);
 	ck_assert_int_eq(twz_open(path, 0, &db), TWZ_E_DAMAGED);
 	ck_assert_ptr_null(db);
 	ck_assert_int_eq(unlink(path), 0);
@@ -236,7 +202,7 @@ START_TEST(test_runtime_open_files)
 	/* A good file opens to the same database as its bytes in memory,
 	 * twice over, each handle on its own. */
 	snprintf(path, sizeof path, "%s/good.twz", dir);
-	write_file(path, lv.buf, lv.len);
+	twz_test_write_file(path, lv.buf, lv.len);
 	twz_db *db2;
 	ck_assert_int_eq(twz_open(path, 0, &db), TWZ_OK);
 	ck_assert_int_eq(twz_open(path, TWZ_OPEN_SKIP_CHECKSUMS, &db2), TWZ_OK);
@@ -263,7 +229,7 @@ START_TEST(test_runtime_open_memory_unaligned)
 {
 	struct level lv;
 
-	level_text(&lv, small_level, 8, _i ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW);
+	level_text(&lv, twz_test_small_level, 8, _i ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW);
 	for (size_t shift = 1; shift < 8; shift++) {
 		uint8_t *mem = malloc(lv.len + shift);
 		twz_db *db;
@@ -331,7 +297,7 @@ static void open_case(struct level *lv, int i)
 	unsigned codec = i % 3 ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW;
 
 	if (i < 2) {
-		level_text(lv, small_level, conn, codec);
+		level_text(lv, twz_test_small_level, conn, codec);
 		return;
 	}
 	twz_test_generate(&lv->grid, kinds[(i - 2) / 2], 23, 15, 100 + (uint64_t)i);
@@ -399,7 +365,7 @@ START_TEST(test_runtime_every_pair_is_optimal)
 
 			expect(flow[s] == next, "(%u,%u)->(%u,%u): flow field %u, next %u",
 			       sx, sy, tx, ty, flow[s], next);
-			if (cost_eq(want, unreached)) {
+			if (twz_test_cost_eq(want, twz_test_unreachable)) {
 				expect(next == TWZ_NONE && r == TWZ_E_UNREACHABLE && len == 0 &&
 				       rc == TWZ_E_UNREACHABLE && isinf(c) && c > 0,
 				       "(%u,%u)->(%u,%u) is unreachable: next %u, path %s "
@@ -436,7 +402,7 @@ START_TEST(test_runtime_every_pair_is_optimal)
 				       sx, sy, tx, ty, x0, y0, x1, y1);
 				walked = add_step(walked, x0, y0, x1, y1);
 			}
-			expect(cost_eq(walked, want), "(%u,%u)->(%u,%u): walked %u+%u*sqrt2",
+			expect(twz_test_cost_eq(walked, want), "(%u,%u)->(%u,%u): walked %u+%u*sqrt2",
 			       sx, sy, tx, ty, walked.straight, walked.diagonal);
 		}
 	}
@@ -454,7 +420,7 @@ START_TEST(test_runtime_same_node)
 	size_t len;
 	uint32_t st = 5, dg = 5;
 
-	level_text(&lv, small_level, 8, TWZ_CODEC_ZSTD);
+	level_text(&lv, twz_test_small_level, 8, TWZ_CODEC_ZSTD);
 	for (twz_node s = 0; s < twz_node_count(lv.db); s++) {
 		ck_assert_uint_eq(twz_next(lv.db, s, s), s);
 		ck_assert_int_eq(twz_path(lv.db, s, s, buf, 2, &len), TWZ_OK);
@@ -481,7 +447,7 @@ START_TEST(test_runtime_unreachable_regions)
 	size_t len;
 	uint32_t st, dg;
 
-	level_text(&lv, small_level, 8, TWZ_CODEC_RAW);
+	level_text(&lv, twz_test_small_level, 8, TWZ_CODEC_RAW);
 	twz_info in;
 	ck_assert_int_eq(twz_get_info(lv.db, &in), TWZ_OK);
 	ck_assert_uint_eq(in.component_count, 5);
@@ -524,7 +490,7 @@ START_TEST(test_runtime_path_buffer_too_small)
 	twz_node full[80], buf[81];
 	size_t full_len, len;
 
-	level_text(&lv, small_level, 8, _i ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW);
+	level_text(&lv, twz_test_small_level, 8, _i ? TWZ_CODEC_ZSTD : TWZ_CODEC_RAW);
 	/* (0,0) to (9,6): around the middle wall. */
 	twz_node s = twz_node_at(lv.db, 0, 0), t = twz_node_at(lv.db, 9, 6);
 	ck_assert_uint_eq(twz_next(lv.db, s, t), TWZ_NONE);  /* other region */

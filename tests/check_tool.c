@@ -7,10 +7,8 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +24,6 @@
 #include "twigz.h"
 #include "twz_validate.h"
 
-extern char **environ;
-
 /* The command's documented exit statuses. */
 enum {
 	EXIT_OK = 0,
@@ -37,55 +33,18 @@ enum {
 	EXIT_IO = 4,
 };
 
-/* ck_assert reports every check that passes to the runner, a system call
- * each: loops check with this, which calls Check only on failure. */
-#define expect(cond, ...)                       \
-	do {                                    \
-		if (!(cond))                    \
-			ck_abort_msg(__VA_ARGS__); \
-	} while (0)
-
 /* ---- a scratch directory ------------------------------------------------ */
 
 /* base is made once per test case by the runner and removed after it, so
  * even a test that fails leaves nothing behind; each test gets its own
- * root inside it. root holds the captured output, work is where the tool
- * writes. */
+ * root inside it, and in root, work, where the tool writes. */
 static char base[4096];
 static char root[4200];
 static char work[4300];
 
-static void remove_tree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		chmod(path, 0755);
-		DIR *d = opendir(path);
-		struct dirent *e;
-		while (d && (e = readdir(d))) {
-			char sub[8192];
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-			remove_tree(sub);
-		}
-		if (d)
-			closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
-
 static void base_setup(void)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(base, sizeof base, "%s/twz-tool-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(base)) {
+	if (!twz_test_make_dir(base, sizeof base, "twz-tool-")) {
 		fprintf(stderr, "mkdtemp %s: %s\n", base, strerror(errno));
 		base[0] = 0;
 	}
@@ -94,7 +53,7 @@ static void base_setup(void)
 static void base_teardown(void)
 {
 	if (base[0])
-		remove_tree(base);
+		twz_test_remove_tree(base);
 }
 
 static void scratch_setup(void)
@@ -108,7 +67,7 @@ static void scratch_setup(void)
 
 static void scratch_teardown(void)
 {
-	remove_tree(root);
+	twz_test_remove_tree(root);
 }
 
 /* Paths into rotating buffers: a few may be held at once. */
@@ -119,18 +78,6 @@ static const char *in_work(const char *name)
 
 	which = (which + 1) % 8;
 	snprintf(path[which], sizeof path[which], "%s/%s", work, name);
-	return path[which];
-}
-
-static const char *level_file(const char *name)
-{
-	static char path[8][4200];
-	static unsigned which;
-	const char *src = getenv("TWZ_SOURCE_ROOT");
-
-	which = (which + 1) % 8;
-	snprintf(path[which], sizeof path[which], "%s/tests/levels/%s",
-		 src && *src ? src : ".", name);
 	return path[which];
 }
 
@@ -177,106 +124,30 @@ static void assert_listing(const char *dir, const char *want)
 	free(got);
 }
 
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0;
-
-	*len = 0;
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	for (;;) {
-		if (*len + 1 >= cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		size_t n = fread(buf + *len, 1, cap - *len - 1, f);
-		if (n == 0)
-			break;
-		*len += n;
-	}
-	fclose(f);
-	buf[*len] = 0;
-	return buf;
-}
-
-static void write_all(const char *path, const void *buf, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
 /* ---- running the tool --------------------------------------------------- */
 
-struct run {
-	int status;     /* exit status */
-	char *out;      /* stdout, NUL-terminated */
-	size_t out_len;
-	char *err;      /* stderr */
-	size_t err_len;
-};
-
-static void run_free(struct run *r)
+/* Runs the tool to its end; a crash fails the test. */
+static void run_tool(const char *const args[], struct twz_test_run *r)
 {
-	free(r->out);
-	free(r->err);
-}
-
-static pid_t spawn_tool(const char *const args[], int wait_for_it, struct run *r)
-{
-	const char *tool = getenv("TWZ_TOOL");
-	char out_path[4400], err_path[4400];
-	char *argv[32];
-	size_t n = 0;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-
-	ck_assert_msg(tool && *tool, "TWZ_TOOL is not set (meson test sets it)");
-	argv[n++] = (char *)tool;
-	for (; args[n - 1]; n++) {
-		ck_assert_uint_lt(n, 31);
-		argv[n] = (char *)args[n - 1];
-	}
-	argv[n] = NULL;
-	snprintf(out_path, sizeof out_path, "%s/stdout", root);
-	snprintf(err_path, sizeof err_path, "%s/stderr", root);
-	ck_assert_int_eq(posix_spawn_file_actions_init(&fa), 0);
-	posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	ck_assert_msg(rc == 0, "cannot run %s: %s", tool, strerror(rc));
-	if (!wait_for_it)
-		return pid;
-
-	int ws;
-	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
-	r->out = (char *)read_all(out_path, &r->out_len);
-	r->err = (char *)read_all(err_path, &r->err_len);
-	ck_assert_msg(WIFEXITED(ws), "twigz %s died of signal %d; stderr: %s", args[0],
-		      WIFSIGNALED(ws) ? WTERMSIG(ws) : -1, r->err);
-	r->status = WEXITSTATUS(ws);
-	return pid;
+	twz_test_run_tool(args, NULL, 0, r);
+	ck_assert_msg(r->signal == 0, "twigz %s died of signal %d; stderr: %s",
+		      args[0], r->signal, r->err);
 }
 
 #define TOOL(r, ...)                                                 \
 	do {                                                         \
 		const char *const args_[] = { __VA_ARGS__, NULL };   \
-		spawn_tool(args_, 1, (r));                           \
+		run_tool(args_, (r));                                \
 	} while (0)
 
-static void assert_status(const struct run *r, int want)
+static void assert_status(const struct twz_test_run *r, int want)
 {
 	ck_assert_msg(r->status == want, "exit status %d, expected %d; stderr: %s",
 		      r->status, want, r->err);
 }
 
 /* stderr is exactly one line that says each of the given things. */
-static void assert_one_error_line(const struct run *r, const char *a, const char *b)
+static void assert_one_error_line(const struct twz_test_run *r, const char *a, const char *b)
 {
 	ck_assert_msg(r->err_len > 0 && r->err[r->err_len - 1] == '\n' &&
 			      memchr(r->err, '\n', r->err_len) == r->err + r->err_len - 1,
@@ -289,14 +160,14 @@ static void assert_one_error_line(const struct run *r, const char *a, const char
 static void build(const char *level, const char *out, const char *codec,
 		  const char *threads)
 {
-	struct run r;
+	struct twz_test_run r;
 
 	TOOL(&r, "build", level, "-o", out, "--codec", codec, "--threads", threads,
 	     "--quiet");
 	assert_status(&r, EXIT_OK);
 	ck_assert_uint_eq(r.out_len, 0);
 	ck_assert_msg(r.err_len == 0, "--quiet build wrote '%s'", r.err);
-	run_free(&r);
+	twz_test_run_free(&r);
 }
 
 /* A generated level written as a Moving AI .map. */
@@ -313,7 +184,7 @@ static void write_map(const char *path, const struct twz_grid *g)
 			text[len++] = twz_grid_walkable(g, x, y) ? '.' : '@';
 		text[len++] = '\n';
 	}
-	write_all(path, text, len);
+	twz_test_write_file(path, text, len);
 	free(text);
 }
 
@@ -477,7 +348,7 @@ static void check_answer(const struct parsed *q, const struct twz_grid *g,
 static void load_rooms(struct twz_grid *g)
 {
 	struct twz_error err = { { 0 }, 0 };
-	ck_assert_msg(twz_grid_load(level_file("rooms.map"), g, &err) == 0, "%s",
+	ck_assert_msg(twz_grid_load(twz_test_level_file("rooms.map"), g, &err) == 0, "%s",
 		      err.msg);
 }
 
@@ -485,22 +356,22 @@ static void load_rooms(struct twz_grid *g)
 
 START_TEST(test_tool_build_writes_only_its_output)
 {
-	struct run r;
+	struct twz_test_run r;
 	twz_db *db;
 	twz_info in;
 	size_t map_len;
 
 	umask(022);
-	TOOL(&r, "build", level_file("rooms.map"), "-o", in_work("rooms.twz"),
+	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", in_work("rooms.twz"),
 	     "--threads", "1");
 	assert_status(&r, EXIT_OK);
 	ck_assert_uint_eq(r.out_len, 0);
 	/* Not quiet: one summary line on stderr. */
 	ck_assert_msg(strstr(r.err, "rooms.map") != NULL, "%s", r.err);
-	run_free(&r);
+	twz_test_run_free(&r);
 	assert_listing(work, "rooms.twz");
 
-	uint8_t *map = read_all(level_file("rooms.map"), &map_len);
+	uint8_t *map = twz_test_read_file(twz_test_level_file("rooms.map"), &map_len);
 	ck_assert_int_eq(twz_open(in_work("rooms.twz"), 0, &db), TWZ_OK);
 	ck_assert_int_eq(twz_get_info(db, &in), TWZ_OK);
 	ck_assert_uint_eq(in.width, 20);
@@ -530,21 +401,21 @@ START_TEST(test_tool_build_threads_identical)
 	twz_test_generate(&g, TWZ_TEST_CAVES, 48, 32, 11);
 	write_map(in_work("caves.map"), &g);
 	twz_grid_free(&g);
-	snprintf(levels[0], sizeof levels[0], "%s", level_file("rooms.map"));
+	snprintf(levels[0], sizeof levels[0], "%s", twz_test_level_file("rooms.map"));
 	snprintf(levels[1], sizeof levels[1], "%s", in_work("caves.map"));
 	for (int l = 0; l < 2; l++) {
 		for (int c = 0; c < 2; c++) {
 			size_t a_len, b_len;
 			build(levels[l], in_work("t1.twz"), codec[c], "1");
 			build(levels[l], in_work("t2.twz"), codec[c], "2");
-			uint8_t *a = read_all(in_work("t1.twz"), &a_len);
-			uint8_t *b = read_all(in_work("t2.twz"), &b_len);
+			uint8_t *a = twz_test_read_file(in_work("t1.twz"), &a_len);
+			uint8_t *b = twz_test_read_file(in_work("t2.twz"), &b_len);
 			ck_assert_msg(a_len == b_len && memcmp(a, b, a_len) == 0,
 				      "%s, %s: --threads 1 and 2 differ", levels[l], codec[c]);
 			/* And again: a bake is deterministic. */
 			build(levels[l], in_work("t2.twz"), codec[c], "2");
 			free(b);
-			b = read_all(in_work("t2.twz"), &b_len);
+			b = twz_test_read_file(in_work("t2.twz"), &b_len);
 			ck_assert(a_len == b_len && memcmp(a, b, a_len) == 0);
 			free(a);
 			free(b);
@@ -557,15 +428,15 @@ END_TEST
 /* A failed bake leaves an earlier good output as it was. */
 START_TEST(test_tool_build_failure_keeps_old_output)
 {
-	struct run r;
+	struct twz_test_run r;
 	size_t a_len, b_len;
 
-	build(level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
-	uint8_t *a = read_all(in_work("rooms.twz"), &a_len);
-	TOOL(&r, "build", level_file("bad_row.map"), "-o", in_work("rooms.twz"));
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
+	uint8_t *a = twz_test_read_file(in_work("rooms.twz"), &a_len);
+	TOOL(&r, "build", twz_test_level_file("bad_row.map"), "-o", in_work("rooms.twz"));
 	assert_status(&r, EXIT_INPUT);
-	run_free(&r);
-	uint8_t *b = read_all(in_work("rooms.twz"), &b_len);
+	twz_test_run_free(&r);
+	uint8_t *b = twz_test_read_file(in_work("rooms.twz"), &b_len);
 	ck_assert(a_len == b_len && memcmp(a, b, a_len) == 0);
 	assert_listing(work, "rooms.twz");
 	free(a);
@@ -587,7 +458,7 @@ START_TEST(test_tool_build_killed_leaves_no_partial_output)
 	twz_test_generate(&g, TWZ_TEST_OPEN_HOLLOW, 64, 64, 2);
 	write_map(in_work("big.map"), &g);
 	twz_grid_free(&g);
-	pid_t pid = spawn_tool(args, 0, NULL);
+	pid_t pid = twz_test_spawn_tool(args);
 	nanosleep(&pause, NULL);
 	kill(pid, SIGKILL);
 	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
@@ -617,9 +488,9 @@ START_TEST(test_tool_query_json_form)
 	const char *why;
 
 	load_rooms(&g);
-	build(level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
 	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-		struct run r;
+		struct twz_test_run r;
 		char c[4][16];
 		for (int k = 0; k < 4; k++)
 			snprintf(c[k], sizeof c[k], "%u", pairs[i][k]);
@@ -630,26 +501,26 @@ START_TEST(test_tool_query_json_form)
 		ck_assert_msg(end != NULL, "query %zu: bad %s in '%s'", i, why, r.out);
 		ck_assert_msg(*end == 0, "query %zu: more than one line: '%s'", i, r.out);
 		check_answer(&q, &g, pairs[i][0], pairs[i][1], pairs[i][2], pairs[i][3]);
-		run_free(&r);
+		twz_test_run_free(&r);
 	}
 
 	/* The exact bytes of the two short forms. */
-	struct run r;
+	struct twz_test_run r;
 	TOOL(&r, "query", in_work("rooms.twz"), "0", "0", "4", "7", "--json");
 	ck_assert_str_eq(r.out, "{\"start\":[0,0],\"goal\":[4,7],\"cost\":null,\"path\":[]}\n");
-	run_free(&r);
+	twz_test_run_free(&r);
 	TOOL(&r, "query", in_work("rooms.twz"), "--json", "4", "7", "4", "7");
 	ck_assert_str_eq(r.out, "{\"start\":[4,7],\"goal\":[4,7],\"cost\":0,\"path\":[[4,7]]}\n");
-	run_free(&r);
+	twz_test_run_free(&r);
 	TOOL(&r, "query", in_work("rooms.twz"), "13", "8", "15", "8", "--json");
 	ck_assert_str_eq(r.out,
 			 "{\"start\":[13,8],\"goal\":[15,8],\"cost\":2,\"path\":[[13,8],[14,8],[15,8]]}\n");
-	run_free(&r);
+	twz_test_run_free(&r);
 	/* Without --json: one line of text. */
 	TOOL(&r, "query", in_work("rooms.twz"), "0", "0", "19", "9");
 	assert_status(&r, EXIT_OK);
 	ck_assert(r.out_len > 0 && strchr(r.out, '\n') == r.out + r.out_len - 1);
-	run_free(&r);
+	twz_test_run_free(&r);
 	twz_grid_free(&g);
 }
 END_TEST
@@ -660,13 +531,13 @@ START_TEST(test_tool_query_scen_json_in_order)
 	struct twz_scen sc;
 	struct twz_error err = { { 0 }, 0 };
 	struct parsed q;
-	struct run r;
+	struct twz_test_run r;
 	const char *why;
 
 	load_rooms(&g);
-	ck_assert_int_eq(twz_scen_load(level_file("rooms.map.scen"), &sc, &err), 0);
-	build(level_file("rooms.map"), in_work("rooms.twz"), "raw", "2");
-	TOOL(&r, "query", in_work("rooms.twz"), "--scen", level_file("rooms.map.scen"),
+	ck_assert_int_eq(twz_scen_load(twz_test_level_file("rooms.map.scen"), &sc, &err), 0);
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "raw", "2");
+	TOOL(&r, "query", in_work("rooms.twz"), "--scen", twz_test_level_file("rooms.map.scen"),
 	     "--json");
 	assert_status(&r, EXIT_OK);
 	const char *p = r.out;
@@ -678,7 +549,7 @@ START_TEST(test_tool_query_scen_json_in_order)
 		ck_assert(twz_scen_cost_matches(e, q.cost));
 	}
 	ck_assert_msg(*p == 0, "more lines than problems: '%s'", p);
-	run_free(&r);
+	twz_test_run_free(&r);
 	twz_scen_free(&sc);
 	twz_grid_free(&g);
 }
@@ -692,15 +563,15 @@ START_TEST(test_tool_query_bad_places)
 		{ "20", "0", "0", "0" },    /* start off the map */
 		{ "0", "0", "0", "10" },    /* goal off the map */
 	};
-	build(level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		struct run r;
+		struct twz_test_run r;
 		TOOL(&r, "query", in_work("rooms.twz"), bad[i][0], bad[i][1], bad[i][2],
 		     bad[i][3], "--json");
 		assert_status(&r, EXIT_INPUT);
 		ck_assert_uint_eq(r.out_len, 0);
 		assert_one_error_line(&r, "rooms.twz", NULL);
-		run_free(&r);
+		twz_test_run_free(&r);
 	}
 }
 END_TEST
@@ -711,28 +582,28 @@ START_TEST(test_tool_verify_counts)
 {
 	static const char *const good[] = { "rooms.map.scen", "rooms_old.scen",
 					     "rooms_v10.scen" };
-	struct run r;
+	struct twz_test_run r;
 
-	build(level_file("rooms.map"), in_work("rooms.twz"), "zstd", "2");
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "zstd", "2");
 	for (size_t i = 0; i < 3; i++) {
-		TOOL(&r, "verify", in_work("rooms.twz"), level_file(good[i]));
+		TOOL(&r, "verify", in_work("rooms.twz"), twz_test_level_file(good[i]));
 		assert_status(&r, EXIT_OK);
 		ck_assert_str_eq(r.out, "14 passed, 0 failed\n");
-		run_free(&r);
+		twz_test_run_free(&r);
 	}
-	TOOL(&r, "verify", in_work("rooms.twz"), level_file("rooms_wrong.map.scen"));
+	TOOL(&r, "verify", in_work("rooms.twz"), twz_test_level_file("rooms_wrong.map.scen"));
 	assert_status(&r, EXIT_VERIFY);
 	ck_assert_str_eq(r.out, "13 passed, 1 failed\n");
 	/* The failure is named by file and line. */
 	assert_one_error_line(&r, "rooms_wrong.map.scen:4:", NULL);
-	run_free(&r);
+	twz_test_run_free(&r);
 
 	/* A scenario that does not parse is bad input, not a failed check. */
-	TOOL(&r, "verify", in_work("rooms.twz"), level_file("bad_fields.scen"));
+	TOOL(&r, "verify", in_work("rooms.twz"), twz_test_level_file("bad_fields.scen"));
 	assert_status(&r, EXIT_INPUT);
 	ck_assert_uint_eq(r.out_len, 0);
 	assert_one_error_line(&r, "bad_fields.scen:3:", "too few fields");
-	run_free(&r);
+	twz_test_run_free(&r);
 }
 END_TEST
 
@@ -762,11 +633,11 @@ START_TEST(test_tool_info_json)
 		{ "connectivity", "8" }, { "width", "20" }, { "height", "10" },
 		{ "nodes", "135" }, { "regions", "3" }, { "codec", "\"raw\"" },
 	};
-	struct run r;
+	struct twz_test_run r;
 	char v[64], hash[32];
 	size_t map_len, db_len;
 
-	build(level_file("rooms.map"), in_work("rooms.twz"), "raw", "1");
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "raw", "1");
 	TOOL(&r, "info", in_work("rooms.twz"), "--json");
 	assert_status(&r, EXIT_OK);
 	ck_assert_uint_eq(r.err_len, 0);
@@ -781,15 +652,15 @@ START_TEST(test_tool_info_json)
 	}
 	ck_assert_int_eq(json_value(r.out, "format", v, sizeof v), 0);
 	ck_assert_msg(strncmp(v, "\"1.", 3) == 0, "format %s", v);
-	uint8_t *map = read_all(level_file("rooms.map"), &map_len);
-	uint8_t *db = read_all(in_work("rooms.twz"), &db_len);
+	uint8_t *map = twz_test_read_file(twz_test_level_file("rooms.map"), &map_len);
+	uint8_t *db = twz_test_read_file(in_work("rooms.twz"), &db_len);
 	snprintf(hash, sizeof hash, "\"%016llx\"",
 		 (unsigned long long)XXH3_64bits(map, map_len));
 	ck_assert_int_eq(json_value(r.out, "level_hash", v, sizeof v), 0);
 	ck_assert_str_eq(v, hash);
 	ck_assert_int_eq(json_value(r.out, "file_bytes", v, sizeof v), 0);
 	ck_assert_uint_eq(strtoull(v, NULL, 10), db_len);
-	run_free(&r);
+	twz_test_run_free(&r);
 	free(map);
 	free(db);
 
@@ -797,7 +668,7 @@ START_TEST(test_tool_info_json)
 	TOOL(&r, "info", in_work("rooms.twz"));
 	assert_status(&r, EXIT_OK);
 	ck_assert(strstr(r.out, "135") != NULL);
-	run_free(&r);
+	twz_test_run_free(&r);
 }
 END_TEST
 
@@ -805,13 +676,13 @@ END_TEST
 
 START_TEST(test_tool_error_missing_level)
 {
-	struct run r;
+	struct twz_test_run r;
 
 	TOOL(&r, "build", in_work("no_such.map"), "-o", in_work("out.twz"));
 	assert_status(&r, EXIT_IO);
 	assert_one_error_line(&r, in_work("no_such.map"), NULL);
 	ck_assert_uint_eq(r.out_len, 0);
-	run_free(&r);
+	twz_test_run_free(&r);
 	assert_listing(work, "");
 }
 END_TEST
@@ -828,26 +699,26 @@ START_TEST(test_tool_error_malformed_level)
 		{ "bad_short.map", "bad_short.map:6:", "only 2 of 3 map rows" },
 		{ "bad_fields.scen", "bad_fields.scen:1:", "unknown header line" },
 	};
-	struct run r;
+	struct twz_test_run r;
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		TOOL(&r, "build", level_file(cases[i].file), "-o", in_work("out.twz"));
+		TOOL(&r, "build", twz_test_level_file(cases[i].file), "-o", in_work("out.twz"));
 		assert_status(&r, EXIT_INPUT);
-		assert_one_error_line(&r, level_file(cases[i].where), cases[i].says);
+		assert_one_error_line(&r, twz_test_level_file(cases[i].where), cases[i].says);
 		ck_assert_uint_eq(r.out_len, 0);
-		run_free(&r);
+		twz_test_run_free(&r);
 	}
 	/* Empty and binary levels, made here. */
-	write_all(in_work("empty.map"), "", 0);
+	twz_test_write_file(in_work("empty.map"), "", 0);
 	TOOL(&r, "build", in_work("empty.map"), "-o", in_work("out.twz"));
 	assert_status(&r, EXIT_INPUT);
 	assert_one_error_line(&r, in_work("empty.map"), "empty");
-	run_free(&r);
-	write_all(in_work("nul.map"), "type octile\nheight 1\nwidth 1\nmap\n\0\n", 35);
+	twz_test_run_free(&r);
+	twz_test_write_file(in_work("nul.map"), "type octile\nheight 1\nwidth 1\nmap\n\0\n", 35);
 	TOOL(&r, "build", in_work("nul.map"), "-o", in_work("out.twz"));
 	assert_status(&r, EXIT_INPUT);
 	assert_one_error_line(&r, in_work("nul.map"), "NUL");
-	run_free(&r);
+	twz_test_run_free(&r);
 	assert_listing(work, "empty.map nul.map");
 }
 END_TEST
@@ -875,26 +746,26 @@ START_TEST(test_tool_error_usage)
 	const char *args[9];
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		struct run r;
+		struct twz_test_run r;
 		size_t n = 0;
 		for (; bad[i][n]; n++) {
 			const char *a = bad[i][n];
-			args[n] = !strcmp(a, "LEVEL") ? level_file("rooms.map") :
+			args[n] = !strcmp(a, "LEVEL") ? twz_test_level_file("rooms.map") :
 				  !strcmp(a, "OUT") || !strcmp(a, "DB") ? in_work("out.twz") : a;
 		}
 		args[n] = NULL;
-		spawn_tool(args, 1, &r);
+		run_tool(args, &r);
 		ck_assert_msg(r.status == EXIT_USAGE, "case %zu: exit %d; stderr %s", i,
 			      r.status, r.err);
 		ck_assert_uint_eq(r.out_len, 0);
 		ck_assert_msg(strncmp(r.err, "twigz: ", 7) == 0, "case %zu: %s", i, r.err);
-		run_free(&r);
+		twz_test_run_free(&r);
 	}
-	struct run r;
+	struct twz_test_run r;
 	const char *none[] = { NULL };
-	spawn_tool(none, 1, &r);
+	run_tool(none, &r);
 	assert_status(&r, EXIT_USAGE);
-	run_free(&r);
+	twz_test_run_free(&r);
 	assert_listing(work, "");
 }
 END_TEST
@@ -903,7 +774,7 @@ END_TEST
 START_TEST(test_tool_version)
 {
 	char want[64];
-	struct run r;
+	struct twz_test_run r;
 
 	snprintf(want, sizeof want, "twigz %s (format %d.%d;", twz_version(),
 		 TWZ_FORMAT_MAJOR, TWZ_FORMAT_MINOR);
@@ -912,7 +783,7 @@ START_TEST(test_tool_version)
 	ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0, "'%s' should start '%s'",
 		      r.out, want);
 	ck_assert_uint_eq(r.err_len, 0);
-	run_free(&r);
+	twz_test_run_free(&r);
 }
 END_TEST
 
@@ -922,22 +793,22 @@ START_TEST(test_tool_error_damaged_db)
 {
 	size_t len;
 
-	build(level_file("rooms.map"), in_work("good.twz"), "raw", "1");
-	uint8_t *buf = read_all(in_work("good.twz"), &len);
+	build(twz_test_level_file("rooms.map"), in_work("good.twz"), "raw", "1");
+	uint8_t *buf = twz_test_read_file(in_work("good.twz"), &len);
 	struct twz_container c;
 	ck_assert_int_eq(twz_parse_container(buf, len, &c), TWZ_OK);
 	/* The middle of the last section (not padding between sections). */
 	size_t at = (size_t)(c.sections[c.section_count - 1].offset +
 			     c.sections[c.section_count - 1].size / 2);
 	buf[at] ^= 0x40;
-	write_all(in_work("flipped.twz"), buf, len);
+	twz_test_write_file(in_work("flipped.twz"), buf, len);
 	buf[at] ^= 0x40;
-	write_all(in_work("short.twz"), buf, len - 100);
+	twz_test_write_file(in_work("short.twz"), buf, len - 100);
 	buf[TWZ_H_MAJOR] = 9;                         /* a future major */
-	write_all(in_work("future.twz"), buf, len);
+	twz_test_write_file(in_work("future.twz"), buf, len);
 	free(buf);
 	const char *level = "type octile\nheight 1\nwidth 1\nmap\n.\n";
-	write_all(in_work("text.twz"), level, strlen(level));
+	twz_test_write_file(in_work("text.twz"), level, strlen(level));
 
 	static const struct {
 		const char *file;
@@ -952,51 +823,51 @@ START_TEST(test_tool_error_damaged_db)
 		const char *db = in_work(cases[i].file);
 		const char *const cmds[][6] = {
 			{ "query", db, "0", "0", "19", "9" },
-			{ "query", db, "--scen", level_file("rooms.map.scen"), "--json", NULL },
-			{ "verify", db, level_file("rooms.map.scen"), NULL },
+			{ "query", db, "--scen", twz_test_level_file("rooms.map.scen"), "--json", NULL },
+			{ "verify", db, twz_test_level_file("rooms.map.scen"), NULL },
 			{ "info", db, "--json", NULL },
 		};
 		for (size_t k = 0; k < 4; k++) {
-			struct run r;
+			struct twz_test_run r;
 			const char *args[8];
 			memcpy(args, cmds[k], sizeof cmds[k]);
 			args[6] = NULL;
-			spawn_tool(args, 1, &r);
+			run_tool(args, &r);
 			ck_assert_msg(r.status == EXIT_INPUT, "%s %s: exit %d", cmds[k][0],
 				      cases[i].file, r.status);
 			ck_assert_msg(r.out_len == 0, "%s %s printed '%s'", cmds[k][0],
 				      cases[i].file, r.out);
 			assert_one_error_line(&r, db, cases[i].says);
-			run_free(&r);
+			twz_test_run_free(&r);
 		}
 	}
 	/* A database that is not there is an I/O error. */
-	struct run r;
+	struct twz_test_run r;
 	TOOL(&r, "info", in_work("none.twz"));
 	assert_status(&r, EXIT_IO);
 	assert_one_error_line(&r, in_work("none.twz"), NULL);
-	run_free(&r);
+	twz_test_run_free(&r);
 }
 END_TEST
 
 START_TEST(test_tool_error_unwritable_output)
 {
-	struct run r;
+	struct twz_test_run r;
 	char sub[8400];
 
 	/* A directory that does not exist. */
-	TOOL(&r, "build", level_file("rooms.map"), "-o", in_work("nodir/out.twz"));
+	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", in_work("nodir/out.twz"));
 	assert_status(&r, EXIT_IO);
 	assert_one_error_line(&r, in_work("nodir/out.twz"), NULL);
-	run_free(&r);
+	twz_test_run_free(&r);
 	assert_listing(work, "");
 
 	/* A "directory" that is a file. */
-	write_all(in_work("file"), "x", 1);
-	TOOL(&r, "build", level_file("rooms.map"), "-o", in_work("file/out.twz"));
+	twz_test_write_file(in_work("file"), "x", 1);
+	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", in_work("file/out.twz"));
 	assert_status(&r, EXIT_IO);
 	assert_one_error_line(&r, in_work("file/out.twz"), NULL);
-	run_free(&r);
+	twz_test_run_free(&r);
 	assert_listing(work, "file");
 	unlink(in_work("file"));
 
@@ -1004,10 +875,10 @@ START_TEST(test_tool_error_unwritable_output)
 	 * written, the rename fails, and the temporary file is removed. */
 	snprintf(sub, sizeof sub, "%s", in_work("taken.twz"));
 	ck_assert_int_eq(mkdir(sub, 0755), 0);
-	TOOL(&r, "build", level_file("rooms.map"), "-o", sub);
+	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", sub);
 	assert_status(&r, EXIT_IO);
 	assert_one_error_line(&r, sub, NULL);
-	run_free(&r);
+	twz_test_run_free(&r);
 	assert_listing(work, "taken.twz");
 	assert_listing(sub, "");
 	rmdir(sub);
@@ -1018,10 +889,10 @@ START_TEST(test_tool_error_unwritable_output)
 	if (geteuid() != 0) {
 		char out[8500];
 		snprintf(out, sizeof out, "%s/out.twz", sub);
-		TOOL(&r, "build", level_file("rooms.map"), "-o", out);
+		TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", out);
 		assert_status(&r, EXIT_IO);
 		assert_one_error_line(&r, out, NULL);
-		run_free(&r);
+		twz_test_run_free(&r);
 		assert_listing(sub, "");
 	}
 	chmod(sub, 0755);
@@ -1032,38 +903,40 @@ END_TEST
 
 /* ---- suite --------------------------------------------------------------- */
 
+/* A test case whose tests each run in a scratch directory of their own. */
+static TCase *scratch_tcase(const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	return tc;
+}
+
 static Suite *twz_tool_suite(void)
 {
 	Suite *s = suite_create("tool");
 	TCase *tc;
 
-	tc = tcase_create("Build");
-	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
-	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tc = scratch_tcase("Build");
 	tcase_add_test(tc, test_tool_build_writes_only_its_output);
 	tcase_add_test(tc, test_tool_build_threads_identical);
 	tcase_add_test(tc, test_tool_build_failure_keeps_old_output);
 	tcase_add_test(tc, test_tool_build_killed_leaves_no_partial_output);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("Query");
-	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
-	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tc = scratch_tcase("Query");
 	tcase_add_test(tc, test_tool_query_json_form);
 	tcase_add_test(tc, test_tool_query_scen_json_in_order);
 	tcase_add_test(tc, test_tool_query_bad_places);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("VerifyInfo");
-	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
-	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tc = scratch_tcase("VerifyInfo");
 	tcase_add_test(tc, test_tool_verify_counts);
 	tcase_add_test(tc, test_tool_info_json);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("Errors");
-	tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
-	tcase_add_checked_fixture(tc, scratch_setup, scratch_teardown);
+	tc = scratch_tcase("Errors");
 	tcase_add_test(tc, test_tool_error_missing_level);
 	tcase_add_test(tc, test_tool_error_malformed_level);
 	tcase_add_test(tc, test_tool_error_usage);

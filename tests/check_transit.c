@@ -19,20 +19,6 @@
 #include "twz_format.h"
 #include "twz_validate.h"
 
-/* Fails the test with a message; for checks run millions of times. */
-#define expect(cond, ...)                                  \
-	do {                                               \
-		if (!(cond))                               \
-			ck_abort_msg(__VA_ARGS__);         \
-	} while (0)
-
-static const struct twz_cost unreachable = { UINT32_MAX, UINT32_MAX };
-
-static int cost_eq(struct twz_cost a, struct twz_cost b)
-{
-	return a.straight == b.straight && a.diagonal == b.diagonal;
-}
-
 /* ---- baking ---------------------------------------------------------- */
 
 struct bake {
@@ -97,15 +83,6 @@ static int move_between(const struct twz_grid *g, unsigned conn, size_t a,
 	return -1;
 }
 
-static struct twz_cost add_move(struct twz_cost c, int m)
-{
-	if (m >= 4)
-		c.diagonal++;
-	else
-		c.straight++;
-	return c;
-}
-
 /*
  * Cost, next move, whole path (every path_every-th pair) and flow field
  * (every flow_every-th target) of every pair of the level, against
@@ -158,7 +135,7 @@ static void check_level(const char *name, const struct twz_grid *g,
 			twz_status r = twz_cost_exact(db, s, t, &cs, &cd);
 			twz_node nx = twz_next(db, s, t);
 			pair++;
-			if (cost_eq(want, unreachable)) {
+			if (twz_test_cost_eq(want, twz_test_unreachable)) {
 				tl->unreachable++;
 				expect(r == TWZ_E_UNREACHABLE && nx == TWZ_NONE &&
 				       isinf(twz_cost(db, s, t)),
@@ -183,7 +160,9 @@ static void check_level(const char *name, const struct twz_grid *g,
 			ck_assert_int_eq(twz_node_xy(db, nx, &x, &y), TWZ_OK);
 			size_t ncell = (size_t)y * g->width + x;
 			int m = move_between(g, conn, sc, ncell);
-			expect(m >= 0 && cost_eq(add_move(dist[tc * cells + ncell], m), want),
+			expect(m >= 0 &&
+			       twz_test_cost_eq(twz_test_cost_add_move(
+					dist[tc * cells + ncell], (unsigned)m), want),
 			       "%s: (%zu,%zu) -> (%zu,%zu): next (%u,%u) is not an "
 			       "optimal move", name, sc % g->width, sc / g->width,
 			       tc % g->width, tc / g->width, x, y);
@@ -203,9 +182,9 @@ static void check_level(const char *name, const struct twz_grid *g,
 						      (size_t)y1 * g->width + x1);
 				expect(mv >= 0, "%s: path %zu -> %zu: step %zu is not a "
 				       "legal move", name, sc, tc, i);
-				walked = add_move(walked, mv);
+				walked = twz_test_cost_add_move(walked, (unsigned)mv);
 			}
-			expect(cost_eq(walked, want), "%s: path %zu -> %zu costs "
+			expect(twz_test_cost_eq(walked, want), "%s: path %zu -> %zu costs "
 			       "%u+%u*sqrt2, not %u+%u*sqrt2", name, sc, tc,
 			       walked.straight, walked.diagonal, want.straight,
 			       want.diagonal);
@@ -680,36 +659,23 @@ END_TEST
 
 /* ---- The golden file -------------------------------------------------- */
 
-static const char *source_file(const char *rel, char *buf, size_t cap)
-{
-	const char *root = getenv("TWZ_SOURCE_ROOT");
-
-	snprintf(buf, cap, "%s/%s", root && *root ? root : ".", rel);
-	return buf;
-}
-
 /* tests/golden/v1_1_transit.twz keeps opening and answering every pair of
  * its level, and a fresh bake as tests/golden/README says gives its
  * bytes. */
 START_TEST(test_transit_golden)
 {
-	char map[4096], golden[4096];
+	const char *golden = twz_test_source_file("tests/golden/v1_1_transit.twz");
 	struct twz_grid g;
 	struct twz_error err;
 	struct bake bk;
 	struct tally tl = { 0, 0, 0 };
+	size_t want_len;
 
 	memset(&err, 0, sizeof err);
-	ck_assert_msg(twz_grid_load(source_file("tests/golden/v1_0.map", map,
-						sizeof map), &g, &err) == 0,
-		      "%s", err.msg);
-	FILE *f = fopen(source_file("tests/golden/v1_1_transit.twz", golden,
-				    sizeof golden), "rb");
-	ck_assert_msg(f != NULL, "%s is missing", golden);
-	uint8_t *want = malloc(1 << 20);
-	ck_assert_ptr_nonnull(want);
-	size_t want_len = fread(want, 1, 1 << 20, f);
-	fclose(f);
+	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
+				    &g, &err) == 0, "%s", err.msg);
+	uint8_t *want = twz_test_try_read_file(golden, &want_len);
+	ck_assert_msg(want != NULL, "%s is missing", golden);
 
 	bake_transit(&bk, &g, 8, 8, 0, 0, TWZ_CODEC_RAW, 1);
 	ck_assert_msg(bk.len == want_len && memcmp(bk.buf, want, want_len) == 0,
@@ -729,27 +695,23 @@ END_TEST
 /* ---- Moving AI scenarios ------------------------------------------------- */
 
 static const char *const movingai_levels[] = {
-	"dao/arena.map", "da2/ht_chantry_n.map", "dao/den011d.map",
+	"dao/arena", "da2/ht_chantry_n", "dao/den011d",
 };
 
 START_TEST(test_transit_movingai_scenarios)
 {
-	char map[4096], scen[4200];
+	char scen[4200];
 	struct twz_grid g;
 	struct twz_scen sc;
-	struct twz_error err;
 	struct bake bk;
 	twz_db *db;
 
-	if (twz_test_movingai_path(map, sizeof map, movingai_levels[_i]) != 0) {
+	if (twz_test_movingai_load(movingai_levels[_i], &g, &sc, scen,
+				   sizeof scen) != 0) {
 		fprintf(stderr, "# check_transit: Moving AI levels not found at %s; "
 			"skipping %s\n", twz_test_movingai_where(), movingai_levels[_i]);
 		return;
 	}
-	snprintf(scen, sizeof scen, "%s.scen", map);
-	memset(&err, 0, sizeof err);
-	ck_assert_msg(twz_grid_load(map, &g, &err) == 0, "%s", err.msg);
-	ck_assert_msg(twz_scen_load(scen, &sc, &err) == 0, "%s", err.msg);
 	bake_transit(&bk, &g, 8, 0, 0, 0, TWZ_CODEC_ZSTD, 2);
 	ck_assert_int_eq(twz_open_memory(bk.buf, bk.len, 0, &db), TWZ_OK);
 	size_t cap = (size_t)g.width * g.height + 1;

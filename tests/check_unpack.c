@@ -6,12 +6,10 @@
  */
 #include <check.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bake.h"
@@ -27,47 +25,18 @@ static char work[4096];
 
 static void work_setup(void)
 {
-	const char *dir = getenv("TMPDIR");
-	snprintf(work, sizeof work, "%s/check_unpack.XXXXXX",
-		 dir && *dir ? dir : P_tmpdir);
-	ck_assert_msg(mkdtemp(work) != NULL, "mkdtemp: %s", strerror(errno));
+	ck_assert_msg(twz_test_make_dir(work, sizeof work, "check_unpack.") != NULL,
+		      "mkdtemp: %s", strerror(errno));
 }
 
 static void work_teardown(void)
 {
-	char cmd[4200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", work);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", work);
+	twz_test_remove_tree(work);
 }
 
 static void work_path(char *buf, size_t cap, const char *name)
 {
 	snprintf(buf, cap, "%s/%s", work, name);
-}
-
-static void write_file(const char *path, const void *buf, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-	long n = ftell(f);
-	ck_assert_int_ge(n, 0);
-	rewind(f);
-	uint8_t *buf = malloc(n ? (size_t)n : 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
 }
 
 static int file_exists(const char *path)
@@ -76,39 +45,19 @@ static int file_exists(const char *path)
 	return stat(path, &sb) == 0;
 }
 
-/* Runs the twigz tool (TWZ_TOOL) with up to 6 arguments; returns its exit
- * status and leaves its stderr in err. */
+/* Runs "twigz unpack a0 a1 a2 a3" (a NULL ends the arguments early);
+ * returns its exit status and leaves its stderr in err. */
 static int run_tool(char *err, size_t cap, const char *a0, const char *a1,
 		    const char *a2, const char *a3)
 {
-	const char *tool = getenv("TWZ_TOOL");
-	char errpath[4200];
-	int status;
+	const char *const args[] = { "unpack", a0, a1, a2, a3, NULL };
+	struct twz_test_run r;
 
-	ck_assert_msg(tool && *tool, "TWZ_TOOL is not set (run through meson test)");
-	work_path(errpath, sizeof errpath, "stderr.txt");
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0)
-			_exit(127);
-		dup2(fd, STDERR_FILENO);
-		close(fd);
-		execl(tool, "twigz", "unpack", a0, a1, a2, a3, (char *)NULL);
-		_exit(127);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status), "the tool died (signal %d)",
-		      WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-	size_t len;
-	uint8_t *text = read_all(errpath, &len);
-	if (len >= cap)
-		len = cap - 1;
-	memcpy(err, text, len);
-	err[len] = 0;
-	free(text);
-	return WEXITSTATUS(status);
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.signal == 0, "the tool died (signal %d)", r.signal);
+	snprintf(err, cap, "%s", r.err);
+	twz_test_run_free(&r);
+	return r.status;
 }
 
 /* One line, naming the file. */
@@ -123,27 +72,6 @@ static void expect_one_line(const char *err, const char *name)
 
 static const unsigned layouts[] = { TWZ_LAYOUT_NARROW, TWZ_LAYOUT_BUCKETED,
 				     TWZ_LAYOUT_PLAIN };
-
-static uint8_t *bake(const struct twz_grid *g, unsigned connectivity,
-		     unsigned layout, unsigned codec, size_t *len)
-{
-	struct twz_bake_options opt;
-	struct twz_cpd cpd;
-	struct twz_error err = { { 0 }, 0 };
-	uint8_t *buf = NULL;
-
-	twz_bake_options_default(&opt);
-	opt.connectivity = connectivity;
-	opt.layout = layout;
-	opt.codec = codec;
-	opt.threads = 1;
-	opt.name = "test level";
-	ck_assert_msg(twz_bake_cpd(g, &opt, &cpd, &err) == 0, "bake: %s", err.msg);
-	int rc = twz_cpd_encode(&cpd, g, &opt, &buf, len, &err);
-	twz_cpd_free(&cpd);
-	ck_assert_msg(rc == 0, "encode: %s", err.msg);
-	return buf;
-}
 
 /* Every field of the header but the codec and the sizes. */
 static void expect_same_header(const struct twz_container *a,
@@ -167,6 +95,25 @@ static void expect_same_header(const struct twz_container *a,
 
 /* ---- round trip --------------------------------------------------------- */
 
+/* A generated level baked on one thread and written as work/in.twz; in
+ * and out (4200 bytes each) get the paths of in.twz and out.twz. Returns
+ * the baked bytes (malloc'd). */
+static uint8_t *write_input(enum twz_test_level_kind kind, uint32_t width,
+			    uint32_t height, uint64_t seed, unsigned connectivity,
+			    unsigned codec, unsigned layout, size_t *len,
+			    char *in, char *out)
+{
+	struct twz_grid g;
+
+	twz_test_generate(&g, kind, width, height, seed);
+	uint8_t *buf = twz_test_bake_layout(&g, connectivity, codec, 1, layout, len);
+	twz_grid_free(&g);
+	work_path(in, 4200, "in.twz");
+	work_path(out, 4200, "out.twz");
+	twz_test_write_file(in, buf, *len);
+	return buf;
+}
+
 /* Level kind by loop index: _i / 6 the kind, _i / 2 % 3 the layout, bit 0
  * the connectivity. */
 START_TEST(test_unpack_round_trip)
@@ -174,21 +121,16 @@ START_TEST(test_unpack_round_trip)
 	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i / 6);
 	unsigned layout = layouts[_i / 2 % 3];
 	unsigned connectivity = _i & 1 ? 4 : 8;
-	struct twz_grid g;
 	char in[4200], out[4200], err[1024];
 	size_t in_len, out_len;
-
-	twz_test_generate(&g, kind, 23, 17, 1000 + (uint64_t)_i);
-	uint8_t *zbuf = bake(&g, connectivity, layout, TWZ_CODEC_ZSTD, &in_len);
-	work_path(in, sizeof in, "in.twz");
-	work_path(out, sizeof out, "out.twz");
-	write_file(in, zbuf, in_len);
+	uint8_t *zbuf = write_input(kind, 23, 17, 1000 + (uint64_t)_i, connectivity,
+				    TWZ_CODEC_ZSTD, layout, &in_len, in, out);
 
 	int rc = run_tool(err, sizeof err, in, "-o", out, NULL);
 	ck_assert_msg(rc == 0, "unpack %s: exit %d: %s", twz_test_kind_name(kind),
 		      rc, err);
 	ck_assert_str_eq(err, "");
-	uint8_t *rbuf = read_all(out, &out_len);
+	uint8_t *rbuf = twz_test_read_file(out, &out_len);
 
 	/* Every section raw, holding the same bytes. */
 	struct twz_container ci, co;
@@ -228,22 +170,17 @@ START_TEST(test_unpack_round_trip)
 	twz_close(b);
 	free(rbuf);
 	free(zbuf);
-	twz_grid_free(&g);
 }
 END_TEST
 
 /* A raw database is used in place: no section is copied at open. */
 START_TEST(test_unpack_output_is_zero_copy)
 {
-	struct twz_grid g;
 	char in[4200], out[4200], err[1024];
 	size_t len;
+	uint8_t *zbuf = write_input(TWZ_TEST_ROOMS, 40, 30, 7, 8, TWZ_CODEC_ZSTD,
+				    layouts[_i], &len, in, out);
 
-	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 7);
-	uint8_t *zbuf = bake(&g, 8, layouts[_i], TWZ_CODEC_ZSTD, &len);
-	work_path(in, sizeof in, "in.twz");
-	work_path(out, sizeof out, "out.twz");
-	write_file(in, zbuf, len);
 	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 0);
 
 	twz_db *db;
@@ -261,29 +198,23 @@ START_TEST(test_unpack_output_is_zero_copy)
 	ck_assert_uint_eq(info.build_codec, TWZ_CODEC_RAW);
 	twz_close(db);
 	free(zbuf);
-	twz_grid_free(&g);
 }
 END_TEST
 
 /* Unpacking a raw bake changes nothing, byte for byte. */
 START_TEST(test_unpack_raw_input_unchanged)
 {
-	struct twz_grid g;
 	char in[4200], out[4200], err[1024];
 	size_t len, out_len;
+	uint8_t *raw = write_input(TWZ_TEST_CAVES, 32, 32, 11, 8, TWZ_CODEC_RAW,
+				   layouts[_i], &len, in, out);
 
-	twz_test_generate(&g, TWZ_TEST_CAVES, 32, 32, 11);
-	uint8_t *raw = bake(&g, 8, layouts[_i], TWZ_CODEC_RAW, &len);
-	work_path(in, sizeof in, "in.twz");
-	work_path(out, sizeof out, "out.twz");
-	write_file(in, raw, len);
 	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 0);
-	uint8_t *again = read_all(out, &out_len);
+	uint8_t *again = twz_test_read_file(out, &out_len);
 	ck_assert_uint_eq(out_len, len);
 	ck_assert_msg(memcmp(raw, again, len) == 0, "the bytes differ");
 	free(again);
 	free(raw);
-	twz_grid_free(&g);
 }
 END_TEST
 
@@ -293,34 +224,40 @@ static uint8_t *small_zstd_db(size_t *len)
 {
 	struct twz_grid g;
 	twz_test_generate(&g, TWZ_TEST_MAZE, 21, 21, 3);
-	uint8_t *buf = bake(&g, 8, TWZ_LAYOUT_BUCKETED, TWZ_CODEC_ZSTD, len);
+	uint8_t *buf = twz_test_bake_layout(&g, 8, TWZ_CODEC_ZSTD, 1,
+					    TWZ_LAYOUT_BUCKETED, len);
 	twz_grid_free(&g);
 	return buf;
 }
 
-START_TEST(test_unpack_missing_input)
+/* "twigz unpack work/in_name -o work/out_name", with bytes as the input
+ * (no input file when bytes is NULL): it exits with status, says one line
+ * naming named, and writes nothing. */
+static void expect_refused(const char *in_name, const void *bytes, size_t len,
+			   const char *out_name, int status, const char *named)
 {
 	char in[4200], out[4200], err[1024];
 
-	work_path(in, sizeof in, "absent.twz");
-	work_path(out, sizeof out, "out.twz");
-	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 4);
-	expect_one_line(err, "absent.twz");
+	work_path(in, sizeof in, in_name);
+	work_path(out, sizeof out, out_name);
+	if (bytes)
+		twz_test_write_file(in, bytes, len);
+	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), status);
+	expect_one_line(err, named);
 	ck_assert(!file_exists(out));
+}
+
+START_TEST(test_unpack_missing_input)
+{
+	expect_refused("absent.twz", NULL, 0, "out.twz", 4, "absent.twz");
 }
 END_TEST
 
 START_TEST(test_unpack_not_a_database)
 {
-	char in[4200], out[4200], err[1024];
 	static const char text[] = "type octile\nheight 1\nwidth 1\nmap\n.\n";
 
-	work_path(in, sizeof in, "level.map");
-	work_path(out, sizeof out, "out.twz");
-	write_file(in, text, sizeof text - 1);
-	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 3);
-	expect_one_line(err, "level.map");
-	ck_assert(!file_exists(out));
+	expect_refused("level.map", text, sizeof text - 1, "out.twz", 3, "level.map");
 }
 END_TEST
 
@@ -328,7 +265,6 @@ END_TEST
  * end. Each must be refused, and nothing written. */
 START_TEST(test_unpack_damaged_refused)
 {
-	char in[4200], out[4200], err[1024];
 	size_t len;
 	uint8_t *buf = small_zstd_db(&len);
 	struct twz_container c;
@@ -337,46 +273,29 @@ START_TEST(test_unpack_damaged_refused)
 	size_t where[4] = { TWZ_H_WIDTH, TWZ_HEADER_SIZE + 9,
 			    (size_t)c.sections[c.section_count - 1].offset + 3,
 			    len - 1 };
-	work_path(in, sizeof in, "damaged.twz");
-	work_path(out, sizeof out, "out.twz");
 	buf[where[_i]] ^= 0x5a;
-	write_file(in, buf, len);
-	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 3);
-	expect_one_line(err, "damaged.twz");
-	ck_assert(!file_exists(out));
+	expect_refused("damaged.twz", buf, len, "out.twz", 3, "damaged.twz");
 	free(buf);
 }
 END_TEST
 
 START_TEST(test_unpack_truncated_refused)
 {
-	char in[4200], out[4200], err[1024];
 	size_t len;
 	uint8_t *buf = small_zstd_db(&len);
 	size_t keep[3] = { 4, TWZ_HEADER_SIZE + 5, len - 7 };
 
-	work_path(in, sizeof in, "short.twz");
-	work_path(out, sizeof out, "out.twz");
-	write_file(in, buf, keep[_i]);
-	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 3);
-	expect_one_line(err, "short.twz");
-	ck_assert(!file_exists(out));
+	expect_refused("short.twz", buf, keep[_i], "out.twz", 3, "short.twz");
 	free(buf);
 }
 END_TEST
 
 START_TEST(test_unpack_unwritable_output)
 {
-	char in[4200], out[4200], err[1024];
 	size_t len;
 	uint8_t *buf = small_zstd_db(&len);
 
-	work_path(in, sizeof in, "in.twz");
-	work_path(out, sizeof out, "no-such-dir/out.twz");
-	write_file(in, buf, len);
-	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", out, NULL), 4);
-	expect_one_line(err, "out.twz");
-	ck_assert(!file_exists(out));
+	expect_refused("in.twz", buf, len, "no-such-dir/out.twz", 4, "out.twz");
 	free(buf);
 }
 END_TEST
@@ -388,7 +307,7 @@ START_TEST(test_unpack_usage)
 	uint8_t *buf = small_zstd_db(&len);
 
 	work_path(in, sizeof in, "in.twz");
-	write_file(in, buf, len);
+	twz_test_write_file(in, buf, len);
 	ck_assert_int_eq(run_tool(err, sizeof err, in, NULL, NULL, NULL), 2);
 	ck_assert_ptr_nonnull(strstr(err, "-o"));
 	ck_assert_int_eq(run_tool(err, sizeof err, in, "-o", NULL, NULL), 2);

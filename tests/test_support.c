@@ -1,7 +1,7 @@
 /*
  * test_support.c - levels from text or generated, in-memory bakes, a plain
- * Dijkstra to compare the product's searches with, and where the Moving AI
- * levels are.
+ * Dijkstra to compare the product's searches with, where the Moving AI
+ * levels are, files, and runs of the twigz tool.
  *
  * The Dijkstra and its move rule are written here from the movement rules
  * (DESIGN.md), not from precompute/, which is what the suites test.
@@ -9,13 +9,30 @@
 #include "test_support.h"
 
 #include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <xxhash.h>
 
+#include "test_rng.h"
+
 /* ---- levels from text --------------------------------------------- */
+
+const char *const twz_test_small_level =
+	"....@.....\n"
+	".@@.@.@@..\n"
+	".@..@..@..\n"
+	"....@@.@..\n"
+	"@@@@@.....\n"
+	"..@.@.@@@.\n"
+	"..@@@.@.@.\n";
 
 void twz_test_grid_from_text(struct twz_grid *g, const char *text)
 {
@@ -62,22 +79,6 @@ void twz_test_grid_from_text(struct twz_grid *g, const char *text)
 
 /* ---- generated levels ---------------------------------------------- */
 
-/* splitmix64: small, deterministic, good enough to shape levels. */
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform enough in [0, n); 0 when n is 0. */
-static uint32_t rng_below(uint64_t *state, uint32_t n)
-{
-	return n ? (uint32_t)(rng_next(state) % n) : 0;
-}
-
 struct gen {
 	struct twz_grid *g;
 	uint64_t rng;
@@ -107,6 +108,31 @@ static void fill(struct gen *gen, uint8_t walkable)
 	       (size_t)gen->g->width * gen->g->height);
 }
 
+/* Doors in the wall lines across one axis (wall[a] for a < n; vertical:
+ * a is x): one per segment between crossing lines (cross[b] for b < m),
+ * most of the time. */
+static void doors(struct gen *gen, const uint8_t *wall, uint32_t n,
+		  const uint8_t *cross, uint32_t m, int vertical)
+{
+	for (uint32_t a = 0; a < n; a++) {
+		if (!wall[a])
+			continue;
+		for (uint32_t b0 = 0; b0 < m;) {
+			uint32_t b1 = b0;
+			while (b1 < m && !cross[b1])
+				b1++;
+			if (b1 > b0 && rng_below(&gen->rng, 8) != 0) {
+				uint32_t b = b0 + rng_below(&gen->rng, b1 - b0);
+				if (vertical)
+					set_cell(gen, a, b, 1);
+				else
+					set_cell(gen, b, a, 1);
+			}
+			b0 = b1 + 1;
+		}
+	}
+}
+
 /* Wall lines at random spacing split the level into rooms; each wall
  * segment between two crossings gets a one-cell door, most of the time
  * (a room may stay closed), and rooms get a few pillars. */
@@ -129,31 +155,8 @@ static void gen_rooms(struct gen *gen)
 			if (wall_col[x] || wall_row[y])
 				set_cell(gen, x, y, 0);
 
-	/* Doors in vertical walls: one per segment between wall rows. */
-	for (uint32_t x = 0; x < w; x++) {
-		if (!wall_col[x])
-			continue;
-		for (uint32_t y0 = 0; y0 < h;) {
-			uint32_t y1 = y0;
-			while (y1 < h && !wall_row[y1])
-				y1++;
-			if (y1 > y0 && rng_below(&gen->rng, 8) != 0)
-				set_cell(gen, x, y0 + rng_below(&gen->rng, y1 - y0), 1);
-			y0 = y1 + 1;
-		}
-	}
-	for (uint32_t y = 0; y < h; y++) {
-		if (!wall_row[y])
-			continue;
-		for (uint32_t x0 = 0; x0 < w;) {
-			uint32_t x1 = x0;
-			while (x1 < w && !wall_col[x1])
-				x1++;
-			if (x1 > x0 && rng_below(&gen->rng, 8) != 0)
-				set_cell(gen, x0 + rng_below(&gen->rng, x1 - x0), y, 1);
-			x0 = x1 + 1;
-		}
-	}
+	doors(gen, wall_col, w, wall_row, h, 1);
+	doors(gen, wall_row, h, wall_col, w, 0);
 	/* Pillars: single blocked cells that diagonals must go around. */
 	uint32_t pillars = w * h / 40;
 	for (uint32_t i = 0; i < pillars; i++) {
@@ -251,19 +254,32 @@ static void gen_caves(struct gen *gen)
 	free(next);
 }
 
+/* A place for a rectangle of rw x rh cells, drawn at random: its corner
+ * cells (x0, y0) and (x1, y1); 0 when it does not fit in the level. */
+static int place_rect(struct gen *gen, uint32_t rw, uint32_t rh, int64_t *x0,
+		      int64_t *y0, int64_t *x1, int64_t *y1)
+{
+	uint32_t w = gen->g->width, h = gen->g->height;
+
+	if (rw > w || rh > h)
+		return 0;
+	*x0 = rng_below(&gen->rng, w - rw + 1);
+	*y0 = rng_below(&gen->rng, h - rh + 1);
+	*x1 = *x0 + rw - 1;
+	*y1 = *y0 + rh - 1;
+	return 1;
+}
+
 /* A rectangle outline of walls around walkable ground, closed, with a gap
  * in a side, or with a gap at a corner (still closed: the corner rule
  * refuses the diagonal through it). */
 static void hollow_rect(struct gen *gen)
 {
-	uint32_t w = gen->g->width, h = gen->g->height;
 	uint32_t rw = 3 + rng_below(&gen->rng, 6), rh = 3 + rng_below(&gen->rng, 5);
+	int64_t x0, y0, x1, y1;
 
-	if (rw > w || rh > h)
+	if (!place_rect(gen, rw, rh, &x0, &y0, &x1, &y1))
 		return;
-	int64_t x0 = rng_below(&gen->rng, w - rw + 1);
-	int64_t y0 = rng_below(&gen->rng, h - rh + 1);
-	int64_t x1 = x0 + rw - 1, y1 = y0 + rh - 1;
 	for (int64_t y = y0; y <= y1; y++)
 		for (int64_t x = x0; x <= x1; x++)
 			set_cell(gen, x, y, !(x == x0 || x == x1 || y == y0 || y == y1));
@@ -363,11 +379,9 @@ static void gen_pockets(struct gen *gen)
 	uint32_t tries = w * h / 8 + 8;
 	for (uint32_t i = 0; i < tries; i++) {
 		uint32_t rw = 1 + rng_below(&gen->rng, 7), rh = 1 + rng_below(&gen->rng, 6);
-		if (rw > w || rh > h)
+		int64_t x0, y0, x1, y1;
+		if (!place_rect(gen, rw, rh, &x0, &y0, &x1, &y1))
 			continue;
-		int64_t x0 = rng_below(&gen->rng, w - rw + 1);
-		int64_t y0 = rng_below(&gen->rng, h - rh + 1);
-		int64_t x1 = x0 + rw - 1, y1 = y0 + rh - 1;
 		if (!area_free(gen, x0, y0, x1, y1))
 			continue;
 		for (int64_t y = y0; y <= y1; y++)
@@ -572,16 +586,22 @@ static struct heap_item heap_pop(struct heap *h)
 	return top;
 }
 
-static int cost_equal(struct twz_cost a, struct twz_cost b)
+uint64_t twz_test_path_hash(const twz_node *p, size_t n)
 {
-	return a.straight == b.straight && a.diagonal == b.diagonal;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
 }
 
 void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 		       uint32_t sx, uint32_t sy, struct twz_cost *dist)
 {
 	size_t cells = (size_t)g->width * g->height;
-	const struct twz_cost inf = { UINT32_MAX, UINT32_MAX };
+	const struct twz_cost inf = twz_test_unreachable;
 	uint8_t *done = calloc(cells ? cells : 1, 1);
 	/* Every cell is pushed at most once per move into it, plus the source. */
 	struct heap h = { malloc((cells * 8 + 1) * sizeof *h.v), 0 };
@@ -597,7 +617,7 @@ void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 	}
 	while (h.len) {
 		struct heap_item it = heap_pop(&h);
-		if (done[it.cell] || !cost_equal(it.cost, dist[it.cell]))
+		if (done[it.cell] || !twz_test_cost_eq(it.cost, dist[it.cell]))
 			continue;  /* a stale entry */
 		done[it.cell] = 1;
 		uint32_t x = it.cell % g->width, y = it.cell / g->width;
@@ -605,12 +625,8 @@ void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 			if (!twz_test_move_legal(g, connectivity, x, y, m))
 				continue;
 			size_t n = (size_t)(y + move_dy[m]) * g->width + (x + move_dx[m]);
-			struct twz_cost c = it.cost;
-			if (m >= 4)
-				c.diagonal++;
-			else
-				c.straight++;
-			if (!done[n] && (cost_equal(dist[n], inf) ||
+			struct twz_cost c = twz_test_cost_add_move(it.cost, m);
+			if (!done[n] && (twz_test_cost_eq(dist[n], inf) ||
 					 twz_cost_less(c, dist[n]))) {
 				dist[n] = c;
 				heap_push(&h, (struct heap_item){ c, (uint32_t)n });
@@ -657,6 +673,291 @@ int twz_test_movingai_path(char *buf, size_t cap, const char *rel)
 	int n = snprintf(buf, cap, "%s/%s", dir, rel);
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
+
+int twz_test_movingai_load(const char *name, struct twz_grid *g,
+			   struct twz_scen *sc, char *scen_path, size_t cap)
+{
+	struct twz_error err;
+	char rel[4096], map_path[4096];
+
+	snprintf(rel, sizeof rel, "%s.map", name);
+	if (twz_test_movingai_path(map_path, sizeof map_path, rel) != 0)
+		return -1;
+	snprintf(rel, sizeof rel, "%s.map.scen", name);
+	if (twz_test_movingai_path(scen_path, cap, rel) != 0)
+		return -1;
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(twz_grid_load(map_path, g, &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_scen_load(scen_path, sc, &err) == 0, "%s", err.msg);
+	return 0;
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+/* Rotating path buffers: a caller may hold a few paths at once. */
+#define PATH_SLOTS 8
+static char path_slot[PATH_SLOTS][4200];
+static unsigned path_next;
+
+static const char *path_in_slot(const char *dir, const char *rel)
+{
+	char *p = path_slot[path_next];
+
+	path_next = (path_next + 1) % PATH_SLOTS;
+	snprintf(p, sizeof path_slot[0], "%s/%s", dir, rel);
+	return p;
+}
+
+static const char *source_root(void)
+{
+	const char *root = getenv("TWZ_SOURCE_ROOT");
+
+	return root && *root ? root : ".";
+}
+
+const char *twz_test_source_file(const char *rel)
+{
+	return path_in_slot(source_root(), rel);
+}
+
+const char *twz_test_level_file(const char *name)
+{
+	char rel[4096];
+
+	snprintf(rel, sizeof rel, "tests/levels/%s", name);
+	return path_in_slot(source_root(), rel);
+}
+
+const char *twz_test_temp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : P_tmpdir;
+}
+
+char *twz_test_make_dir(char *buf, size_t cap, const char *prefix)
+{
+	snprintf(buf, cap, "%s/%sXXXXXX", twz_test_temp_dir(), prefix);
+	return mkdtemp(buf);
+}
+
+void twz_test_remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	chmod(path, 0755);  /* a test may have taken the write bit away */
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char sub[8192];
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+		twz_test_remove_tree(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+/* All of f, NUL-terminated (the NUL not counted in *len); f is closed. */
+static uint8_t *read_and_close(FILE *f, size_t *len)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		if (got == 0)
+			break;
+		n += got;
+	}
+	buf[n] = 0;
+	fclose(f);
+	if (len)
+		*len = n;
+	return buf;
+}
+
+uint8_t *twz_test_try_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		if (len)
+			*len = 0;
+		return NULL;
+	}
+	return read_and_close(f, len);
+}
+
+uint8_t *twz_test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	return read_and_close(f, len);
+}
+
+void twz_test_write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, buf, len);
+	return copy;
+}
+
+twz_status twz_test_try_open(const uint8_t *buf, size_t len, unsigned flags)
+{
+	uint8_t *copy = twz_test_dup_bytes(buf, len);
+	twz_db *db = (twz_db *)copy;  /* not NULL: a refusal must clear it */
+	twz_status st = twz_open_memory(copy, len, flags, &db);
+
+	if (st == TWZ_OK) {
+		expect(db != NULL, "an accepted open gave no handle");
+		twz_close(db);
+	} else {
+		expect(db == NULL, "a refused open left a handle");
+	}
+	free(copy);
+	return st;
+}
+
+int twz_test_cap_address_space(unsigned long headroom)
+{
+#ifdef UNDER_ASAN
+	(void)headroom;
+	return 0;
+#else
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0;
+	struct rlimit rl;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &pages) != 1)
+		pages = 0;
+	fclose(f);
+	if (!pages)
+		return 0;
+	rl.rlim_cur = rl.rlim_max = pages * (unsigned long)sysconf(_SC_PAGESIZE) +
+				   headroom;
+	return setrlimit(RLIMIT_AS, &rl) == 0;
+#endif
+}
+
+/* ---- the twigz tool ------------------------------------------------------ */
+
+static const char *tool_path(void)
+{
+	const char *tool = getenv("TWZ_TOOL");
+
+	ck_assert_msg(tool && *tool, "TWZ_TOOL is not set (meson test sets it)");
+	return tool;
+}
+
+/* An unnamed temporary file: gone as soon as it is closed. */
+static int capture_file(void)
+{
+	char path[4200];
+
+	snprintf(path, sizeof path, "%s/twz_test_out_XXXXXX", twz_test_temp_dir());
+	int fd = mkstemp(path);
+	ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
+	unlink(path);
+	return fd;
+}
+
+static char *read_capture(int fd, size_t *len)
+{
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	FILE *f = fdopen(fd, "rb");
+	ck_assert_ptr_nonnull(f);
+	return (char *)read_and_close(f, len);
+}
+
+/* fork and exec the tool with args; in the child, stdin is /dev/null and
+ * stdout/stderr go to out/err (-1: /dev/null). Only async-signal-safe calls
+ * after the fork. */
+static pid_t start_tool(const char *const args[], const char *dir,
+			unsigned long as_cap, int out, int err)
+{
+	const char *tool = tool_path();
+	char *argv[64];
+	size_t n = 0;
+
+	argv[n++] = (char *)"twigz";
+	for (; args[n - 1]; n++) {
+		ck_assert_uint_lt(n, 63);
+		argv[n] = (char *)args[n - 1];
+	}
+	argv[n] = NULL;
+
+	pid_t pid = fork();
+	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
+	if (pid != 0)
+		return pid;
+	int null = open("/dev/null", O_RDWR);
+	if (null < 0 || (dir && chdir(dir) != 0))
+		_exit(127);
+	dup2(null, STDIN_FILENO);
+	dup2(out >= 0 ? out : null, STDOUT_FILENO);
+	dup2(err >= 0 ? err : null, STDERR_FILENO);
+	if (as_cap) {
+		struct rlimit rl = { as_cap, as_cap };
+		setrlimit(RLIMIT_AS, &rl);
+	}
+	execv(tool, argv);
+	_exit(127);
+}
+
+void twz_test_run_tool(const char *const args[], const char *dir,
+		       unsigned long as_cap, struct twz_test_run *r)
+{
+	int out = capture_file(), err = capture_file(), ws;
+	pid_t pid = start_tool(args, dir, as_cap, out, err);
+
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	r->out = read_capture(out, &r->out_len);
+	r->err = read_capture(err, &r->err_len);
+	r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+	r->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+}
+
+void twz_test_run_free(struct twz_test_run *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+pid_t twz_test_spawn_tool(const char *const args[])
+{
+	return start_tool(args, NULL, 0, -1, -1);
+}
+
+/* ---- suites -------------------------------------------------------------- */
 
 int twz_test_run_suite(Suite *suite)
 {

@@ -1,7 +1,8 @@
 /*
  * test_support.h - what the Check suites share: small levels made from
  * text or generated, in-memory bakes, a plain Dijkstra to compare with,
- * and where the Moving AI benchmark levels are.
+ * where the Moving AI benchmark levels are, files of the source tree and
+ * of scratch directories, and runs of the twigz tool.
  */
 #ifndef TEST_SUPPORT_H
 #define TEST_SUPPORT_H
@@ -9,10 +10,33 @@
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bake.h"
 #include "graph.h"
 #include "level_map.h"
+#include "level_scen.h"
+#include "twigz.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* ck_assert reports every check that passes to the runner, a system call
+ * each: inner loops check with this, which calls Check only on failure. */
+#define expect(cond, ...)                          \
+	do {                                       \
+		if (!(cond))                       \
+			ck_abort_msg(__VA_ARGS__); \
+	} while (0)
+
+/* Five regions: two large, one of four cells, two single cells (whose
+ * rows hold no move at all). */
+extern const char *const twz_test_small_level;
 
 /* A grid from rows of '.' (walkable) and '@' (blocked), '\n' between rows;
  * aborts the test on malformed text. */
@@ -49,6 +73,29 @@ uint8_t *twz_test_bake_layout(const struct twz_grid *g, unsigned connectivity,
 void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 		       uint32_t sx, uint32_t sy, struct twz_cost *dist);
 
+/* The cost twz_test_dijkstra gives a cell it cannot reach, whether two
+ * costs are the same, and c plus the cost of move m (0..3 straight, 4..7
+ * diagonal). Inline: the oracles call them in their innermost loops. */
+static const struct twz_cost twz_test_unreachable = { UINT32_MAX, UINT32_MAX };
+
+static inline int twz_test_cost_eq(struct twz_cost a, struct twz_cost b)
+{
+	return a.straight == b.straight && a.diagonal == b.diagonal;
+}
+
+static inline struct twz_cost twz_test_cost_add_move(struct twz_cost c,
+						     unsigned m)
+{
+	if (m >= 4)
+		c.diagonal++;
+	else
+		c.straight++;
+	return c;
+}
+
+/* FNV-1a over a path's nodes: one number to compare two answers by. */
+uint64_t twz_test_path_hash(const twz_node *p, size_t n);
+
 /* The Moving AI directory (env TWZ_MOVINGAI_DIR, else ../shared/data/
  * movingai from the source root) when it exists, else NULL. A path of
  * one benchmark file, e.g. "dao/arena.map", into buf. */
@@ -60,12 +107,85 @@ int twz_test_movingai_path(char *buf, size_t cap, const char *rel);
  * directory is absent or the path does not fit. */
 const char *twz_test_movingai_where(void);
 
+/* Load a Moving AI level and its scenarios: name is e.g. "dao/arena" for
+ * dao/arena.map and dao/arena.map.scen; the scenario file's path goes to
+ * scen_path. Returns -1 when the levels are not here; a file that does not
+ * load fails the test. */
+int twz_test_movingai_load(const char *name, struct twz_grid *g,
+			   struct twz_scen *sc, char *scen_path, size_t cap);
+
 /* The movement rule written from DESIGN.md, independently of graph.c:
  * move m (0..3 N E S W, 4..7 NE SE SW NW, y down) from (x, y) is legal. */
 int twz_test_move_legal(const struct twz_grid *g, unsigned connectivity,
 			uint32_t x, uint32_t y, unsigned m);
 int twz_test_move_dx(unsigned m);
 int twz_test_move_dy(unsigned m);
+
+/* ---- files ---- */
+
+/* A file of the source tree (env TWZ_SOURCE_ROOT, else "."), e.g.
+ * "tests/golden/v1_0.map", and one of tests/levels. The paths are in
+ * rotating buffers: a few may be held at once. */
+const char *twz_test_source_file(const char *rel);
+const char *twz_test_level_file(const char *name);
+
+/* $TMPDIR, else the system's temporary directory. */
+const char *twz_test_temp_dir(void);
+
+/* A fresh directory "<temp dir>/<prefix>XXXXXX", its path into buf (cap
+ * bytes); NULL (errno set) when it cannot be made. */
+char *twz_test_make_dir(char *buf, size_t cap, const char *prefix);
+
+/* Remove path and, for a directory, all below it; quiet about failures. */
+void twz_test_remove_tree(const char *path);
+
+/* The whole file (malloc'd, with a NUL after the last byte that *len,
+ * when len is not NULL, does not count); the try_ form gives NULL when it
+ * cannot be opened, the other fails the test. */
+uint8_t *twz_test_try_read_file(const char *path, size_t *len);
+uint8_t *twz_test_read_file(const char *path, size_t *len);
+
+/* Write buf as the whole file; fails the test on any error. */
+void twz_test_write_file(const char *path, const void *buf, size_t len);
+
+/* A malloc'd exact-size copy (AddressSanitizer sees a read past its end). */
+uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len);
+
+/* Open an exact-size copy of buf and close it again; an accepted file
+ * must give a handle, a refused one leave it NULL. */
+twz_status twz_test_try_open(const uint8_t *buf, size_t len, unsigned flags);
+
+/* Cap this process's address space at what it maps now plus headroom
+ * bytes, so that an allocation a file does not justify fails instead of
+ * succeeding. Returns 1 when capped; 0 under AddressSanitizer (whose
+ * shadow memory a cap would break) or when the cap cannot be set. */
+int twz_test_cap_address_space(unsigned long headroom);
+
+/* ---- the twigz tool ---- */
+
+/* What a run of the tool (env TWZ_TOOL, which meson test sets) left. */
+struct twz_test_run {
+	int status;      /* exit status, or -1 when a signal ended it */
+	int signal;      /* that signal, else 0 */
+	char *out;       /* stdout, NUL-terminated */
+	size_t out_len;
+	char *err;       /* stderr, NUL-terminated */
+	size_t err_len;
+};
+
+/* Runs "twigz args..." (args NULL-terminated, without the program name)
+ * with stdin from /dev/null, in directory dir (NULL: here), its address
+ * space capped at as_cap bytes (0: not capped), and waits for it; stdout
+ * and stderr are kept in r. */
+void twz_test_run_tool(const char *const args[], const char *dir,
+		       unsigned long as_cap, struct twz_test_run *r);
+void twz_test_run_free(struct twz_test_run *r);
+
+/* Starts "twigz args..." with its output thrown away and does not wait:
+ * for a test that stops it. */
+pid_t twz_test_spawn_tool(const char *const args[]);
+
+/* ---- suites ---- */
 
 /* Runs a suite the way every check_*.c does: forking (so a crash fails one
  * test; CK_FORK=no in the environment still lets a debugger in), TAP on

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "bench_support.h"
 #include "level_map.h"
-#include "level_scen.h"
+#include "test_rng.h"
 #include "transit.h"
 #include "twigz.h"
 
@@ -39,21 +39,6 @@ int twz_transit_bench_bake(const char *map, const char *out, unsigned threads)
 }
 
 /* ---- the generated level ----------------------------------------------- */
-
-/* splitmix64 */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(uint64_t *s, uint32_t n)
-{
-	return n ? (uint32_t)(rng_next(s) % n) : 0;
-}
 
 /* Recursive division of [x0, x1) x [y0, y1) (all open): a wall across the
  * longer side with one or two doors, until rooms are about 24 to 48
@@ -136,45 +121,10 @@ int twz_transit_bench_generate(const char *path, uint32_t side, uint64_t seed)
 int twz_transit_bench_measure(const char *dbpath, const char *map,
 			      struct twz_bench_result *r)
 {
-	struct twz_bench_options opt;
-	struct twz_error err = { { 0 }, 0 };
-	struct twz_scen sc = { 0 };
-	char scen[4200];
-	twz_db *db;
-	int rc = -1;
-
-	twz_status st = twz_open(dbpath, 0, &db);
-	if (st != TWZ_OK) {
-		fprintf(stderr, "twz_bench: %s: %s\n", dbpath, twz_strerror(st));
-		return -1;
-	}
-	snprintf(scen, sizeof scen, "%.4096s.scen", map);
-	int have_scen = access(scen, R_OK) == 0;
-	if (have_scen && twz_bench_load_scen(db, scen, &sc, &err) != 0) {
-		fprintf(stderr, "twz_bench: %s\n", err.msg);
-		goto out;
-	}
-	twz_bench_options_default(&opt);
-	if (twz_bench_run(db, dbpath, have_scen ? &sc : NULL, &opt, r, &err) != 0) {
-		fprintf(stderr, "twz_bench: %s\n", err.msg);
-		goto out;
-	}
-	rc = 0;
-out:
-	twz_scen_free(&sc);
-	twz_close(db);
-	return rc;
+	return bench_measure(dbpath, map, 0, r);
 }
 
 /* ---- the table ----------------------------------------------------------- */
-
-static void print_bytes(double b)
-{
-	if (b >= 1e6)
-		printf("%.2f MB", b / 1e6);
-	else
-		printf("%.1f KB", b / 1e3);
-}
 
 static void print_ratio(double reference, double ours)
 {
@@ -206,13 +156,13 @@ void twz_transit_bench_print(const struct twz_transit_bench_row *rows,
 		printf("| %s (%u) | %.2f s | ", w->name, w->r->nodes, w->bake_s);
 		print_ratio(w->cpd_bake_s, w->bake_s);
 		printf(" | ");
-		print_bytes(w->peak_bytes);
+		bench_print_bytes(w->peak_bytes);
 		printf(" | ");
-		print_bytes((double)w->file_bytes);
+		bench_print_bytes((double)w->file_bytes);
 		printf(" | ");
 		print_ratio((double)w->cpd_file_bytes, (double)w->file_bytes);
 		printf(" | ");
-		print_bytes((double)w->r->memory_bytes);
+		bench_print_bytes((double)w->r->memory_bytes);
 		printf(" | ");
 		print_ratio(c ? (double)c->memory_bytes : 0, (double)w->r->memory_bytes);
 		printf(" | %.1f ns | ", w->r->next_ns);

@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include "bake.h"
+#include "bench_support.h"
 #include "cmd_bench.h"
 #include "level_map.h"
-#include "level_scen.h"
 #include "transit_bench.h"
 #include "twigz.h"
 
@@ -159,50 +159,19 @@ static int bake(const char *map, const char *out, unsigned codec,
 
 static int measure(struct level_figures *lf, const char *map)
 {
-	struct twz_bench_options opt;
-	struct twz_error err = { { 0 }, 0 };
-	struct twz_scen sc = { 0 };
-	char scen[4200];
-	twz_db *db;
-	twz_status st;
-	int rc = -1;
-
-	snprintf(scen, sizeof scen, "%.4096s.scen", map);
-	st = twz_open(lf->db[0], 0, &db);
-	if (st != TWZ_OK) {
-		fprintf(stderr, "twz_bench: %s: %s\n", lf->db[0], twz_strerror(st));
+	if (bench_measure(lf->db[0], map, 1, &lf->r) != 0)
 		return -1;
-	}
-	if (twz_bench_load_scen(db, scen, &sc, &err) != 0) {
-		fprintf(stderr, "twz_bench: %s\n", err.msg);
-		goto out;
-	}
-	twz_bench_options_default(&opt);
-	if (twz_bench_run(db, lf->db[0], &sc, &opt, &lf->r, &err) != 0) {
-		fprintf(stderr, "twz_bench: %s\n", err.msg);
-		goto out;
-	}
 	lf->raw_open_us = twz_bench_open_us(lf->db[1], 0);
 	lf->raw_open_trusted_us = twz_bench_open_us(lf->db[1],
 						    TWZ_OPEN_SKIP_CHECKSUMS);
-	rc = lf->raw_open_us < 0 ? -1 : 0;
-	if (rc)
+	if (lf->raw_open_us < 0) {
 		fprintf(stderr, "twz_bench: %s: does not open\n", lf->db[1]);
-out:
-	twz_scen_free(&sc);
-	twz_close(db);
-	return rc;
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- output ------------------------------------------------------------- */
-
-static void print_bytes(double b)
-{
-	if (b >= 1e6)
-		printf("%.2f MB", b / 1e6);
-	else
-		printf("%.1f KB", b / 1e3);
-}
 
 static void print_us(double us)
 {
@@ -237,14 +206,14 @@ static void print_tables(const struct level_figures *lf, unsigned n,
 		double pairs = (double)f->r.nodes * f->r.nodes;
 		printf("| %s (%u) | %.2f s | %.1f | ", f->lv->name, f->r.nodes,
 		       z->wall_s, pairs / z->wall_s / 1e6);
-		print_bytes(z->peak_bytes);
+		bench_print_bytes(z->peak_bytes);
 		printf(" (%.0fx raw file) | ",
 		       z->peak_bytes / (double)f->bake[1].file_bytes);
-		print_bytes((double)z->file_bytes);
+		bench_print_bytes((double)z->file_bytes);
 		printf(" | ");
-		print_bytes((double)f->bake[1].file_bytes);
+		bench_print_bytes((double)f->bake[1].file_bytes);
 		printf(" | ");
-		print_bytes((double)f->r.memory_bytes);
+		bench_print_bytes((double)f->r.memory_bytes);
 		printf(" | %.3f | %.1fx | ", f->r.bits_per_pair,
 		       ratio(f->lv->src_bytes, (double)z->file_bytes));
 		if (f->lv->hsymbol_bytes > 0)

@@ -17,18 +17,13 @@
 #include <string.h>
 
 #include "bake.h"
+#include "fuzz_check.h"
 #include "graph.h"
 #include "level_map.h"
 #include "transit.h"
 #include "twigz.h"
 
 #define MAX_CELLS 400
-
-static void require(int ok)
-{
-	if (!ok)
-		abort();
-}
 
 static const struct twz_cost unreached = { UINT32_MAX, UINT32_MAX };
 
@@ -74,6 +69,16 @@ static void dijkstra(const struct twz_grid *g, unsigned conn, uint32_t src,
 	}
 }
 
+/* The defaults with what every bake here sets. */
+static void bake_options(struct twz_bake_options *opt, unsigned conn,
+			 unsigned codec, unsigned threads)
+{
+	twz_bake_options_default(opt);
+	opt->connectivity = conn;
+	opt->codec = codec;
+	opt->threads = threads;
+}
+
 static uint8_t *bake(const struct twz_grid *g, unsigned conn, unsigned codec,
 		     unsigned layout, unsigned threads, size_t *len)
 {
@@ -82,11 +87,8 @@ static uint8_t *bake(const struct twz_grid *g, unsigned conn, unsigned codec,
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
 
-	twz_bake_options_default(&opt);
-	opt.connectivity = conn;
-	opt.codec = codec;
+	bake_options(&opt, conn, codec, threads);
 	opt.level = 3;
-	opt.threads = threads;
 	opt.layout = layout;
 	require(twz_bake_cpd(g, &opt, &cpd, &err) == 0);
 	require(twz_cpd_encode(&cpd, g, &opt, &buf, len, &err) == 0);
@@ -128,10 +130,7 @@ static uint8_t *bake_transit(const struct twz_grid *g, unsigned conn,
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
 
-	twz_bake_options_default(&opt);
-	opt.connectivity = conn;
-	opt.codec = codec;
-	opt.threads = 1;
+	bake_options(&opt, conn, codec, 1);
 	require(twz_bake_transit(g, &opt, &topt, &tdb, &err) == 0);
 	require(twz_transit_encode(&tdb, g, &opt, &buf, len, &err) == 0);
 	twz_transit_db_free(&tdb);

@@ -10,24 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "level_map.h"
 #include "twz_format.h"
 
 #define NAME "fuzz.map"
-
-static void require(int ok)
-{
-	if (!ok)
-		abort();
-}
-
-/* The message names the file and is one printable line. */
-static void check_message(const struct twz_error *err)
-{
-	require(strncmp(err->msg, NAME, strlen(NAME)) == 0);
-	for (const char *p = err->msg; *p; p++)
-		require((unsigned char)*p >= 0x20 && *p != 0x7f);
-}
 
 static void check_round_trip(const struct twz_grid *g)
 {
@@ -59,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (twz_grid_parse(data, size, NAME, &g, &err) != 0) {
 		require(g.walkable == NULL);
-		check_message(&err);
+		check_message(err.msg, NAME);
 		return 0;
 	}
 	require(g.width >= 1 && g.width <= TWZ_MAX_SIDE);

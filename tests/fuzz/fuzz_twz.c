@@ -17,16 +17,11 @@
 
 #include <xxhash.h>
 
+#include "fuzz_check.h"
 #include "twigz.h"
 #include "twz_format.h"
 
 #define MAX_PAIRS 512
-
-static void require(int ok)
-{
-	if (!ok)
-		abort();
-}
 
 /* Recompute what a crafter would: raw-section checksums, the table and
  * header checksums and the file size, wherever they can be located. */
