@@ -16,6 +16,7 @@
 #include "cli_common.h"
 #include "query_session.h"
 #include "twz_format.h"
+#include "twz_rng.h"
 
 void twz_bench_options_default(struct twz_bench_options *opt)
 {
@@ -34,19 +35,6 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* splitmix64: small, fast, and the same sequence everywhere. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t random_below(uint64_t *state, uint32_t n)
-{
-	return (uint32_t)(((next_random(state) >> 32) * n) >> 32);
-}
 
 /* ---- queries ------------------------------------------------------- */
 
@@ -142,13 +130,13 @@ static int regions_build(const struct twz_astar *a, struct regions *rg)
 static void random_pair(const struct regions *rg, uint64_t *state,
 			uint32_t *s, uint32_t *t)
 {
-	uint32_t a = rg->pool[random_below(state, rg->pool_len)];
+	uint32_t a = rg->pool[rng_scaled(state, rg->pool_len)];
 	uint32_t c = rg->of[a];
 	uint32_t lo = rg->first[c], size = rg->first[c + 1] - lo;
 	uint32_t b;
 
 	do
-		b = rg->member[lo + random_below(state, size)];
+		b = rg->member[lo + rng_scaled(state, size)];
 	while (b == a);
 	*s = a;
 	*t = b;

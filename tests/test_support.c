@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "test_rng.h"
+#include "twz_rng.h"
 
 /* ---- levels from text --------------------------------------------- */
 

@@ -10,7 +10,7 @@
 
 #include "bench_support.h"
 #include "level_map.h"
-#include "test_rng.h"
+#include "twz_rng.h"
 #include "transit.h"
 #include "twigz.h"
 
