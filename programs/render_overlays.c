@@ -8,7 +8,8 @@
  * follows from the entry, so a new overlay is one more entry.
  *
  * The database is read through the public runtime API only, except the
- * run counts of its rows (twz_db_row_runs), which the API does not expose.
+ * run counts of its rows (twz_db_row_runs) and its TRANSIT block grid,
+ * which the API does not expose: those come from twz_inspect.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@
 #include <string.h>
 
 #include "render.h"
-#include "twz_db.h"
 #include "twz_format.h"
+#include "twz_inspect.h"
 
 #define SQRT2 1.41421356237309504880
 
@@ -25,19 +26,7 @@
 
 uint32_t twz_db_row_runs(const twz_db *db, twz_node s)
 {
-	if (!db || s >= db->c.node_count)
-		return 0;
-#ifdef TWZ_FEATURE_BUCKETED_ROWS
-	if (db->bucketed) {
-		struct twz_row_view v;
-		twz__row_view(db, s, &v);
-		return twz__row_run_count(&v);
-	}
-#endif
-	if (!db->row_offsets)
-		return 0;
-	return twz_le32(db->row_offsets + 4 * ((size_t)s + 1)) -
-	       twz_le32(db->row_offsets + 4 * (size_t)s);
+	return twz_inspect_row_runs(db, s);
 }
 
 /* The move from node a to its neighbour b, or TWZ_MOVE_COUNT. */
@@ -577,20 +566,21 @@ static int transit_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 			      "transit)", sc->name);
 		return -1;
 	}
-	const struct twz_transit_view *tv = &db->transit;
+	struct twz_transit_params tp;
+	twz_inspect_transit(db, &tp);
 	struct transit_data *d = malloc(sizeof *d +
-					(size_t)tv->transit_count * sizeof d->cell[0]);
+					(size_t)tp.transit_count * sizeof d->cell[0]);
 	if (!d)
 		return nomem(sc, err);
-	d->origin_x = tv->origin_x;
-	d->origin_y = tv->origin_y;
-	d->side = tv->side;
-	d->cols = tv->cols;
-	d->rows = tv->rows;
-	d->count = tv->transit_count;
+	d->origin_x = tp.origin_x;
+	d->origin_y = tp.origin_y;
+	d->side = tp.side;
+	d->cols = tp.cols;
+	d->rows = tp.rows;
+	d->count = tp.transit_count;
 	for (uint32_t i = 0; i < d->count; i++) {
 		uint32_t x = 0, y = 0;
-		twz_node_xy(db, twz_le32(tv->nodes + 4 * (size_t)i), &x, &y);
+		twz_node_xy(db, twz_le32(tp.nodes + 4 * (size_t)i), &x, &y);
 		d->cell[i] = y << 16 | x;
 	}
 	it->data = d;
