@@ -38,4 +38,71 @@ struct twz_backend {
 extern const struct twz_backend twz_backend_cpd;
 extern const struct twz_backend twz_backend_transit;
 
+/* ---- what the back ends share ------------------------------------------ */
+
+/* Whether the cell (x, y) is on the grid and holds a node (ctx is the
+ * database): the question twz_move_legal asks. */
+static inline int twz__walkable(const void *ctx, int64_t x, int64_t y)
+{
+	const struct twz_db *db = ctx;
+
+	if (x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
+		return 0;
+	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x) != TWZ_NONE;
+}
+
+/* A plain row (format 1.0 RUNS, TRANSIT local rows): the symbol of the
+ * last run of row s whose start is <= t. A row's first run starts at or
+ * before every target it serves, so one always does; the runs rise, so
+ * twz_region_of's bisection finds it. */
+static inline unsigned twz__plain_row_symbol(const uint8_t *row_offsets,
+					     const uint8_t *runs, uint32_t s,
+					     uint32_t t)
+{
+	uint32_t lo = twz_le32(row_offsets + 4 * (size_t)s);
+	uint32_t hi = twz_le32(row_offsets + 4 * ((size_t)s + 1));
+	uint32_t key = (t << TWZ_RUN_SYMBOL_BITS) | TWZ_RUN_SYMBOL_MASK;
+	uint32_t k = lo + twz_region_of(runs + 4 * (size_t)lo, hi - lo, key);
+
+	return twz_le32(runs + 4 * (size_t)k) & TWZ_RUN_SYMBOL_MASK;
+}
+
+/* What a walk hands back, kept alike by every back end: the nodes that
+ * fit the caller's buffer, their count and the moves taken. */
+struct twz_trail {
+	twz_node *buf;
+	size_t cap;
+	size_t n;                  /* nodes visited, s included */
+	uint32_t straight, diagonal;
+};
+
+static inline void twz__trail_visit(struct twz_trail *tr, twz_node at)
+{
+	if (tr->n < tr->cap)
+		tr->buf[tr->n] = at;
+	tr->n++;
+}
+
+static inline void twz__trail_move(struct twz_trail *tr, unsigned m)
+{
+	if (twz_move_is_diagonal(m))
+		tr->diagonal++;
+	else
+		tr->straight++;
+}
+
+/* The walk reached t: hand its figures over. */
+static inline twz_status twz__trail_end(const struct twz_trail *tr,
+					size_t *len, uint32_t *straight,
+					uint32_t *diagonal)
+{
+	if (len)
+		*len = tr->n;
+	if (straight)
+		*straight = tr->straight;
+	if (diagonal)
+		*diagonal = tr->diagonal;
+	return tr->n > tr->cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+}
+
 #endif

@@ -47,16 +47,6 @@ static twz_status region_dir_init(twz_db *db)
 	return TWZ_OK;
 }
 
-/* Whether the cell (x, y) holds a node: twz_move_legal's question. */
-static int walkable(const void *ctx, int64_t x, int64_t y)
-{
-	const twz_db *db = ctx;
-
-	if (x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
-		return 0;
-	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x) != TWZ_NONE;
-}
-
 /* The legal moves of every node, for direction symbols: a direction is
  * decoded from coordinates at query time, so its move is checked there,
  * and one byte a node makes that check a single read. */
@@ -73,7 +63,7 @@ static twz_status node_moves_init(twz_db *db)
 
 		twz__node_xy(db, v, &x, &y);
 		for (unsigned m = 0; m < db->c.connectivity; m++)
-			if (twz_move_legal(walkable, db, x, y, m))
+			if (twz_move_legal(twz__walkable, db, x, y, m))
 				bits |= 1u << m;
 		db->node_moves[v] = (uint8_t)bits;
 	}
@@ -105,23 +95,10 @@ static void cpd_fini(twz_db *db)
 
 /* ---- queries ----------------------------------------------------------- */
 
-/* Format 1.0 rows: the last run of row s whose start is <= t, by
- * bisection. Row s's first run starts at 0, so one always does. */
+/* Format 1.0 rows: the last run of row s whose start is <= t. */
 static unsigned symbol_by_bisection(const twz_db *db, twz_node s, twz_node t)
 {
-	uint32_t lo = u32_at(db->row_offsets, s);
-	uint32_t hi = u32_at(db->row_offsets, (size_t)s + 1);
-	uint32_t key = (t << TWZ_RUN_SYMBOL_BITS) | TWZ_RUN_SYMBOL_MASK;
-
-	/* Invariant: runs[lo] <= key, runs[hi] > key (or hi is the end). */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (u32_at(db->runs, mid) <= key)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return u32_at(db->runs, lo) & TWZ_RUN_SYMBOL_MASK;
+	return twz__plain_row_symbol(db->row_offsets, db->runs, s, t);
 }
 
 /* Runs counted from `runs` on (m of them) while their start within the
@@ -286,34 +263,22 @@ static twz_status cpd_walk(const twz_db *db, twz_node s, twz_node t,
 			   size_t *len, uint32_t *straight, uint32_t *diagonal)
 {
 	struct twz_goal goal;
-	size_t n = 0;
-	uint32_t st = 0, dg = 0;
+	struct twz_trail tr = { buf, cap, 0, 0, 0 };
 
 	goal_of(db, t, r, &goal);
 	for (twz_node at = s;; ) {
-		if (n < cap)
-			buf[n] = at;
-		n++;
+		twz__trail_visit(&tr, at);
 		if (at == t)
 			break;
-		if (n > db->c.node_count)
+		if (tr.n > db->c.node_count)
 			return TWZ_E_DAMAGED;
 		unsigned move;
 		at = advance(db, at, &goal, &move);
 		if (at == TWZ_NONE)
 			return TWZ_E_DAMAGED;
-		if (twz_move_is_diagonal(move))
-			dg++;
-		else
-			st++;
+		twz__trail_move(&tr, move);
 	}
-	if (len)
-		*len = n;
-	if (straight)
-		*straight = st;
-	if (diagonal)
-		*diagonal = dg;
-	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+	return twz__trail_end(&tr, len, straight, diagonal);
 }
 
 /* Every source shares t's goal; a source outside t's region has no path

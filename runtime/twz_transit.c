@@ -526,20 +526,10 @@ static struct best best_toward(const twz_db *db, twz_node x,
 
 /* ---- local rows ------------------------------------------------------ */
 
-/* Whether the cell (x, y) holds a node: twz_move_legal's question. */
-static int walkable(const void *ctx, int64_t x, int64_t y)
-{
-	const twz_db *db = ctx;
-
-	if (x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
-		return 0;
-	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x) != TWZ_NONE;
-}
-
 static int legal(const twz_db *db, const struct spot *p, unsigned m)
 {
 	return m < db->c.connectivity &&
-	       twz_move_legal(walkable, db, p->x, p->y, m);
+	       twz_move_legal(twz__walkable, db, p->x, p->y, m);
 }
 
 /* The move from x toward a target t of its outer square, or
@@ -548,19 +538,7 @@ static unsigned local_move(const twz_db *db, twz_node x, const struct spot *px,
 			   twz_node t, const struct spot *pt)
 {
 	const struct twz_transit_view *tv = &db->transit;
-	uint32_t lo = u32_at(tv->row_offsets, x);
-	uint32_t hi = u32_at(tv->row_offsets, (size_t)x + 1);
-	uint32_t key = (t << TWZ_RUN_SYMBOL_BITS) | TWZ_RUN_SYMBOL_MASK;
-
-	/* The last run starting at or before t; the first starts at 0. */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (u32_at(tv->runs, mid) <= key)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	unsigned sym = u32_at(tv->runs, lo) & TWZ_RUN_SYMBOL_MASK;
+	unsigned sym = twz__plain_row_symbol(tv->row_offsets, tv->runs, x, t);
 	if (sym < TWZ_MOVE_COUNT)
 		return sym;  /* checked legal at open */
 	if (sym != TWZ_SYMBOL_TOWARD && sym != TWZ_SYMBOL_NEAREST)
@@ -635,8 +613,7 @@ static twz_status transit_walk(const twz_db *db, twz_node s, twz_node t,
 	struct spot px, pt, pw;
 	twz_node x = s, w = TWZ_NONE;
 	uint32_t b = FAR32;
-	size_t n = 0;
-	uint32_t st = 0, dg = 0;
+	struct twz_trail tr = { buf, cap, 0, 0, 0 };
 
 	(void)r;
 	locate(db, s, &px);
@@ -655,12 +632,10 @@ static twz_status transit_walk(const twz_db *db, twz_node s, twz_node t,
 		return TWZ_OK;
 	}
 	for (;;) {
-		if (n < cap)
-			buf[n] = x;
-		n++;
+		twz__trail_visit(&tr, x);
 		if (x == t)
 			break;
-		if (n > db->c.node_count)
+		if (tr.n > db->c.node_count)
 			return TWZ_E_DAMAGED;
 		if (w != TWZ_NONE && w != x && !near_blocks(tv, &px, &pw))
 			w = TWZ_NONE;  /* a detour left w's neighbourhood */
@@ -694,20 +669,11 @@ static twz_status transit_walk(const twz_db *db, twz_node s, twz_node t,
 		unsigned m = local_move(db, x, &px, w, &pw);
 		if (m == TWZ_SYMBOL_NONE)
 			return TWZ_E_DAMAGED;
-		if (twz_move_is_diagonal(m))
-			dg++;
-		else
-			st++;
+		twz__trail_move(&tr, m);
 		x = step(db, &px, m);
 		move_spot(tv, &px, m);
 	}
-	if (len)
-		*len = n;
-	if (straight)
-		*straight = st;
-	if (diagonal)
-		*diagonal = dg;
-	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+	return twz__trail_end(&tr, len, straight, diagonal);
 }
 
 static void transit_flow_field(const twz_db *db, twz_node t,
