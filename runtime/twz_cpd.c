@@ -179,7 +179,11 @@ static inline void goal_of(const twz_db *db, twz_node t,
 {
 	g->t = t;
 	twz__node_xy(db, t, &g->tx, &g->ty);
-	g->region = *r;
+	/* Field by field: one wide load of the caller's narrow stores
+	 * would wait for them to retire. */
+	g->region.lo = r->lo;
+	g->region.len = r->len;
+	g->region.id = r->id;
 }
 
 /* The move a symbol stands for at node `at` in cell (x, y), or
