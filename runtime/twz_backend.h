@@ -11,7 +11,7 @@
 
 struct twz_backend {
 	/* After validation: derive what the queries read (directories,
-	 * decoded tables) and add it to db->memory_size. */
+	 * decoded tables). */
 	twz_status (*init)(struct twz_db *db);
 	/* Free what init made, also after a failed init. */
 	void (*fini)(struct twz_db *db);

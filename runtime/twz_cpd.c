@@ -13,11 +13,6 @@
 #include <emmintrin.h>
 #endif
 
-static inline uint32_t u32_at(const uint8_t *base, size_t i)
-{
-	return twz_le32(base + 4 * i);
-}
-
 /* ---- at open ----------------------------------------------------------- */
 
 /* The region directory of twz_db.h, for 1.1 CPD files with more than one
