@@ -17,15 +17,6 @@ static inline uint32_t u32_at(const uint8_t *base, size_t i)
 	return twz_le32(base + 4 * i);
 }
 
-void twz_ref_free(struct twz_ref *ref)
-{
-	free(ref->owned);
-	free(ref->node_cell);
-	free(ref->cell_node);
-	free(ref->node_xy);
-	memset(ref, 0, sizeof *ref);
-}
-
 int twz_ref_init(struct twz_ref *ref, const twz_db *db)
 {
 	twz_info info;
@@ -70,6 +61,15 @@ int twz_ref_init(struct twz_ref *ref, const twz_db *db)
 fail:
 	twz_ref_free(ref);
 	return -1;
+}
+
+void twz_ref_free(struct twz_ref *ref)
+{
+	free(ref->owned);
+	free(ref->node_cell);
+	free(ref->cell_node);
+	free(ref->node_xy);
+	memset(ref, 0, sizeof *ref);
 }
 
 /* std::upper_bound over the row for (t, any symbol), then one back: the
