@@ -1,6 +1,7 @@
 /*
- * bench_ref.c - SRC's lookup over the database's runs (see bench_ref.h).
- * Kept deliberately plain: what the runtime is measured against must not
+ * bench_ref.c - SRC's lookup over the database's runs (see bench_ref.h),
+ * which twz_inspect.h hands over in the plain row layout. Kept
+ * deliberately plain: what the runtime is measured against must not
  * borrow the runtime's own tricks.
  */
 #include "bench_ref.h"
@@ -8,78 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "twz_db.h"
+#include "twz_format.h"
+#include "twz_inspect.h"
 
 static inline uint32_t u32_at(const uint8_t *base, size_t i)
 {
 	return twz_le32(base + 4 * i);
-}
-
-static inline uint32_t u16_at(const uint8_t *base, size_t i)
-{
-	return twz_le16(base + 2 * i);
-}
-
-void twz_ref_free(struct twz_ref *ref)
-{
-	free(ref->owned);
-	free(ref->node_cell);
-	free(ref->cell_node);
-	free(ref->node_xy);
-	memset(ref, 0, sizeof *ref);
-}
-
-/*
- * Bucketed rows back to absolute run starts. A run stores its start less
- * the base of the bucket it starts in, and index[b] is the last run
- * starting at or before base b. So run j > 0 starts in the last bucket b
- * with index[b] < j, unless the next bucket's index is j itself and the
- * stored offset is 0: then it starts exactly on that next base (a run in
- * bucket b starts after base b, so its offset is never 0).
- */
-static int unpack_buckets(struct twz_ref *ref, const twz_db *db)
-{
-	uint32_t n = db->c.node_count;
-	struct twz_row_view v;
-	uint64_t runs = 0;
-
-	for (uint32_t s = 0; s < n; s++) {
-		twz__row_view(db, s, &v);
-		runs += twz__row_run_count(&v);
-	}
-	ref->owned = malloc(((size_t)n + 1 + (size_t)runs) * 4);
-	if (!ref->owned)
-		return -1;
-	uint8_t *offsets = ref->owned, *out = ref->owned + ((size_t)n + 1) * 4;
-	uint64_t pos = 0;
-	for (uint32_t s = 0; s < n; s++) {
-		twz__row_view(db, s, &v);
-		uint32_t count = twz__row_run_count(&v);
-		uint32_t b = 0;
-
-		twz_put32(offsets + 4 * (size_t)s, (uint32_t)pos);
-		for (uint32_t j = 0; j < count; j++, pos++) {
-			uint32_t word = u16_at(v.runs, j);
-			uint32_t rel = word >> TWZ_RUN_SYMBOL_BITS;
-			uint32_t start = v.lo;
-			if (j > 0) {
-				while (b + 1 < v.buckets && u16_at(v.index, b + 1) < j)
-					b++;
-				uint32_t in = b;
-				if (b + 1 < v.buckets && u16_at(v.index, b + 1) == j &&
-				    rel == 0)
-					in = b + 1;
-				start = v.lo + (in << v.shift) + rel;
-			}
-			twz_put32(out + 4 * pos, start << TWZ_RUN_SYMBOL_BITS |
-				  (word & TWZ_RUN_SYMBOL_MASK));
-		}
-	}
-	twz_put32(offsets + 4 * (size_t)n, (uint32_t)pos);
-	ref->row_offsets = offsets;
-	ref->runs = out;
-	ref->run_count = pos;
-	return 0;
 }
 
 int twz_ref_init(struct twz_ref *ref, const twz_db *db)
@@ -110,21 +45,31 @@ int twz_ref_init(struct twz_ref *ref, const twz_db *db)
 		ref->move_offset[m] = twz_move_dx[m] +
 				      twz_move_dy[m] * (int32_t)info.width;
 
-	if (db->bucketed) {
-		if (unpack_buckets(ref, db) != 0)
-			goto fail;
-	} else if (db->row_offsets && db->runs) {
-		ref->row_offsets = db->row_offsets;
-		ref->runs = db->runs;
-		ref->run_count = db->run_count;
-	} else {
+	struct twz_plain_rows rows;
+	int rc = twz_inspect_plain_rows(db, &rows);
+	if (rc < 0)
+		goto fail;
+	if (rc > 0) {
 		twz_ref_free(ref);
 		return 1;   /* no all-pairs rows (another method) */
 	}
+	ref->row_offsets = rows.row_offsets;
+	ref->runs = rows.runs;
+	ref->run_count = rows.run_count;
+	ref->owned = rows.owned;
 	return 0;
 fail:
 	twz_ref_free(ref);
 	return -1;
+}
+
+void twz_ref_free(struct twz_ref *ref)
+{
+	free(ref->owned);
+	free(ref->node_cell);
+	free(ref->cell_node);
+	free(ref->node_xy);
+	memset(ref, 0, sizeof *ref);
 }
 
 /* std::upper_bound over the row for (t, any symbol), then one back: the

@@ -10,16 +10,15 @@
 #include <string.h>
 
 #include "cli_common.h"
-#include "twz_db.h"
+#include "twz_inspect.h"
 #include "twz_writer.h"
 
 /* Encode db's sections, in their order, raw. 0 or an exit status. */
 static int unpack(const twz_db *db, const char *in, uint8_t **buf,
 		  size_t *len, struct twz_error *err)
 {
-	const struct twz_container *c = &db->c;
+	const struct twz_container *c = twz_inspect_container(db);
 	struct twz_out_section sec[TWZ_MAX_SECTIONS];
-	const uint32_t kinds = sizeof db->content.data / sizeof *db->content.data;
 	unsigned count = 0;
 
 	/* The runtime skips sections of a newer minor version, and feature
@@ -32,14 +31,15 @@ static int unpack(const twz_db *db, const char *in, uint8_t **buf,
 	}
 	for (uint32_t i = 0; i < c->section_count; i++) {
 		uint32_t kind = c->sections[i].kind;
-		if (kind == 0 || kind >= kinds || !db->content.data[kind]) {
+		const uint8_t *data;
+		size_t size;
+		twz_inspect_section(db, kind, &data, &size);
+		if (kind == 0 || !data) {
 			twz_error_set(err, "%s: section %u has kind %u, which this version does not know; unpack it with a newer version",
 				      in, i, kind);
 			return -1;
 		}
-		sec[count++] = (struct twz_out_section){
-			kind, db->content.data[kind],
-			(size_t)db->content.size[kind] };
+		sec[count++] = (struct twz_out_section){ kind, data, size };
 	}
 	struct twz_out_header h = {
 		.minor = c->minor,

@@ -8,7 +8,8 @@
  * follows from the entry, so a new overlay is one more entry.
  *
  * The database is read through the public runtime API only, except the
- * run counts of its rows (twz_db_row_runs), which the API does not expose.
+ * run counts of its rows (twz_db_row_runs) and its TRANSIT block grid,
+ * which the API does not expose: those come from twz_inspect.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@
 #include <string.h>
 
 #include "render.h"
-#include "twz_db.h"
 #include "twz_format.h"
+#include "twz_inspect.h"
 
 #define SQRT2 1.41421356237309504880
 
@@ -25,19 +26,7 @@
 
 uint32_t twz_db_row_runs(const twz_db *db, twz_node s)
 {
-	if (!db || s >= db->c.node_count)
-		return 0;
-#ifdef TWZ_FEATURE_BUCKETED_ROWS
-	if (db->bucketed) {
-		struct twz_row_view v;
-		twz__row_view(db, s, &v);
-		return twz__row_run_count(&v);
-	}
-#endif
-	if (!db->row_offsets)
-		return 0;
-	return twz_le32(db->row_offsets + 4 * ((size_t)s + 1)) -
-	       twz_le32(db->row_offsets + 4 * (size_t)s);
+	return twz_inspect_row_runs(db, s);
 }
 
 /* The move from node a to its neighbour b, or TWZ_MOVE_COUNT. */
@@ -559,11 +548,8 @@ static void runs_legend(const struct twz_render *r,
 
 /* What the overlay draws: the block grid and every transit node's cell. */
 struct transit_data {
-	uint32_t origin_x, origin_y;  /* the block grid's top-left cell */
-	uint32_t side;                /* block side, cells */
-	uint32_t cols, rows;
-	uint32_t count;               /* transit nodes */
-	uint32_t cell[];              /* [count]: y << 16 | x */
+	struct twz_transit_params g;  /* the grid; g.nodes is not kept */
+	uint32_t cell[];              /* [g.transit_count]: y << 16 | x */
 };
 
 static int transit_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
@@ -577,20 +563,17 @@ static int transit_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 			      "transit)", sc->name);
 		return -1;
 	}
-	const struct twz_transit_view *tv = &db->transit;
+	struct twz_transit_params tp;
+	twz_inspect_transit(db, &tp);
 	struct transit_data *d = malloc(sizeof *d +
-					(size_t)tv->transit_count * sizeof d->cell[0]);
+					(size_t)tp.transit_count * sizeof d->cell[0]);
 	if (!d)
 		return nomem(sc, err);
-	d->origin_x = tv->origin_x;
-	d->origin_y = tv->origin_y;
-	d->side = tv->side;
-	d->cols = tv->cols;
-	d->rows = tv->rows;
-	d->count = tv->transit_count;
-	for (uint32_t i = 0; i < d->count; i++) {
+	d->g = tp;
+	d->g.nodes = NULL;
+	for (uint32_t i = 0; i < tp.transit_count; i++) {
 		uint32_t x = 0, y = 0;
-		twz_node_xy(db, twz_le32(tv->nodes + 4 * (size_t)i), &x, &y);
+		twz_node_xy(db, twz_le32(tp.nodes + 4 * (size_t)i), &x, &y);
 		d->cell[i] = y << 16 | x;
 	}
 	it->data = d;
@@ -610,15 +593,15 @@ static void transit_draw(const struct twz_render *r,
 		double w = l->scale >= 4 ? 2 : 1;
 		double x0 = l->map_x, y0 = l->map_y;
 		double x1 = x0 + l->map_w, y1 = y0 + l->map_h;
-		for (uint32_t k = 0; k <= d->cols; k++) {
-			double px = x0 + ((double)d->origin_x + (double)k * d->side) * l->scale;
+		for (uint32_t k = 0; k <= d->g.cols; k++) {
+			double px = x0 + ((double)d->g.origin_x + (double)k * d->g.side) * l->scale;
 			if (px < x0 || px > x1)
 				continue;
 			double xy[4] = { px, y0, px, y1 };
 			c->ops->line(c, xy, 2, w, colour, 0.8);
 		}
-		for (uint32_t k = 0; k <= d->rows; k++) {
-			double py = y0 + ((double)d->origin_y + (double)k * d->side) * l->scale;
+		for (uint32_t k = 0; k <= d->g.rows; k++) {
+			double py = y0 + ((double)d->g.origin_y + (double)k * d->g.side) * l->scale;
 			if (py < y0 || py > y1)
 				continue;
 			double xy[4] = { x0, py, x1, py };
@@ -627,7 +610,7 @@ static void transit_draw(const struct twz_render *r,
 	}
 	if (layer == TWZ_LAYER_MARKS) {
 		double rad = twz_mark_radius(l->scale) * 0.7;
-		for (uint32_t i = 0; i < d->count; i++) {
+		for (uint32_t i = 0; i < d->g.transit_count; i++) {
 			double px, py;
 			twz_cell_centre(l, d->cell[i] & 0xFFFF, d->cell[i] >> 16, &px, &py);
 			twz_draw_goal(c, px, py, rad, colour);
@@ -643,9 +626,9 @@ static void transit_legend(const struct twz_render *r,
 
 	(void)r;
 	twz_legend_add(lg, TWZ_LEGEND_BOUNDARY, "TRANSIT cells, %u x %u of %u",
-		       d->cols, d->rows, d->side)->colour = twz_palette_category(5);
+		       d->g.cols, d->g.rows, d->g.side)->colour = twz_palette_category(5);
 	twz_legend_add(lg, TWZ_LEGEND_NODE, "%u transit nodes",
-		       d->count)->colour = twz_palette_category(5);
+		       d->g.transit_count)->colour = twz_palette_category(5);
 }
 
 /* ---- the table ----------------------------------------------------------- */

@@ -1,7 +1,11 @@
 /*
- * twz_db.h - the runtime's private view of an open database. Pointers
- * address either the read-only mapping (raw sections) or buffers inflated
- * at open (zstd sections); all were validated by format/twz_validate.c.
+ * twz_db.h - the runtime's private view of an open database, and the
+ * internal lookups every part of the runtime shares (a cell's node, a
+ * node's cell and region, a bucketed row). Pointers address either the
+ * read-only mapping (raw sections) or buffers inflated at open (zstd
+ * sections); all were validated by format/twz_validate.c. Nothing outside
+ * runtime/ includes this header: the tool reads databases through
+ * twz_inspect.h.
  */
 #ifndef TWZ_DB_H
 #define TWZ_DB_H
@@ -10,8 +14,11 @@
 #include "twz_transit.h"
 #include "twz_validate.h"
 
+struct twz_backend;
+
 struct twz_db {
 	struct twz_container c;
+	const struct twz_backend *backend; /* chosen at open (twz_backend.h) */
 	const uint8_t *file;        /* the whole file's bytes */
 	size_t file_len;
 	int mapped;                 /* file is our mmap, unmap at close */
@@ -47,7 +54,7 @@ struct twz_db {
 };
 
 /* Where node n's bucketed row lies (1.1 files), for the query path and
- * for tools that read rows (benchmarks, pictures). */
+ * for twz_inspect.c. */
 struct twz_row_view {
 	uint32_t lo;            /* first node of the region */
 	uint32_t len;           /* nodes in the region */
@@ -62,6 +69,26 @@ struct twz_row_view {
 static inline uint32_t twz__cell_node(const struct twz_db *db, size_t cell)
 {
 	return twz_cell_node_at(db->cell_node, db->narrow, cell);
+}
+
+/* Node n's 8-byte record (1.1 files): its cell and its row. */
+static inline const uint8_t *twz__record(const struct twz_db *db, uint32_t n)
+{
+	return db->records + (size_t)n * TWZ_RECORD_SIZE;
+}
+
+/* Grid position of a valid node. */
+static inline void twz__node_xy(const struct twz_db *db, uint32_t n,
+				uint32_t *x, uint32_t *y)
+{
+	if (db->bucketed) {
+		*x = twz_le16(twz__record(db, n) + TWZ_R_X);
+		*y = twz_le16(twz__record(db, n) + TWZ_R_Y);
+	} else {
+		uint32_t cell = twz_le32(db->node_cell + 4 * (size_t)n);
+		*x = cell % db->c.width;
+		*y = cell / db->c.width;
+	}
 }
 
 static inline uint32_t twz__region(const struct twz_db *db, uint32_t n)
@@ -87,13 +114,37 @@ static inline void twz__region_range(const struct twz_db *db, uint32_t n,
 	*len = twz_le32(db->regions + 4 * ((size_t)k + 1)) - *lo;
 }
 
+/* The region of a query's source, found once per query (a path stays in
+ * it): 1.1 files hold regions as node ranges, 1.0 files as ids. */
+struct twz_span {
+	uint32_t lo;    /* 1.1: first node of the region */
+	uint32_t len;   /* 1.1: nodes in it */
+	uint32_t id;    /* 1.0: region id */
+};
+
+static inline void twz__span_of(const struct twz_db *db, uint32_t s,
+				struct twz_span *r)
+{
+	r->lo = r->len = r->id = 0;
+	if (db->bucketed)
+		twz__region_range(db, s, &r->lo, &r->len);
+	else
+		r->id = twz_le32(db->node_comp + 4 * (size_t)s);
+}
+
+static inline int twz__in_span(const struct twz_db *db,
+			       const struct twz_span *r, uint32_t t)
+{
+	return db->bucketed ? t - r->lo < r->len
+			    : twz_le32(db->node_comp + 4 * (size_t)t) == r->id;
+}
+
 /* Node n's row, n in the region [lo, lo + len). */
 static inline void twz__row_view_in(const struct twz_db *db, uint32_t n,
 				    uint32_t lo, uint32_t len,
 				    struct twz_row_view *v)
 {
-	uint32_t word = twz_le32(db->records + (size_t)n * TWZ_RECORD_SIZE +
-				 TWZ_R_ROW);
+	uint32_t word = twz_le32(twz__record(db, n) + TWZ_R_ROW);
 
 	v->lo = lo;
 	v->len = len;

@@ -1,8 +1,9 @@
 /*
- * twz_open.c - map, validate and inflate a .twz file. Everything a query
- * will rely on is checked here, once.
+ * twz_open.c - map, validate and inflate a .twz file, then pick the back
+ * end of the file's method (twz_backend.h) and let it derive what its
+ * queries read. Everything a query will rely on is checked here, once.
  */
-#include "twz_db.h"
+#include "twz_backend.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,40 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
-
-#define TWZ_STR2(x) #x
-#define TWZ_STR(x) TWZ_STR2(x)
-
-const char *twz_version(void)
-{
-	return TWZ_STR(TWZ_VERSION_MAJOR) "." TWZ_STR(TWZ_VERSION_MINOR) "."
-		TWZ_STR(TWZ_VERSION_PATCH);
-}
-
-unsigned twz_version_number(void)
-{
-	return TWZ_VERSION_NUMBER;
-}
-
-const char *twz_strerror(twz_status status)
-{
-	switch (status) {
-	case TWZ_OK: return "success";
-	case TWZ_E_ARGUMENT: return "invalid argument";
-	case TWZ_E_IO: return "I/O error";
-	case TWZ_E_NOMEM: return "out of memory";
-	case TWZ_E_NOT_TWIGZ: return "not a twigz database";
-	case TWZ_E_VERSION: return "database made by a newer, incompatible format version";
-	case TWZ_E_FEATURE: return "database needs a feature this library lacks";
-	case TWZ_E_DAMAGED: return "database is truncated or damaged";
-	case TWZ_E_CHECKSUM: return "database checksum mismatch (damaged)";
-	case TWZ_E_RESERVED: return "database has non-zero reserved fields";
-	case TWZ_E_UNREACHABLE: return "goal unreachable";
-	case TWZ_E_BUFFER_TOO_SMALL: return "buffer too small";
-	case TWZ_E_LIMIT: return "database exceeds a size limit";
-	}
-	return "unknown status";
-}
 
 /* Decode one section into v; zstd sections are inflated into a buffer the
  * database owns. */
@@ -102,72 +69,6 @@ static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
 	return TWZ_OK;
 }
 
-/* The region directory of twz_db.h, for 1.1 CPD files with more than one
- * region: about eight slices a region (256 at least), at most 2^16. */
-static twz_status region_dir_init(twz_db *db)
-{
-	uint32_t n = db->c.node_count, count = db->c.component_count;
-	unsigned shift = 0;
-
-	while (shift < 31 && ((uint64_t)n >> shift) > 8 * (uint64_t)count &&
-	       ((uint64_t)n >> shift) > 256)
-		shift++;
-	while (((uint64_t)n >> shift) >= 65536)
-		shift++;
-	size_t slices = ((size_t)n >> shift) + 1;
-	db->region_dir = malloc(slices * sizeof *db->region_dir);
-	if (!db->region_dir)
-		return TWZ_E_NOMEM;
-	db->region_shift = shift;
-	for (size_t i = 0; i < slices; i++) {
-		uint64_t first = (uint64_t)i << shift;
-		db->region_dir[i] = first < n ? twz_region_of(db->regions, count,
-							       (uint32_t)first)
-					      : count - 1;
-	}
-	db->memory_size += slices * sizeof *db->region_dir;
-	return TWZ_OK;
-}
-
-/* Whether the cell (x, y) holds a node. */
-static int walkable(const twz_db *db, int64_t x, int64_t y)
-{
-	if (x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
-		return 0;
-	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x) != TWZ_NONE;
-}
-
-/* The legal moves of every node, for direction symbols: a direction is
- * decoded from coordinates at query time, so its move is checked there,
- * and one byte a node makes that check a single read. */
-static twz_status node_moves_init(twz_db *db)
-{
-	uint32_t n = db->c.node_count;
-
-	db->node_moves = malloc(n ? n : 1);
-	if (!db->node_moves)
-		return TWZ_E_NOMEM;
-	for (uint32_t v = 0; v < n; v++) {
-		uint32_t x, y;
-		unsigned bits = 0;
-
-		twz_node_xy(db, v, &x, &y);
-		for (unsigned m = 0; m < db->c.connectivity; m++) {
-			int64_t nx = (int64_t)x + twz_move_dx[m];
-			int64_t ny = (int64_t)y + twz_move_dy[m];
-			/* No corner cutting: a diagonal needs both cells
-			 * beside it. */
-			if (walkable(db, nx, ny) &&
-			    (!twz_move_is_diagonal(m) ||
-			     (walkable(db, nx, y) && walkable(db, x, ny))))
-				bits |= 1u << m;
-		}
-		db->node_moves[v] = (uint8_t)bits;
-	}
-	db->memory_size += n;
-	return TWZ_OK;
-}
-
 static twz_status load(twz_db *db, unsigned flags)
 {
 	twz_status st = twz_parse_container(db->file, db->file_len, &db->c);
@@ -212,24 +113,13 @@ static twz_status load(twz_db *db, unsigned flags)
 		}
 		db->run_count = runs;
 	}
-	if (db->c.method == TWZ_METHOD_TRANSIT) {
-		st = twz_transit_view_init(db);
-		if (st != TWZ_OK)
-			return st;
-		db->run_count = db->transit.run_count;
-	}
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		db->move_offset[m] = twz_move_dx[m] +
 				     twz_move_dy[m] * (int32_t)db->c.width;
-	if (db->bucketed && db->c.method != TWZ_METHOD_TRANSIT &&
-	    db->c.component_count > 1) {
-		st = region_dir_init(db);
-		if (st != TWZ_OK)
-			return st;
-	}
-	if (db->direction && db->c.method != TWZ_METHOD_TRANSIT)
-		return node_moves_init(db);
-	return TWZ_OK;
+	/* Validation admits these two methods only. */
+	db->backend = db->c.method == TWZ_METHOD_TRANSIT ? &twz_backend_transit
+							: &twz_backend_cpd;
+	return db->backend->init(db);
 }
 
 static twz_status open_common(twz_db *db, unsigned flags, twz_db **out)
@@ -315,32 +205,10 @@ void twz_close(twz_db *db)
 		return;
 	for (unsigned k = 0; k < TWZ_SECTION_KIND_LIMIT; k++)
 		free(db->inflated[k]);
-	free(db->node_moves);
-	free(db->region_dir);
-	twz_transit_view_free(&db->transit);
+	if (db->backend)
+		db->backend->fini(db);
 	if (db->mapped)
 		munmap((void *)db->file, db->file_len);
 	free(db);
 }
 
-twz_status twz_get_info(const twz_db *db, twz_info *info)
-{
-	if (!db || !info)
-		return TWZ_E_ARGUMENT;
-	memset(info, 0, sizeof *info);
-	info->format_major = db->c.major;
-	info->format_minor = db->c.minor;
-	info->method = db->c.method;
-	info->connectivity = db->c.connectivity;
-	info->width = db->c.width;
-	info->height = db->c.height;
-	info->node_count = db->c.node_count;
-	info->component_count = db->c.component_count;
-	info->level_hash = db->c.level_hash;
-	info->file_size = db->file_len;
-	info->memory_size = db->memory_size;
-	info->run_count = db->run_count;
-	info->build_codec = db->c.build_codec;
-	info->build_level = db->c.build_level;
-	return TWZ_OK;
-}

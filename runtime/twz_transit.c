@@ -1,9 +1,11 @@
 /*
- * twz_transit.c - queries on a TRANSIT database: local first-move rows for
- * near targets, transit nodes and distance tables for far ones, paths in
- * chunks. No allocation: a query keeps a few scalars on its stack; a
- * block lists at most TWZ_TRANSIT_MAX_LIST transit nodes (checked at
- * open), which bounds the work of a global query.
+ * twz_transit.c - the TRANSIT back end (method 2): local first-move rows
+ * for near targets, transit nodes and distance tables for far ones, paths
+ * in chunks. At open the distance planes are decoded into tables; after
+ * that no allocation: a query keeps a few scalars on its stack; a block
+ * lists at most TWZ_TRANSIT_MAX_LIST transit nodes (checked at open),
+ * which bounds the work of a global query. Arguments and regions were
+ * checked by twz_api.c.
  *
  * The rule (FORMAT.md, "TRANSIT sections", has the terms). Blocks A and B
  * are near when their block coordinates differ by at most `outer` on both
@@ -29,11 +31,9 @@
  *   d(x, a) + D(a, b) whenever b is outside the outer square of x's block
  *   X: the chunked walk below rests on it.
  */
-#include "twz_transit.h"
+#include "twz_backend.h"
 
 #include <stdlib.h>
-
-#include "twz_db.h"
 
 #define FAR32 0xFFFFFFFFu
 #define SQRT2 1.41421356237309504880
@@ -221,7 +221,7 @@ static void convert_table(const twz_db *db, struct converter *cv)
 				      u32_at(tv->nodes, j));
 }
 
-twz_status twz_transit_view_init(twz_db *db)
+static twz_status transit_init(twz_db *db)
 {
 	struct twz_transit_view *tv = &db->transit;
 	const struct twz_content *v = &db->content;
@@ -266,6 +266,7 @@ twz_status twz_transit_view_init(twz_db *db)
 	convert_table(db, &tc);
 	tv->node_dist = tv->node_dist_own;
 	tv->table = tv->table_own;
+	db->run_count = tv->run_count;
 	/* The planes are not read again: free them when inflated. */
 	for (uint32_t k = TWZ_SECTION_TRANSIT_NODE_DIST; k <= TWZ_SECTION_TRANSIT_TABLE; k++)
 		if (db->inflated[k]) {
@@ -276,8 +277,10 @@ twz_status twz_transit_view_init(twz_db *db)
 	return TWZ_OK;
 }
 
-void twz_transit_view_free(struct twz_transit_view *tv)
+static void transit_fini(twz_db *db)
 {
+	struct twz_transit_view *tv = &db->transit;
+
 	free(tv->node_dist_own);
 	free(tv->table_own);
 	tv->node_dist_own = tv->table_own = NULL;
@@ -525,14 +528,8 @@ static struct best best_toward(const twz_db *db, twz_node x,
 
 static int legal(const twz_db *db, const struct spot *p, unsigned m)
 {
-	int64_t nx = (int64_t)p->x + twz_move_dx[m];
-	int64_t ny = (int64_t)p->y + twz_move_dy[m];
-
-	if (m >= db->c.connectivity || twz_node_at(db, nx, ny) == TWZ_NONE)
-		return 0;
-	return !twz_move_is_diagonal(m) ||
-	       (twz_node_at(db, nx, p->y) != TWZ_NONE &&
-		twz_node_at(db, p->x, ny) != TWZ_NONE);
+	return m < db->c.connectivity &&
+	       twz_move_legal(twz__walkable, db, p->x, p->y, m);
 }
 
 /* The move from x toward a target t of its outer square, or
@@ -541,19 +538,7 @@ static unsigned local_move(const twz_db *db, twz_node x, const struct spot *px,
 			   twz_node t, const struct spot *pt)
 {
 	const struct twz_transit_view *tv = &db->transit;
-	uint32_t lo = u32_at(tv->row_offsets, x);
-	uint32_t hi = u32_at(tv->row_offsets, (size_t)x + 1);
-	uint32_t key = (t << TWZ_RUN_SYMBOL_BITS) | TWZ_RUN_SYMBOL_MASK;
-
-	/* The last run starting at or before t; the first starts at 0. */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (u32_at(tv->runs, mid) <= key)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	unsigned sym = u32_at(tv->runs, lo) & TWZ_RUN_SYMBOL_MASK;
+	unsigned sym = twz__plain_row_symbol(tv->row_offsets, tv->runs, x, t);
 	if (sym < TWZ_MOVE_COUNT)
 		return sym;  /* checked legal at open */
 	if (sym != TWZ_SYMBOL_TOWARD && sym != TWZ_SYMBOL_NEAREST)
@@ -574,12 +559,14 @@ static inline twz_node step(const twz_db *db, const struct spot *p,
 	return twz__cell_node(db, cell);
 }
 
-twz_node twz_transit_next(const twz_db *db, twz_node s, twz_node t)
+static twz_node transit_next(const twz_db *db, twz_node s, twz_node t,
+			     const struct twz_span *r)
 {
 	const struct twz_transit_view *tv = &db->transit;
 	struct spot ps, pt;
 	unsigned m;
 
+	(void)r;
 	locate(db, s, &ps);
 	locate(db, t, &pt);
 	if (near_blocks(tv, &ps, &pt)) {
@@ -617,17 +604,18 @@ twz_node twz_transit_next(const twz_db *db, twz_node s, twz_node t)
  * nodes, so more moves, or a choice that does not move, mean a crafted
  * file: TWZ_E_DAMAGED.
  */
-twz_status twz_transit_walk(const twz_db *db, twz_node s, twz_node t,
-			    twz_node *buf, size_t cap, size_t *len,
-			    uint32_t *straight, uint32_t *diagonal)
+static twz_status transit_walk(const twz_db *db, twz_node s, twz_node t,
+			       const struct twz_span *r, twz_node *buf,
+			       size_t cap, size_t *len, uint32_t *straight,
+			       uint32_t *diagonal)
 {
 	const struct twz_transit_view *tv = &db->transit;
 	struct spot px, pt, pw;
 	twz_node x = s, w = TWZ_NONE;
 	uint32_t b = FAR32;
-	size_t n = 0;
-	uint32_t st = 0, dg = 0;
+	struct twz_trail tr = { buf, cap, 0, 0, 0 };
 
+	(void)r;
 	locate(db, s, &px);
 	locate(db, t, &pt);
 	if (!len && !near_blocks(tv, &px, &pt)) {
@@ -644,12 +632,10 @@ twz_status twz_transit_walk(const twz_db *db, twz_node s, twz_node t,
 		return TWZ_OK;
 	}
 	for (;;) {
-		if (n < cap)
-			buf[n] = x;
-		n++;
+		twz__trail_visit(&tr, x);
 		if (x == t)
 			break;
-		if (n > db->c.node_count)
+		if (tr.n > db->c.node_count)
 			return TWZ_E_DAMAGED;
 		if (w != TWZ_NONE && w != x && !near_blocks(tv, &px, &pw))
 			w = TWZ_NONE;  /* a detour left w's neighbourhood */
@@ -683,18 +669,30 @@ twz_status twz_transit_walk(const twz_db *db, twz_node s, twz_node t,
 		unsigned m = local_move(db, x, &px, w, &pw);
 		if (m == TWZ_SYMBOL_NONE)
 			return TWZ_E_DAMAGED;
-		if (twz_move_is_diagonal(m))
-			dg++;
-		else
-			st++;
+		twz__trail_move(&tr, m);
 		x = step(db, &px, m);
 		move_spot(tv, &px, m);
 	}
-	if (len)
-		*len = n;
-	if (straight)
-		*straight = st;
-	if (diagonal)
-		*diagonal = dg;
-	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+	return twz__trail_end(&tr, len, straight, diagonal);
 }
+
+static void transit_flow_field(const twz_db *db, twz_node t,
+			       const struct twz_span *r, twz_node *next)
+{
+	for (twz_node n = 0; n < db->c.node_count; n++) {
+		if (n == t)
+			next[n] = t;
+		else if (!twz__in_span(db, r, n))
+			next[n] = TWZ_NONE;
+		else
+			next[n] = transit_next(db, n, t, r);
+	}
+}
+
+const struct twz_backend twz_backend_transit = {
+	.init = transit_init,
+	.fini = transit_fini,
+	.next = transit_next,
+	.walk = transit_walk,
+	.flow_field = transit_flow_field,
+};

@@ -1,8 +1,8 @@
 /*
- * twz_transit.h - queries on a TRANSIT database (method 2), private to the
- * runtime. twz_query.c hands every TRANSIT query here after checking its
- * arguments; the sections were validated at open
- * (format/twz_validate_transit.c), so only arguments are checked here.
+ * twz_transit.h - the decoded TRANSIT sections of an open database
+ * (method 2), private to the runtime: twz_transit.c fills the view at open
+ * and answers queries from it; twz_inspect.c shows its parameters to the
+ * tool.
  */
 #ifndef TWZ_TRANSIT_H
 #define TWZ_TRANSIT_H
@@ -39,25 +39,5 @@ struct twz_transit_view {
 	const uint8_t *runs;       /* u32: start << 4 | symbol */
 	uint64_t run_count;
 };
-
-struct twz_db;
-
-/* Fill db->transit from validated content: decode the distance planes
- * into absolute entries (allocated; the inflated planes are freed). */
-twz_status twz_transit_view_init(struct twz_db *db);
-void twz_transit_view_free(struct twz_transit_view *tv);
-
-/* The next node from s toward t: s, t valid, distinct, one region. */
-twz_node twz_transit_next(const struct twz_db *db, twz_node s, twz_node t);
-
-/*
- * Walk s -> t (s, t valid, one region), as twz_query.c's walk: fills at
- * most cap nodes of buf, the full node count in *len, the moves in
- * *straight and *diagonal. With len NULL only the cost is wanted, which a
- * global pair gets from the tables without walking.
- */
-twz_status twz_transit_walk(const struct twz_db *db, twz_node s, twz_node t,
-			    twz_node *buf, size_t cap, size_t *len,
-			    uint32_t *straight, uint32_t *diagonal);
 
 #endif

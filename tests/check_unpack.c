@@ -15,8 +15,8 @@
 #include "bake.h"
 #include "test_support.h"
 #include "twigz.h"
-#include "twz_db.h"
 #include "twz_format.h"
+#include "twz_inspect.h"
 #include "twz_validate.h"
 
 /* ---- files and the tool ---------------------------------------------- */
@@ -185,12 +185,15 @@ START_TEST(test_unpack_output_is_zero_copy)
 
 	twz_db *db;
 	ck_assert_int_eq(twz_open(out, 0, &db), TWZ_OK);
-	for (unsigned k = 0; k < sizeof db->content.data / sizeof *db->content.data; k++) {
-		ck_assert_ptr_null(db->inflated[k]);
-		const uint8_t *p = db->content.data[k];
+	const uint8_t *file;
+	size_t file_len;
+	twz_inspect_file(db, &file, &file_len);
+	for (unsigned k = 0; k < TWZ_SECTION_KIND_LIMIT; k++) {
+		const uint8_t *p;
+		size_t size;
+		ck_assert_ptr_null(twz_inspect_section(db, k, &p, &size));
 		if (p)
-			ck_assert_msg(p >= db->file && p + db->content.size[k] <=
-				      db->file + db->file_len,
+			ck_assert_msg(p >= file && p + size <= file + file_len,
 				      "section %u is not read from the mapping", k);
 	}
 	twz_info info;

@@ -1,112 +1,99 @@
 /*
- * twz_query.c - the query path: node lookups, first moves, paths, costs,
- * flow fields. No allocation, no locks, no I/O; offsets were validated at
- * open, so only the caller's arguments are checked here.
+ * twz_cpd.c - the CPD back end (method 1): first moves from compressed
+ * all-pairs rows, plain (format 1.0: ROW_OFFSETS + RUNS, bisected) or
+ * bucketed (1.1: NODE_RECORDS + REGIONS + ROWS), with plain moves or
+ * direction symbols. No allocation, no locks, no I/O on the query path;
+ * offsets were validated at open and arguments by twz_api.c.
  */
-#include "twz_db.h"
+#include "twz_backend.h"
 
-#include <math.h>
+#include <stdlib.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-static inline uint32_t u32_at(const uint8_t *base, size_t i)
-{
-	return twz_le32(base + 4 * i);
-}
+/* ---- at open ----------------------------------------------------------- */
 
-uint32_t twz_node_count(const twz_db *db)
+/* The region directory of twz_db.h, for 1.1 CPD files with more than one
+ * region: about eight slices a region (256 at least), at most 2^16. */
+static twz_status region_dir_init(twz_db *db)
 {
-	return db ? db->c.node_count : 0;
-}
+	uint32_t n = db->c.node_count, count = db->c.component_count;
+	unsigned shift = 0;
 
-static inline const uint8_t *record(const twz_db *db, twz_node n)
-{
-	return db->records + (size_t)n * TWZ_RECORD_SIZE;
-}
-
-/* Grid position of a valid node. */
-static inline void position(const twz_db *db, twz_node n, uint32_t *x,
-			    uint32_t *y)
-{
-	if (db->bucketed) {
-		*x = twz_le16(record(db, n) + TWZ_R_X);
-		*y = twz_le16(record(db, n) + TWZ_R_Y);
-	} else {
-		uint32_t cell = u32_at(db->node_cell, n);
-		*x = cell % db->c.width;
-		*y = cell / db->c.width;
+	while (shift < 31 && ((uint64_t)n >> shift) > 8 * (uint64_t)count &&
+	       ((uint64_t)n >> shift) > 256)
+		shift++;
+	while (((uint64_t)n >> shift) >= 65536)
+		shift++;
+	size_t slices = ((size_t)n >> shift) + 1;
+	db->region_dir = malloc(slices * sizeof *db->region_dir);
+	if (!db->region_dir)
+		return TWZ_E_NOMEM;
+	db->region_shift = shift;
+	for (size_t i = 0; i < slices; i++) {
+		uint64_t first = (uint64_t)i << shift;
+		db->region_dir[i] = first < n ? twz_region_of(db->regions, count,
+							       (uint32_t)first)
+					      : count - 1;
 	}
-}
-
-static inline uint32_t region(const twz_db *db, twz_node n)
-{
-	return db->bucketed ? twz__region(db, n) : u32_at(db->node_comp, n);
-}
-
-twz_node twz_node_at(const twz_db *db, int64_t x, int64_t y)
-{
-	if (!db || x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
-		return TWZ_NONE;
-	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x);
-}
-
-twz_status twz_node_xy(const twz_db *db, twz_node node, uint32_t *x,
-		       uint32_t *y)
-{
-	uint32_t nx, ny;
-
-	if (!db || node >= db->c.node_count)
-		return TWZ_E_ARGUMENT;
-	position(db, node, &nx, &ny);
-	if (x)
-		*x = nx;
-	if (y)
-		*y = ny;
+	db->memory_size += slices * sizeof *db->region_dir;
 	return TWZ_OK;
 }
 
-/* The region of a query's source, found once per query (a path stays in
- * it): 1.1 files hold regions as node ranges, 1.0 files as ids. */
-struct twz_span {
-	uint32_t lo;    /* 1.1: first node of the region */
-	uint32_t len;   /* 1.1: nodes in it */
-	uint32_t id;    /* 1.0: region id */
-};
-
-static inline void span_of(const twz_db *db, twz_node s, struct twz_span *r)
+/* The legal moves of every node, for direction symbols: a direction is
+ * decoded from coordinates at query time, so its move is checked there,
+ * and one byte a node makes that check a single read. */
+static twz_status node_moves_init(twz_db *db)
 {
-	r->lo = r->len = r->id = 0;
-	if (db->bucketed)
-		twz__region_range(db, s, &r->lo, &r->len);
-	else
-		r->id = u32_at(db->node_comp, s);
+	uint32_t n = db->c.node_count;
+
+	db->node_moves = malloc(n ? n : 1);
+	if (!db->node_moves)
+		return TWZ_E_NOMEM;
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t x, y;
+		unsigned bits = 0;
+
+		twz__node_xy(db, v, &x, &y);
+		for (unsigned m = 0; m < db->c.connectivity; m++)
+			if (twz_move_legal(twz__walkable, db, x, y, m))
+				bits |= 1u << m;
+		db->node_moves[v] = (uint8_t)bits;
+	}
+	db->memory_size += n;
+	return TWZ_OK;
 }
 
-static inline int in_span(const twz_db *db, const struct twz_span *r,
-			  twz_node t)
+static twz_status cpd_init(twz_db *db)
 {
-	return db->bucketed ? t - r->lo < r->len : u32_at(db->node_comp, t) == r->id;
+	twz_status st;
+
+	if (db->bucketed && db->c.component_count > 1) {
+		st = region_dir_init(db);
+		if (st != TWZ_OK)
+			return st;
+	}
+	if (db->direction)
+		return node_moves_init(db);
+	return TWZ_OK;
 }
 
-/* Format 1.0 rows: the last run of row s whose start is <= t, by
- * bisection. Row s's first run starts at 0, so one always does. */
+static void cpd_fini(twz_db *db)
+{
+	free(db->node_moves);
+	free(db->region_dir);
+	db->node_moves = NULL;
+	db->region_dir = NULL;
+}
+
+/* ---- queries ----------------------------------------------------------- */
+
+/* Format 1.0 rows: the last run of row s whose start is <= t. */
 static unsigned symbol_by_bisection(const twz_db *db, twz_node s, twz_node t)
 {
-	uint32_t lo = u32_at(db->row_offsets, s);
-	uint32_t hi = u32_at(db->row_offsets, (size_t)s + 1);
-	uint32_t key = (t << TWZ_RUN_SYMBOL_BITS) | TWZ_RUN_SYMBOL_MASK;
-
-	/* Invariant: runs[lo] <= key, runs[hi] > key (or hi is the end). */
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (u32_at(db->runs, mid) <= key)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return u32_at(db->runs, lo) & TWZ_RUN_SYMBOL_MASK;
+	return twz__plain_row_symbol(db->row_offsets, db->runs, s, t);
 }
 
 /* Runs counted from `runs` on (m of them) while their start within the
@@ -182,12 +169,16 @@ struct twz_goal {
 	struct twz_span region;   /* s's region, which t is in */
 };
 
-static inline void goal_of(const twz_db *db, twz_node s, twz_node t,
-			   struct twz_goal *g)
+static inline void goal_of(const twz_db *db, twz_node t,
+			   const struct twz_span *r, struct twz_goal *g)
 {
 	g->t = t;
-	position(db, t, &g->tx, &g->ty);
-	span_of(db, s, &g->region);
+	twz__node_xy(db, t, &g->tx, &g->ty);
+	/* Field by field: one wide load of the caller's narrow stores
+	 * would wait for them to retire. */
+	g->region.lo = r->lo;
+	g->region.len = r->len;
+	g->region.id = r->id;
 }
 
 /* The move a symbol stands for at node `at` in cell (x, y), or
@@ -233,7 +224,7 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 	unsigned sym;
 
 	if (db->bucketed) {
-		const uint8_t *rec = record(db, at);
+		const uint8_t *rec = twz__record(db, at);
 		struct twz_row_view v;
 		x = twz_le16(rec + TWZ_R_X);
 		y = twz_le16(rec + TWZ_R_Y);
@@ -241,7 +232,7 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 		sym = symbol_in_row(&v, g->t);
 	} else {
 		sym = symbol_by_bisection(db, at, g->t);
-		position(db, at, &x, &y);
+		twz__node_xy(db, at, &x, &y);
 	}
 	sym = move_of(db, sym, at, x, y, g);
 	if (sym == TWZ_SYMBOL_NONE)
@@ -251,132 +242,67 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 	return twz__cell_node(db, (size_t)cell);
 }
 
-twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
+static twz_node cpd_next(const twz_db *db, twz_node s, twz_node t,
+			 const struct twz_span *r)
 {
 	struct twz_goal goal;
 	unsigned move;
 
-	if (!db || s >= db->c.node_count || t >= db->c.node_count)
-		return TWZ_NONE;
-	if (s == t)
-		return t;
-	goal_of(db, s, t, &goal);
-	if (!in_span(db, &goal.region, t))
-		return TWZ_NONE;
-	if (db->c.method == TWZ_METHOD_TRANSIT)
-		return twz_transit_next(db, s, t);
+	goal_of(db, t, r, &goal);
 	return advance(db, s, &goal, &move);
 }
 
 /*
- * Walk s -> t; twz_path and twz_cost_exact share this loop so they agree.
- * A crafted file (or a damaged one opened without checksums) could make
- * the walk cycle: it is bounded by the node count.
+ * Walk s -> t; paths and costs share this loop so they agree. A crafted
+ * file (or a damaged one opened without checksums) could make the walk
+ * cycle: it is bounded by the node count.
  */
-static twz_status walk(const twz_db *db, twz_node s, twz_node t,
-		       twz_node *buf, size_t cap, size_t *len,
-		       uint32_t *straight, uint32_t *diagonal)
+static twz_status cpd_walk(const twz_db *db, twz_node s, twz_node t,
+			   const struct twz_span *r, twz_node *buf, size_t cap,
+			   size_t *len, uint32_t *straight, uint32_t *diagonal)
 {
 	struct twz_goal goal;
-	size_t n = 0;
-	uint32_t st = 0, dg = 0;
+	struct twz_trail tr = { buf, cap, 0, 0, 0 };
 
-	if (len)
-		*len = 0;
-	if (!db || s >= db->c.node_count || t >= db->c.node_count)
-		return TWZ_E_ARGUMENT;
-	goal_of(db, s, t, &goal);
-	if (!in_span(db, &goal.region, t))
-		return TWZ_E_UNREACHABLE;
-	if (db->c.method == TWZ_METHOD_TRANSIT)
-		return twz_transit_walk(db, s, t, buf, cap, len, straight,
-					diagonal);
+	goal_of(db, t, r, &goal);
 	for (twz_node at = s;; ) {
-		if (n < cap)
-			buf[n] = at;
-		n++;
+		twz__trail_visit(&tr, at);
 		if (at == t)
 			break;
-		if (n > db->c.node_count)
+		if (tr.n > db->c.node_count)
 			return TWZ_E_DAMAGED;
 		unsigned move;
 		at = advance(db, at, &goal, &move);
 		if (at == TWZ_NONE)
 			return TWZ_E_DAMAGED;
-		if (twz_move_is_diagonal(move))
-			dg++;
-		else
-			st++;
+		twz__trail_move(&tr, move);
 	}
-	if (len)
-		*len = n;
-	if (straight)
-		*straight = st;
-	if (diagonal)
-		*diagonal = dg;
-	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+	return twz__trail_end(&tr, len, straight, diagonal);
 }
 
-twz_status twz_path(const twz_db *db, twz_node s, twz_node t, twz_node *buf,
-		    size_t cap, size_t *len)
-{
-	if (!len || (!buf && cap))
-		return TWZ_E_ARGUMENT;
-	return walk(db, s, t, buf, cap, len, NULL, NULL);
-}
-
-twz_status twz_cost_exact(const twz_db *db, twz_node s, twz_node t,
-			  uint32_t *straight, uint32_t *diagonal)
-{
-	uint32_t st = 0, dg = 0;
-	twz_status r = walk(db, s, t, NULL, 0, NULL, &st, &dg);
-
-	if (r == TWZ_E_BUFFER_TOO_SMALL)
-		r = TWZ_OK;
-	if (r == TWZ_OK) {
-		if (straight)
-			*straight = st;
-		if (diagonal)
-			*diagonal = dg;
-	}
-	return r;
-}
-
-double twz_cost(const twz_db *db, twz_node s, twz_node t)
-{
-	uint32_t st, dg;
-	twz_status r = twz_cost_exact(db, s, t, &st, &dg);
-
-	if (r == TWZ_OK)
-		return st + dg * 1.41421356237309504880;
-	if (r == TWZ_E_UNREACHABLE)
-		return INFINITY;
-	return -1.0;
-}
-
-twz_status twz_flow_field(const twz_db *db, twz_node t, twz_node *next,
-			  size_t cap)
+/* Every source shares t's goal; a source outside t's region has no path
+ * (regions are symmetric: moves are). */
+static void cpd_flow_field(const twz_db *db, twz_node t,
+			   const struct twz_span *r, twz_node *next)
 {
 	struct twz_goal goal;
 	unsigned move;
 
-	if (!db || !next || t >= db->c.node_count || cap < db->c.node_count)
-		return TWZ_E_ARGUMENT;
-	if (db->c.method == TWZ_METHOD_TRANSIT) {
-		for (twz_node n = 0; n < db->c.node_count; n++)
-			next[n] = twz_next(db, n, t);
-		return TWZ_OK;
-	}
-	/* Every source shares t's goal; a source outside t's region has no
-	 * path (regions are symmetric: moves are). */
-	goal_of(db, t, t, &goal);
+	goal_of(db, t, r, &goal);
 	for (twz_node n = 0; n < db->c.node_count; n++) {
 		if (n == t)
 			next[n] = t;
-		else if (!in_span(db, &goal.region, n))
+		else if (!twz__in_span(db, &goal.region, n))
 			next[n] = TWZ_NONE;
 		else
 			next[n] = advance(db, n, &goal, &move);
 	}
-	return TWZ_OK;
 }
+
+const struct twz_backend twz_backend_cpd = {
+	.init = cpd_init,
+	.fini = cpd_fini,
+	.next = cpd_next,
+	.walk = cpd_walk,
+	.flow_field = cpd_flow_field,
+};

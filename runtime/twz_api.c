@@ -1,0 +1,174 @@
+/*
+ * twz_api.c - the public query API of twigz.h: argument and region checks,
+ * then one call through the back end chosen at open (twz_backend.h).
+ * Node lookups, versions, messages and info are answered here. No
+ * allocation, no locks, no I/O.
+ */
+#include "twz_backend.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TWZ_STR2(x) #x
+#define TWZ_STR(x) TWZ_STR2(x)
+
+const char *twz_version(void)
+{
+	return TWZ_STR(TWZ_VERSION_MAJOR) "." TWZ_STR(TWZ_VERSION_MINOR) "."
+		TWZ_STR(TWZ_VERSION_PATCH);
+}
+
+unsigned twz_version_number(void)
+{
+	return TWZ_VERSION_NUMBER;
+}
+
+const char *twz_strerror(twz_status status)
+{
+	switch (status) {
+	case TWZ_OK: return "success";
+	case TWZ_E_ARGUMENT: return "invalid argument";
+	case TWZ_E_IO: return "I/O error";
+	case TWZ_E_NOMEM: return "out of memory";
+	case TWZ_E_NOT_TWIGZ: return "not a twigz database";
+	case TWZ_E_VERSION: return "database made by a newer, incompatible format version";
+	case TWZ_E_FEATURE: return "database needs a feature this library lacks";
+	case TWZ_E_DAMAGED: return "database is truncated or damaged";
+	case TWZ_E_CHECKSUM: return "database checksum mismatch (damaged)";
+	case TWZ_E_RESERVED: return "database has non-zero reserved fields";
+	case TWZ_E_UNREACHABLE: return "goal unreachable";
+	case TWZ_E_BUFFER_TOO_SMALL: return "buffer too small";
+	case TWZ_E_LIMIT: return "database exceeds a size limit";
+	}
+	return "unknown status";
+}
+
+uint32_t twz_node_count(const twz_db *db)
+{
+	return db ? db->c.node_count : 0;
+}
+
+twz_node twz_node_at(const twz_db *db, int64_t x, int64_t y)
+{
+	if (!db || x < 0 || y < 0 || x >= db->c.width || y >= db->c.height)
+		return TWZ_NONE;
+	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x);
+}
+
+twz_status twz_node_xy(const twz_db *db, twz_node node, uint32_t *x,
+		       uint32_t *y)
+{
+	uint32_t nx, ny;
+
+	if (!db || node >= db->c.node_count)
+		return TWZ_E_ARGUMENT;
+	twz__node_xy(db, node, &nx, &ny);
+	if (x)
+		*x = nx;
+	if (y)
+		*y = ny;
+	return TWZ_OK;
+}
+
+twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
+{
+	struct twz_span r;
+
+	if (!db || s >= db->c.node_count || t >= db->c.node_count)
+		return TWZ_NONE;
+	if (s == t)
+		return t;
+	twz__span_of(db, s, &r);
+	if (!twz__in_span(db, &r, t))
+		return TWZ_NONE;
+	return db->backend->next(db, s, t, &r);
+}
+
+/* Walk s -> t: twz_path and twz_cost_exact share it so they agree. */
+static twz_status walk(const twz_db *db, twz_node s, twz_node t,
+		       twz_node *buf, size_t cap, size_t *len,
+		       uint32_t *straight, uint32_t *diagonal)
+{
+	struct twz_span r;
+
+	if (len)
+		*len = 0;
+	if (!db || s >= db->c.node_count || t >= db->c.node_count)
+		return TWZ_E_ARGUMENT;
+	twz__span_of(db, s, &r);
+	if (!twz__in_span(db, &r, t))
+		return TWZ_E_UNREACHABLE;
+	return db->backend->walk(db, s, t, &r, buf, cap, len, straight,
+				diagonal);
+}
+
+twz_status twz_path(const twz_db *db, twz_node s, twz_node t, twz_node *buf,
+		    size_t cap, size_t *len)
+{
+	if (!len || (!buf && cap))
+		return TWZ_E_ARGUMENT;
+	return walk(db, s, t, buf, cap, len, NULL, NULL);
+}
+
+twz_status twz_cost_exact(const twz_db *db, twz_node s, twz_node t,
+			  uint32_t *straight, uint32_t *diagonal)
+{
+	uint32_t st = 0, dg = 0;
+	twz_status r = walk(db, s, t, NULL, 0, NULL, &st, &dg);
+
+	if (r == TWZ_E_BUFFER_TOO_SMALL)
+		r = TWZ_OK;
+	if (r == TWZ_OK) {
+		if (straight)
+			*straight = st;
+		if (diagonal)
+			*diagonal = dg;
+	}
+	return r;
+}
+
+double twz_cost(const twz_db *db, twz_node s, twz_node t)
+{
+	uint32_t st, dg;
+	twz_status r = twz_cost_exact(db, s, t, &st, &dg);
+
+	if (r == TWZ_OK)
+		return st + dg * 1.41421356237309504880;
+	if (r == TWZ_E_UNREACHABLE)
+		return INFINITY;
+	return -1.0;
+}
+
+twz_status twz_flow_field(const twz_db *db, twz_node t, twz_node *next,
+			  size_t cap)
+{
+	struct twz_span r;
+
+	if (!db || !next || t >= db->c.node_count || cap < db->c.node_count)
+		return TWZ_E_ARGUMENT;
+	twz__span_of(db, t, &r);
+	db->backend->flow_field(db, t, &r, next);
+	return TWZ_OK;
+}
+
+twz_status twz_get_info(const twz_db *db, twz_info *info)
+{
+	if (!db || !info)
+		return TWZ_E_ARGUMENT;
+	memset(info, 0, sizeof *info);
+	info->format_major = db->c.major;
+	info->format_minor = db->c.minor;
+	info->method = db->c.method;
+	info->connectivity = db->c.connectivity;
+	info->width = db->c.width;
+	info->height = db->c.height;
+	info->node_count = db->c.node_count;
+	info->component_count = db->c.component_count;
+	info->level_hash = db->c.level_hash;
+	info->file_size = db->file_len;
+	info->memory_size = db->memory_size;
+	info->run_count = db->run_count;
+	info->build_codec = db->c.build_codec;
+	info->build_level = db->c.build_level;
+	return TWZ_OK;
+}

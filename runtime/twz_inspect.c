@@ -1,0 +1,136 @@
+/*
+ * twz_inspect.c - the tool's view of an open database (twz_inspect.h):
+ * reads the private struct so that nothing outside runtime/ has to.
+ */
+#include "twz_inspect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "twz_db.h"
+
+const struct twz_container *twz_inspect_container(const twz_db *db)
+{
+	return &db->c;
+}
+
+const void *twz_inspect_section(const twz_db *db, unsigned kind,
+				const uint8_t **data, size_t *size)
+{
+	*data = NULL;
+	*size = 0;
+	if (kind >= TWZ_SECTION_KIND_LIMIT)
+		return NULL;
+	*data = db->content.data[kind];
+	*size = (size_t)db->content.size[kind];
+	return db->inflated[kind];
+}
+
+void twz_inspect_file(const twz_db *db, const uint8_t **bytes, size_t *len)
+{
+	*bytes = db->file;
+	*len = db->file_len;
+}
+
+uint32_t twz_inspect_row_runs(const twz_db *db, twz_node s)
+{
+	if (!db || s >= db->c.node_count)
+		return 0;
+	if (db->bucketed) {
+		struct twz_row_view v;
+		twz__row_view(db, s, &v);
+		return twz__row_run_count(&v);
+	}
+	if (!db->row_offsets)
+		return 0;
+	return twz_le32(db->row_offsets + 4 * ((size_t)s + 1)) -
+	       twz_le32(db->row_offsets + 4 * (size_t)s);
+}
+
+static inline uint32_t u16_at(const uint8_t *base, size_t i)
+{
+	return twz_le16(base + 2 * i);
+}
+
+/*
+ * Bucketed rows back to absolute run starts. A run stores its start less
+ * the base of the bucket it starts in, and index[b] is the last run
+ * starting at or before base b. So run j > 0 starts in the last bucket b
+ * with index[b] < j, unless the next bucket's index is j itself and the
+ * stored offset is 0: then it starts exactly on that next base (a run in
+ * bucket b starts after base b, so its offset is never 0).
+ */
+static int unpack_buckets(const twz_db *db, struct twz_plain_rows *out)
+{
+	uint32_t n = db->c.node_count;
+	struct twz_row_view v;
+	uint64_t runs = 0;
+
+	for (uint32_t s = 0; s < n; s++) {
+		twz__row_view(db, s, &v);
+		runs += twz__row_run_count(&v);
+	}
+	out->owned = malloc(((size_t)n + 1 + (size_t)runs) * 4);
+	if (!out->owned)
+		return -1;
+	uint8_t *offsets = out->owned, *dst = out->owned + ((size_t)n + 1) * 4;
+	uint64_t pos = 0;
+	for (uint32_t s = 0; s < n; s++) {
+		twz__row_view(db, s, &v);
+		uint32_t count = twz__row_run_count(&v);
+		uint32_t b = 0;
+
+		twz_put32(offsets + 4 * (size_t)s, (uint32_t)pos);
+		for (uint32_t j = 0; j < count; j++, pos++) {
+			uint32_t word = u16_at(v.runs, j);
+			uint32_t rel = word >> TWZ_RUN_SYMBOL_BITS;
+			uint32_t start = v.lo;
+			if (j > 0) {
+				while (b + 1 < v.buckets && u16_at(v.index, b + 1) < j)
+					b++;
+				uint32_t in = b;
+				if (b + 1 < v.buckets && u16_at(v.index, b + 1) == j &&
+				    rel == 0)
+					in = b + 1;
+				start = v.lo + (in << v.shift) + rel;
+			}
+			twz_put32(dst + 4 * pos, start << TWZ_RUN_SYMBOL_BITS |
+				  (word & TWZ_RUN_SYMBOL_MASK));
+		}
+	}
+	twz_put32(offsets + 4 * (size_t)n, (uint32_t)pos);
+	out->row_offsets = offsets;
+	out->runs = dst;
+	out->run_count = pos;
+	return 0;
+}
+
+int twz_inspect_plain_rows(const twz_db *db, struct twz_plain_rows *out)
+{
+	memset(out, 0, sizeof *out);
+	if (db->bucketed)
+		return unpack_buckets(db, out);
+	if (!db->row_offsets || !db->runs)
+		return 1;
+	out->row_offsets = db->row_offsets;
+	out->runs = db->runs;
+	out->run_count = db->run_count;
+	return 0;
+}
+
+int twz_inspect_transit(const twz_db *db, struct twz_transit_params *out)
+{
+	const struct twz_transit_view *tv = &db->transit;
+
+	memset(out, 0, sizeof *out);
+	if (db->c.method != TWZ_METHOD_TRANSIT)
+		return -1;
+	out->origin_x = tv->origin_x;
+	out->origin_y = tv->origin_y;
+	out->side = tv->side;
+	out->cols = tv->cols;
+	out->rows = tv->rows;
+	out->transit_count = tv->transit_count;
+	out->nodes = tv->nodes;
+	return 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * twz_inspect.h - what the twigz tool reads of an open database beyond
+ * the public API: its container and decoded sections (unpack), the run
+ * counts of its rows (pictures), its rows in the plain layout (the
+ * benchmark's reference search) and its TRANSIT parameters (pictures).
+ * Internal: compiled into the runtime's static core for the tool and the
+ * tests, neither exported by libtwigz nor installed. Programs and tests
+ * include this header, never the runtime's private twz_db.h.
+ */
+#ifndef TWZ_INSPECT_H
+#define TWZ_INSPECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "twigz.h"
+#include "twz_validate.h"
+
+/* The parsed header and section table. */
+const struct twz_container *twz_inspect_container(const twz_db *db);
+
+/* Section kind's decoded bytes (kind < TWZ_SECTION_KIND_LIMIT): *data is
+ * NULL for a kind the file lacks or the runtime does not read. Returns
+ * the buffer open inflated it into, or NULL when *data lies in the file's
+ * own bytes. */
+const void *twz_inspect_section(const twz_db *db, unsigned kind,
+				const uint8_t **data, size_t *size);
+
+/* The file's bytes as opened (the mapping, or the caller's buffer). */
+void twz_inspect_file(const twz_db *db, const uint8_t **bytes, size_t *len);
+
+/* Runs in node s's all-pairs row; 0 when s is no node or the database has
+ * no such rows (TRANSIT). */
+uint32_t twz_inspect_row_runs(const twz_db *db, twz_node s);
+
+/* Every all-pairs row in the plain layout of format 1.0, whatever the
+ * file's layout: bucketed rows are unpacked into owned buffers, so only
+ * the way a run is found differs. */
+struct twz_plain_rows {
+	const uint8_t *row_offsets;  /* u32 LE [node_count+1], run index */
+	const uint8_t *runs;         /* u32 LE: start << 4 | symbol */
+	uint64_t run_count;
+	uint8_t *owned;              /* both, when unpacked; free() it */
+};
+
+/* 0 on success, 1 when db holds no all-pairs rows (TRANSIT), -1 out of
+ * memory. The rows borrow db's memory unless owned is set. */
+int twz_inspect_plain_rows(const twz_db *db, struct twz_plain_rows *out);
+
+/* A TRANSIT database's block grid and transit nodes. */
+struct twz_transit_params {
+	uint32_t origin_x, origin_y;  /* the block grid's top-left cell */
+	uint32_t side;                /* block side, cells */
+	uint32_t cols, rows;          /* blocks across, down */
+	uint32_t transit_count;
+	const uint8_t *nodes;         /* u32 LE [transit_count]: their nodes */
+};
+
+/* 0, or -1 when db is not a TRANSIT database. */
+int twz_inspect_transit(const twz_db *db, struct twz_transit_params *out);
+
+#endif
