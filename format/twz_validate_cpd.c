@@ -29,19 +29,15 @@ static twz_status validate_plain(const struct twz_container *c,
 			return TWZ_E_DAMAGED;
 	}
 	uint64_t run_bytes = v->size[TWZ_SECTION_RUNS];
-	if (run_bytes % 4 || run_bytes / 4 > TWZ_MAX_RUNS)
+	if (!twz_runs_size_ok(run_bytes))
 		return TWZ_E_DAMAGED;
 
 	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
-	const uint8_t *node_cell = v->data[TWZ_SECTION_NODE_CELL];
-	twz_status st = twz_check_node_map(c, &g, node_cell);
+	twz_status st = twz_check_nodes(c, &g, v);
 	if (st != TWZ_OK)
 		return st;
-	st = twz_check_components(c, &g, node_cell,
-				  v->data[TWZ_SECTION_NODE_COMPONENT]);
-	if (st != TWZ_OK)
-		return st;
-	return twz_check_runs(c, &g, node_cell, v->data[TWZ_SECTION_ROW_OFFSETS],
+	return twz_check_runs(c, &g, v->data[TWZ_SECTION_NODE_CELL],
+			      v->data[TWZ_SECTION_ROW_OFFSETS],
 			      v->data[TWZ_SECTION_RUNS], run_bytes / 4,
 			      row_symbols(c));
 }
@@ -61,35 +57,38 @@ static twz_status check_regions(const struct twz_container *c,
 	return TWZ_OK;
 }
 
+/* NODE_RECORDS and the grid's width, for record_at. */
+struct records {
+	const uint8_t *rec;
+	uint32_t width;
+};
+
+static int record_at(const void *ctx, uint32_t n, uint64_t i)
+{
+	const struct records *rs = ctx;
+	const uint8_t *r = rs->rec + (size_t)n * TWZ_RECORD_SIZE;
+
+	return twz_le16(r + TWZ_R_X) == i % rs->width &&
+	       twz_le16(r + TWZ_R_Y) == i / rs->width;
+}
+
 /* Records: the inverse of CELL_NODE; and no legal move leaves a region. */
 static twz_status check_records(const struct twz_container *c,
 				const struct twz_cells *g, const uint8_t *rec,
 				const uint8_t *regions)
 {
-	uint64_t cells = (uint64_t)c->width * c->height;
-	uint64_t seen = 0;
+	struct records rs = { rec, c->width };
+	twz_status st = twz_check_node_map(c, g, record_at, &rs);
 
-	for (uint64_t i = 0; i < cells; i++) {
-		uint32_t n = twz_cell_node_at(g->cell_node, g->narrow, i);
-		if (n == TWZ_NODE_NONE)
-			continue;
-		if (n >= c->node_count)
-			return TWZ_E_DAMAGED;
-		const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
-		if (twz_le16(r + TWZ_R_X) != i % c->width ||
-		    twz_le16(r + TWZ_R_Y) != i / c->width)
-			return TWZ_E_DAMAGED;
-		seen++;
-	}
-	if (seen != c->node_count)
-		return TWZ_E_DAMAGED;
+	if (st != TWZ_OK)
+		return st;
 	for (uint32_t k = 0; k < c->component_count; k++) {
 		uint32_t lo = twz_le32(regions + 4 * (size_t)k);
 		uint32_t hi = twz_le32(regions + 4 * ((size_t)k + 1));
 		for (uint32_t n = lo; n < hi; n++) {
 			const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
 			uint32_t x = twz_le16(r + TWZ_R_X), y = twz_le16(r + TWZ_R_Y);
-			/* DFS preorder: as in twz_check_components. */
+			/* DFS preorder: as in twz_check_nodes. */
 			int joined = n == lo || c->node_order != TWZ_ORDER_DFS;
 			for (unsigned m = 0; m < c->connectivity; m++) {
 				uint32_t v = twz_cells_neighbour(g, x, y, m);

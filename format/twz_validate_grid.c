@@ -9,22 +9,9 @@ static inline uint32_t at32(const uint8_t *p, uint64_t i)
 	return twz_le32(p + 4 * i);
 }
 
-twz_status twz_check_node_map(const struct twz_container *c,
-			      const struct twz_cells *g,
-			      const uint8_t *node_cell)
+static int node_cell_at(const void *node_cell, uint32_t n, uint64_t i)
 {
-	uint64_t cells = (uint64_t)c->width * c->height;
-	uint64_t seen = 0;
-
-	for (uint64_t i = 0; i < cells; i++) {
-		uint32_t n = twz_cell_node_at(g->cell_node, g->narrow, i);
-		if (n == TWZ_NODE_NONE)
-			continue;
-		if (n >= c->node_count || at32(node_cell, n) != i)
-			return TWZ_E_DAMAGED;
-		seen++;
-	}
-	return seen == c->node_count ? TWZ_OK : TWZ_E_DAMAGED;
+	return at32(node_cell, n) == i;
 }
 
 /* Different ids are never reachable from each other: no legal move joins
@@ -68,9 +55,9 @@ static inline twz_status components(const struct twz_container *c,
 	return next == c->component_count ? TWZ_OK : TWZ_E_DAMAGED;
 }
 
-twz_status twz_check_components(const struct twz_container *c,
-				const struct twz_cells *g,
-				const uint8_t *node_cell, const uint8_t *comp)
+static twz_status check_components(const struct twz_container *c,
+				   const struct twz_cells *g,
+				   const uint8_t *node_cell, const uint8_t *comp)
 {
 	/* One copy of the loop for each width and order: it is run once a
 	 * move, and then tests neither. */
@@ -79,6 +66,19 @@ twz_status twz_check_components(const struct twz_container *c,
 				 : components(c, g, node_cell, comp, 0, 1);
 	return g->narrow ? components(c, g, node_cell, comp, 1, 0)
 			 : components(c, g, node_cell, comp, 0, 0);
+}
+
+twz_status twz_check_nodes(const struct twz_container *c,
+			   const struct twz_cells *g,
+			   const struct twz_content *v)
+{
+	const uint8_t *node_cell = v->data[TWZ_SECTION_NODE_CELL];
+	twz_status st = twz_check_node_map(c, g, node_cell_at, node_cell);
+
+	if (st != TWZ_OK)
+		return st;
+	return check_components(c, g, node_cell,
+				v->data[TWZ_SECTION_NODE_COMPONENT]);
 }
 
 static inline twz_status runs_of(const struct twz_container *c,

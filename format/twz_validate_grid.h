@@ -86,17 +86,46 @@ static inline int twz_row_symbol_ok(const struct twz_cells *g, uint32_t x,
 	       twz_cells_neighbour(g, x, y, sym) != TWZ_NODE_NONE;
 }
 
-/* CELL_NODE and NODE_CELL are each other's inverse over node_count
- * nodes. */
-twz_status twz_check_node_map(const struct twz_container *c,
-			      const struct twz_cells *g,
-			      const uint8_t *node_cell);
+/* Whether node n's entry in a section that maps nodes back to cells
+ * (NODE_CELL, NODE_RECORDS) names the cell of index i. */
+typedef int (*twz_node_cell_fn)(const void *ctx, uint32_t n, uint64_t i);
 
-/* NODE_COMPONENT: ids numbered by first node, all used, and no legal move
- * joins two regions; in DFS order also every region connected. */
-twz_status twz_check_components(const struct twz_container *c,
-				const struct twz_cells *g,
-				const uint8_t *node_cell, const uint8_t *comp);
+/* CELL_NODE and the section at reads are each other's inverse over
+ * node_count nodes. Inline, so that at is too. */
+static inline twz_status twz_check_node_map(const struct twz_container *c,
+					    const struct twz_cells *g,
+					    twz_node_cell_fn at,
+					    const void *ctx)
+{
+	uint64_t cells = (uint64_t)g->width * g->height;
+	uint64_t seen = 0;
+
+	for (uint64_t i = 0; i < cells; i++) {
+		uint32_t n = twz_cell_node_at(g->cell_node, g->narrow, i);
+		if (n == TWZ_NODE_NONE)
+			continue;
+		if (n >= c->node_count || !at(ctx, n, i))
+			return TWZ_E_DAMAGED;
+		seen++;
+	}
+	return seen == c->node_count ? TWZ_OK : TWZ_E_DAMAGED;
+}
+
+/* CELL_NODE, NODE_CELL and NODE_COMPONENT, the node sections of the
+ * plain layout and of TRANSIT: the two maps are each other's inverse over
+ * node_count nodes; region ids are numbered by first node, all used, and
+ * no legal move joins two regions; in DFS order every region is also
+ * connected. */
+twz_status twz_check_nodes(const struct twz_container *c,
+			   const struct twz_cells *g,
+			   const struct twz_content *v);
+
+/* Whether a RUNS section (of either method) of bytes bytes holds whole
+ * runs, and no more than u32 row offsets reach. */
+static inline int twz_runs_size_ok(uint64_t bytes)
+{
+	return bytes % 4 == 0 && bytes / 4 <= TWZ_MAX_RUNS;
+}
 
 /* ROW_OFFSETS and RUNS of run_count runs: rows that tile RUNS, runs that
  * start at 0 and ascend below node_count, symbols as allow says. */

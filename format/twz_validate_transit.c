@@ -63,6 +63,27 @@ static twz_status read_params(const struct twz_container *c, const uint8_t *p,
 	return TWZ_OK;
 }
 
+/* Block b's ranges, from its record and the next one. */
+struct block {
+	uint32_t n0, n1;  /* its nodes */
+	uint32_t l0, l1;  /* its entries in TRANSIT_LISTS */
+	uint64_t d0, d1;  /* its entries in TRANSIT_NODE_DIST */
+};
+
+static struct block block_at(const uint8_t *blk, uint32_t b)
+{
+	const uint8_t *r = blk + (uint64_t)b * TWZ_TB_SIZE;
+
+	return (struct block){
+		twz_le32(r + TWZ_TB_FIRST_NODE),
+		twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE),
+		twz_le32(r + TWZ_TB_FIRST_LIST),
+		twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST),
+		twz_le64(r + TWZ_TB_FIRST_DIST),
+		twz_le64(r + TWZ_TB_SIZE + TWZ_TB_FIRST_DIST),
+	};
+}
+
 static inline uint32_t block_of(const struct twz_container *c,
 				const struct params *pr, uint32_t cell)
 {
@@ -96,26 +117,20 @@ static twz_status check_blocks(const struct twz_container *c,
 	    twz_le64(end + TWZ_TB_FIRST_DIST) != dist_entries)
 		return TWZ_E_DAMAGED;
 	for (uint32_t b = 0; b < blocks; b++) {
-		const uint8_t *r = blk + (uint64_t)b * TWZ_TB_SIZE;
-		uint32_t n0 = twz_le32(r + TWZ_TB_FIRST_NODE);
-		uint32_t n1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE);
-		uint32_t l0 = twz_le32(r + TWZ_TB_FIRST_LIST);
-		uint32_t l1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST);
-		uint64_t d0 = twz_le64(r + TWZ_TB_FIRST_DIST);
-		uint64_t d1 = twz_le64(r + TWZ_TB_SIZE + TWZ_TB_FIRST_DIST);
-		if (n1 < n0 || n1 > c->node_count || l1 < l0 || l1 > list_len ||
-		    l1 - l0 > pr->max_list || d1 < d0 ||
-		    d1 - d0 != (uint64_t)(n1 - n0) * (l1 - l0))
+		struct block r = block_at(blk, b);
+		if (r.n1 < r.n0 || r.n1 > c->node_count || r.l1 < r.l0 ||
+		    r.l1 > list_len || r.l1 - r.l0 > pr->max_list || r.d1 < r.d0 ||
+		    r.d1 - r.d0 != (uint64_t)(r.n1 - r.n0) * (r.l1 - r.l0))
 			return TWZ_E_DAMAGED;
-		for (uint32_t n = n0; n < n1; n++)
+		for (uint32_t n = r.n0; n < r.n1; n++)
 			if (block_of(c, pr, at32(node_cell, n)) != b)
 				return TWZ_E_DAMAGED;
 		/* Ascending transit indices whose nodes lie in the block's
 		 * outer square: queries walk to them with local rows. */
 		uint32_t bx = b % pr->cols, by = b / pr->cols;
-		for (uint32_t l = l0; l < l1; l++) {
+		for (uint32_t l = r.l0; l < r.l1; l++) {
 			uint32_t i = at32(lists, l);
-			if (i >= pr->m || (l > l0 && i <= at32(lists, l - 1)))
+			if (i >= pr->m || (l > r.l0 && i <= at32(lists, l - 1)))
 				return TWZ_E_DAMAGED;
 			uint32_t ab = block_of(c, pr, at32(node_cell, at32(nodes, i)));
 			if (ab == UINT32_MAX)
@@ -168,13 +183,9 @@ static twz_status check_node_dist(const struct twz_container *c,
 	uint64_t k = 0;
 
 	for (uint32_t b = 0; b < blocks; b++) {
-		const uint8_t *r = blk + (uint64_t)b * TWZ_TB_SIZE;
-		uint32_t n0 = twz_le32(r + TWZ_TB_FIRST_NODE);
-		uint32_t n1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE);
-		uint32_t l0 = twz_le32(r + TWZ_TB_FIRST_LIST);
-		uint32_t l1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST);
-		for (uint32_t n = n0; n < n1; n++)
-			for (uint32_t l = l0; l < l1; l++, k++)
+		struct block r = block_at(blk, b);
+		for (uint32_t n = r.n0; n < r.n1; n++)
+			for (uint32_t l = r.l0; l < r.l1; l++, k++)
 				if (!dist_ok(c, pr, d, count, k, at32(node_cell, n),
 					     at32(node_cell, at32(nodes, at32(lists, l)))))
 					return TWZ_E_DAMAGED;
@@ -239,18 +250,14 @@ twz_status twz_validate_transit(const struct twz_container *c,
 	    ((uint64_t)c->node_count + 1) * 4)
 		return TWZ_E_DAMAGED;
 	uint64_t run_bytes = v->size[TWZ_SECTION_TRANSIT_RUNS];
-	if (run_bytes % 4 || run_bytes / 4 > TWZ_MAX_RUNS)
+	if (!twz_runs_size_ok(run_bytes))
 		return TWZ_E_DAMAGED;
 
 	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
+	st = twz_check_nodes(c, &g, v);
+	if (st != TWZ_OK)
+		return st;
 	const uint8_t *node_cell = v->data[TWZ_SECTION_NODE_CELL];
-	st = twz_check_node_map(c, &g, node_cell);
-	if (st != TWZ_OK)
-		return st;
-	st = twz_check_components(c, &g, node_cell,
-				  v->data[TWZ_SECTION_NODE_COMPONENT]);
-	if (st != TWZ_OK)
-		return st;
 	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
 	for (uint32_t i = 0; i < pr.m; i++)
 		if (at32(nodes, i) >= c->node_count ||
