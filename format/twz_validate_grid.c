@@ -118,17 +118,21 @@ twz_status twz_check_runs(const struct twz_container *c,
 			  const uint8_t *offsets, const uint8_t *runs,
 			  uint64_t run_count, unsigned allow)
 {
-	/* A copy of the loop, run once a run, for each use: CPD's plain
-	 * layout (DIRECTION or not) and TRANSIT (DIRECTION | ANY_NONE);
-	 * these are never narrow. */
-	if (!g->narrow && allow == (TWZ_ROW_DIRECTION | TWZ_ROW_ANY_NONE))
-		return runs_of(c, g, node_cell, offsets, runs, run_count, 0,
-			       TWZ_ROW_DIRECTION | TWZ_ROW_ANY_NONE);
-	if (!g->narrow && allow == TWZ_ROW_DIRECTION)
-		return runs_of(c, g, node_cell, offsets, runs, run_count, 0,
-			       TWZ_ROW_DIRECTION);
-	if (!g->narrow && allow == 0)
-		return runs_of(c, g, node_cell, offsets, runs, run_count, 0, 0);
+	/* One copy of the loop, which runs once a run, for each set of
+	 * symbols the validators pass; their layouts are never narrow. */
+	if (!g->narrow) {
+		switch (allow) {
+		case 0:
+			return runs_of(c, g, node_cell, offsets, runs, run_count,
+				       0, 0);
+		case TWZ_ROW_DIRECTION:
+			return runs_of(c, g, node_cell, offsets, runs, run_count,
+				       0, TWZ_ROW_DIRECTION);
+		case TWZ_ROW_DIRECTION | TWZ_ROW_ANY_NONE:
+			return runs_of(c, g, node_cell, offsets, runs, run_count,
+				       0, TWZ_ROW_DIRECTION | TWZ_ROW_ANY_NONE);
+		}
+	}
 	return runs_of(c, g, node_cell, offsets, runs, run_count, g->narrow,
 		       allow);
 }
