@@ -325,6 +325,15 @@ static inline uint32_t twz_le32(const uint8_t *p)
 #endif
 }
 
+/* Whether n bytes are all zero, as reserved fields and padding must be. */
+static inline int twz_all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
 /* Entry i of a CELL_NODE section, u32 or (narrow) u16, NONE either way. */
 static inline uint32_t twz_cell_node_at(const uint8_t *cell_node, int narrow,
 					uint64_t i)

@@ -64,15 +64,29 @@ twz_status twz_parse_container(const uint8_t *buf, size_t len,
 
 /* The raw size a known section must have, from the header alone; 0 when
  * it depends on the contents (RUNS). Used before allocating. */
-uint64_t twz_expected_raw_size(const struct twz_container *c, uint32_t kind);
+static inline uint64_t twz_expected_raw_size(const struct twz_container *c,
+					     uint32_t kind)
+{
+	switch (kind) {
+	case TWZ_SECTION_CELL_NODE:
+		return (uint64_t)c->width * c->height * (twz_narrow(c) ? 2 : 4);
+	case TWZ_SECTION_NODE_CELL:
+	case TWZ_SECTION_NODE_COMPONENT:
+		return (uint64_t)c->node_count * 4;
+	case TWZ_SECTION_ROW_OFFSETS:
+		return ((uint64_t)c->node_count + 1) * 4;
+	case TWZ_SECTION_NODE_RECORDS:
+		return (uint64_t)c->node_count * TWZ_RECORD_SIZE;
+	case TWZ_SECTION_REGIONS:
+		return ((uint64_t)c->component_count + 1) * 4;
+	default:
+		return 0;
+	}
+}
 
-/* Step 2. */
+/* Step 2, by the validator of the header's method (twz_validate_cpd.c,
+ * twz_validate_transit.c). */
 twz_status twz_validate_content(const struct twz_container *c,
-				const struct twz_content *v);
-
-/* Step 2 of a TRANSIT database (twz_validate_transit.c); the one above
- * hands method TWZ_METHOD_TRANSIT to it. */
-twz_status twz_validate_transit(const struct twz_container *c,
 				const struct twz_content *v);
 
 /* XXH3-64 with seed 0, the checksum of FORMAT.md. */

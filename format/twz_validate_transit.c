@@ -1,12 +1,15 @@
 /*
  * twz_validate_transit.c - content validation of a TRANSIT database
- * (method 2), step 2 of twz_validate.h for that method. After it succeeds
+ * (method 2), step 4 of FORMAT.md for that method (section 5b, checks T0
+ * to T11); the checks it shares with CPD on the grid are in
+ * twz_validate_grid.c. After it succeeds
  * a query may follow every offset, index and move without checks: node
  * ids, transit indices, list and distance ranges, runs and their moves.
  * Distances themselves cannot be checked without searching; a crafted
  * file gets wrong answers from them, never a crash or an endless walk.
  */
-#include "twz_validate.h"
+#include "twz_validate_grid.h"
+#include "twz_validate_method.h"
 
 static const uint32_t required[] = {
 	TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_CELL, TWZ_SECTION_NODE_COMPONENT,
@@ -25,14 +28,6 @@ static inline uint32_t at32(const uint8_t *p, uint64_t i)
 	return twz_le32(p + 4 * i);
 }
 
-static int all_zero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
-
 static twz_status read_params(const struct twz_container *c, const uint8_t *p,
 			      struct params *pr)
 {
@@ -46,7 +41,7 @@ static twz_status read_params(const struct twz_container *c, const uint8_t *p,
 	pr->m = twz_le32(p + TWZ_TP_TRANSITS);
 	pr->max_list = twz_le32(p + TWZ_TP_MAX_LIST);
 	pr->width = twz_le32(p + TWZ_TP_DIST_BYTES);
-	if (!all_zero(p + TWZ_TP_RESERVED, TWZ_TP_SIZE - TWZ_TP_RESERVED))
+	if (!twz_all_zero(p + TWZ_TP_RESERVED, TWZ_TP_SIZE - TWZ_TP_RESERVED))
 		return TWZ_E_RESERVED;
 	/* The blocks cover the grid's box from the origin, and no more
 	 * than one block past it; the squares' radii make the query rule
@@ -68,63 +63,25 @@ static twz_status read_params(const struct twz_container *c, const uint8_t *p,
 	return TWZ_OK;
 }
 
-/* Cells and nodes must be each other's inverse. */
-static twz_status check_node_map(const struct twz_container *c,
-				 const uint8_t *cell_node,
-				 const uint8_t *node_cell)
+/* Block b's ranges, from its record and the next one. */
+struct block {
+	uint32_t n0, n1;  /* its nodes */
+	uint32_t l0, l1;  /* its entries in TRANSIT_LISTS */
+	uint64_t d0, d1;  /* its entries in TRANSIT_NODE_DIST */
+};
+
+static struct block block_at(const uint8_t *blk, uint32_t b)
 {
-	uint64_t cells = (uint64_t)c->width * c->height;
-	uint64_t seen = 0;
+	const uint8_t *r = blk + (uint64_t)b * TWZ_TB_SIZE;
 
-	for (uint64_t i = 0; i < cells; i++) {
-		uint32_t n = at32(cell_node, i);
-		if (n == TWZ_NODE_NONE)
-			continue;
-		if (n >= c->node_count || at32(node_cell, n) != i)
-			return TWZ_E_DAMAGED;
-		seen++;
-	}
-	return seen == c->node_count ? TWZ_OK : TWZ_E_DAMAGED;
-}
-
-static uint32_t neighbour(const struct twz_container *c,
-			  const uint8_t *cell_node, uint32_t cell, unsigned m)
-{
-	uint32_t x = cell % c->width, y = cell / c->width;
-	int64_t nx = (int64_t)x + twz_move_dx[m];
-	int64_t ny = (int64_t)y + twz_move_dy[m];
-
-	if (nx < 0 || ny < 0 || nx >= c->width || ny >= c->height)
-		return TWZ_NODE_NONE;
-	if (twz_move_is_diagonal(m) &&
-	    (at32(cell_node, (uint64_t)y * c->width + (uint64_t)nx) == TWZ_NODE_NONE ||
-	     at32(cell_node, (uint64_t)ny * c->width + x) == TWZ_NODE_NONE))
-		return TWZ_NODE_NONE;
-	return at32(cell_node, (uint64_t)ny * c->width + (uint64_t)nx);
-}
-
-/* Region ids are numbered by first node and no legal move joins two, so
- * different ids are never reachable from each other. */
-static twz_status check_components(const struct twz_container *c,
-				   const uint8_t *cell_node,
-				   const uint8_t *node_cell, const uint8_t *comp)
-{
-	uint32_t next = 0;
-
-	for (uint32_t n = 0; n < c->node_count; n++) {
-		uint32_t k = at32(comp, n);
-		if (k > next || k >= c->component_count)
-			return TWZ_E_DAMAGED;
-		if (k == next)
-			next++;
-		uint32_t cell = at32(node_cell, n);
-		for (unsigned m = 0; m < c->connectivity; m++) {
-			uint32_t v = neighbour(c, cell_node, cell, m);
-			if (v != TWZ_NODE_NONE && at32(comp, v) != k)
-				return TWZ_E_DAMAGED;
-		}
-	}
-	return next == c->component_count ? TWZ_OK : TWZ_E_DAMAGED;
+	return (struct block){
+		twz_le32(r + TWZ_TB_FIRST_NODE),
+		twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE),
+		twz_le32(r + TWZ_TB_FIRST_LIST),
+		twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST),
+		twz_le64(r + TWZ_TB_FIRST_DIST),
+		twz_le64(r + TWZ_TB_SIZE + TWZ_TB_FIRST_DIST),
+	};
 }
 
 static inline uint32_t block_of(const struct twz_container *c,
@@ -160,26 +117,20 @@ static twz_status check_blocks(const struct twz_container *c,
 	    twz_le64(end + TWZ_TB_FIRST_DIST) != dist_entries)
 		return TWZ_E_DAMAGED;
 	for (uint32_t b = 0; b < blocks; b++) {
-		const uint8_t *r = blk + (uint64_t)b * TWZ_TB_SIZE;
-		uint32_t n0 = twz_le32(r + TWZ_TB_FIRST_NODE);
-		uint32_t n1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE);
-		uint32_t l0 = twz_le32(r + TWZ_TB_FIRST_LIST);
-		uint32_t l1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST);
-		uint64_t d0 = twz_le64(r + TWZ_TB_FIRST_DIST);
-		uint64_t d1 = twz_le64(r + TWZ_TB_SIZE + TWZ_TB_FIRST_DIST);
-		if (n1 < n0 || n1 > c->node_count || l1 < l0 || l1 > list_len ||
-		    l1 - l0 > pr->max_list || d1 < d0 ||
-		    d1 - d0 != (uint64_t)(n1 - n0) * (l1 - l0))
+		struct block r = block_at(blk, b);
+		if (r.n1 < r.n0 || r.n1 > c->node_count || r.l1 < r.l0 ||
+		    r.l1 > list_len || r.l1 - r.l0 > pr->max_list || r.d1 < r.d0 ||
+		    r.d1 - r.d0 != (uint64_t)(r.n1 - r.n0) * (r.l1 - r.l0))
 			return TWZ_E_DAMAGED;
-		for (uint32_t n = n0; n < n1; n++)
+		for (uint32_t n = r.n0; n < r.n1; n++)
 			if (block_of(c, pr, at32(node_cell, n)) != b)
 				return TWZ_E_DAMAGED;
 		/* Ascending transit indices whose nodes lie in the block's
 		 * outer square: queries walk to them with local rows. */
 		uint32_t bx = b % pr->cols, by = b / pr->cols;
-		for (uint32_t l = l0; l < l1; l++) {
+		for (uint32_t l = r.l0; l < r.l1; l++) {
 			uint32_t i = at32(lists, l);
-			if (i >= pr->m || (l > l0 && i <= at32(lists, l - 1)))
+			if (i >= pr->m || (l > r.l0 && i <= at32(lists, l - 1)))
 				return TWZ_E_DAMAGED;
 			uint32_t ab = block_of(c, pr, at32(node_cell, at32(nodes, i)));
 			if (ab == UINT32_MAX)
@@ -232,13 +183,9 @@ static twz_status check_node_dist(const struct twz_container *c,
 	uint64_t k = 0;
 
 	for (uint32_t b = 0; b < blocks; b++) {
-		const uint8_t *r = blk + (uint64_t)b * TWZ_TB_SIZE;
-		uint32_t n0 = twz_le32(r + TWZ_TB_FIRST_NODE);
-		uint32_t n1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_NODE);
-		uint32_t l0 = twz_le32(r + TWZ_TB_FIRST_LIST);
-		uint32_t l1 = twz_le32(r + TWZ_TB_SIZE + TWZ_TB_FIRST_LIST);
-		for (uint32_t n = n0; n < n1; n++)
-			for (uint32_t l = l0; l < l1; l++, k++)
+		struct block r = block_at(blk, b);
+		for (uint32_t n = r.n0; n < r.n1; n++)
+			for (uint32_t l = r.l0; l < r.l1; l++, k++)
 				if (!dist_ok(c, pr, d, count, k, at32(node_cell, n),
 					     at32(node_cell, at32(nodes, at32(lists, l)))))
 					return TWZ_E_DAMAGED;
@@ -263,46 +210,16 @@ static twz_status check_table(const struct twz_container *c,
 	return TWZ_OK;
 }
 
-static twz_status check_rows(const struct twz_container *c,
-			     const uint8_t *cell_node, const uint8_t *node_cell,
-			     const uint8_t *offsets, const uint8_t *runs,
-			     uint64_t run_count)
-{
-	if (at32(offsets, 0) != 0 || at32(offsets, c->node_count) != run_count)
-		return TWZ_E_DAMAGED;
-	for (uint32_t s = 0; s < c->node_count; s++) {
-		uint32_t lo = at32(offsets, s), hi = at32(offsets, (uint64_t)s + 1);
-		uint32_t cell = at32(node_cell, s);
-		if (hi <= lo || hi > run_count)
-			return TWZ_E_DAMAGED;
-		for (uint32_t r = lo; r < hi; r++) {
-			uint32_t run = at32(runs, r);
-			uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
-			uint32_t sym = run & TWZ_RUN_SYMBOL_MASK;
-			if (r == lo ? start != 0
-				    : start <= at32(runs, r - 1) >> TWZ_RUN_SYMBOL_BITS)
-				return TWZ_E_DAMAGED;
-			if (start >= c->node_count)
-				return TWZ_E_DAMAGED;
-			/* Direction symbols are decoded, and their moves
-			 * checked, at query time. */
-			if (sym == TWZ_SYMBOL_NONE || sym == TWZ_SYMBOL_TOWARD ||
-			    sym == TWZ_SYMBOL_NEAREST)
-				continue;
-			if (sym >= c->connectivity ||
-			    neighbour(c, cell_node, cell, sym) == TWZ_NODE_NONE)
-				return TWZ_E_DAMAGED;
-		}
-	}
-	return TWZ_OK;
-}
-
 twz_status twz_validate_transit(const struct twz_container *c,
 				const struct twz_content *v)
 {
 	struct params pr;
 	twz_status st;
 
+	/* Bucketed rows are a CPD layout: the runtime would look for their
+	 * sections in a TRANSIT file, which has none. */
+	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
+		return TWZ_E_DAMAGED;
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
 		if (!v->data[required[i]])
 			return TWZ_E_DAMAGED;
@@ -333,18 +250,14 @@ twz_status twz_validate_transit(const struct twz_container *c,
 	    ((uint64_t)c->node_count + 1) * 4)
 		return TWZ_E_DAMAGED;
 	uint64_t run_bytes = v->size[TWZ_SECTION_TRANSIT_RUNS];
-	if (run_bytes % 4 || run_bytes / 4 > TWZ_MAX_RUNS)
+	if (!twz_runs_size_ok(run_bytes))
 		return TWZ_E_DAMAGED;
 
-	const uint8_t *cell_node = v->data[TWZ_SECTION_CELL_NODE];
+	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
+	st = twz_check_nodes(c, &g, v);
+	if (st != TWZ_OK)
+		return st;
 	const uint8_t *node_cell = v->data[TWZ_SECTION_NODE_CELL];
-	st = check_node_map(c, cell_node, node_cell);
-	if (st != TWZ_OK)
-		return st;
-	st = check_components(c, cell_node, node_cell,
-			      v->data[TWZ_SECTION_NODE_COMPONENT]);
-	if (st != TWZ_OK)
-		return st;
 	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
 	for (uint32_t i = 0; i < pr.m; i++)
 		if (at32(nodes, i) >= c->node_count ||
@@ -365,7 +278,10 @@ twz_status twz_validate_transit(const struct twz_container *c,
 			 v->data[TWZ_SECTION_TRANSIT_TABLE], table);
 	if (st != TWZ_OK)
 		return st;
-	return check_rows(c, cell_node, node_cell,
-			  v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
-			  v->data[TWZ_SECTION_TRANSIT_RUNS], run_bytes / 4);
+	/* Direction symbols are decoded, and their moves checked, at query
+	 * time; "no move" marks wildcards too. */
+	return twz_check_runs(c, &g, node_cell,
+			      v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
+			      v->data[TWZ_SECTION_TRANSIT_RUNS], run_bytes / 4,
+			      TWZ_ROW_DIRECTION | TWZ_ROW_ANY_NONE);
 }

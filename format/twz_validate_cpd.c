@@ -1,0 +1,199 @@
+/*
+ * twz_validate_cpd.c - content validation of a CPD database (method 1),
+ * step 4 of FORMAT.md for that method: the plain layout (checks 33 to 38)
+ * and bucketed rows (1.1, checks 39 to 47). The checks both methods make
+ * on the grid are in twz_validate_grid.c.
+ */
+#include "twz_validate_grid.h"
+#include "twz_validate_method.h"
+
+/* The row symbols a CPD file may hold besides legal moves. */
+static unsigned row_symbols(const struct twz_container *c)
+{
+	return c->required_features & TWZ_FEATURE_DIRECTION_SYMBOLS
+		       ? TWZ_ROW_DIRECTION : 0;
+}
+
+/* ---- plain layout (1.0) ---------------------------------------------- */
+
+static twz_status validate_plain(const struct twz_container *c,
+				 const struct twz_content *v)
+{
+	/* Every kind of 1.0 is required; all sizes but RUNS follow from the
+	 * header. */
+	for (uint32_t k = 1; k <= TWZ_SECTION_RUNS; k++) {
+		if (!v->data[k])
+			return TWZ_E_DAMAGED;
+		if (k != TWZ_SECTION_RUNS &&
+		    v->size[k] != twz_expected_raw_size(c, k))
+			return TWZ_E_DAMAGED;
+	}
+	uint64_t run_bytes = v->size[TWZ_SECTION_RUNS];
+	if (!twz_runs_size_ok(run_bytes))
+		return TWZ_E_DAMAGED;
+
+	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
+	twz_status st = twz_check_nodes(c, &g, v);
+	if (st != TWZ_OK)
+		return st;
+	return twz_check_runs(c, &g, v->data[TWZ_SECTION_NODE_CELL],
+			      v->data[TWZ_SECTION_ROW_OFFSETS],
+			      v->data[TWZ_SECTION_RUNS], run_bytes / 4,
+			      row_symbols(c));
+}
+
+/* ---- bucketed rows (1.1) --------------------------------------------- */
+
+static twz_status check_regions(const struct twz_container *c,
+				const uint8_t *regions)
+{
+	if (twz_le32(regions) != 0 ||
+	    twz_le32(regions + 4 * (size_t)c->component_count) != c->node_count)
+		return TWZ_E_DAMAGED;
+	for (uint32_t k = 0; k < c->component_count; k++)
+		if (twz_le32(regions + 4 * (size_t)k) >=
+		    twz_le32(regions + 4 * ((size_t)k + 1)))
+			return TWZ_E_DAMAGED;
+	return TWZ_OK;
+}
+
+/* NODE_RECORDS and the grid's width, for record_at. */
+struct records {
+	const uint8_t *rec;
+	uint32_t width;
+};
+
+static int record_at(const void *ctx, uint32_t n, uint64_t i)
+{
+	const struct records *rs = ctx;
+	const uint8_t *r = rs->rec + (size_t)n * TWZ_RECORD_SIZE;
+
+	return twz_le16(r + TWZ_R_X) == i % rs->width &&
+	       twz_le16(r + TWZ_R_Y) == i / rs->width;
+}
+
+/* Records: the inverse of CELL_NODE; and no legal move leaves a region. */
+static twz_status check_records(const struct twz_container *c,
+				const struct twz_cells *g, const uint8_t *rec,
+				const uint8_t *regions)
+{
+	struct records rs = { rec, c->width };
+	twz_status st = twz_check_node_map(c, g, record_at, &rs);
+
+	if (st != TWZ_OK)
+		return st;
+	for (uint32_t k = 0; k < c->component_count; k++) {
+		uint32_t lo = twz_le32(regions + 4 * (size_t)k);
+		uint32_t hi = twz_le32(regions + 4 * ((size_t)k + 1));
+		for (uint32_t n = lo; n < hi; n++) {
+			const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
+			uint32_t x = twz_le16(r + TWZ_R_X), y = twz_le16(r + TWZ_R_Y);
+			/* DFS preorder: as in twz_check_nodes. */
+			int joined = n == lo || c->node_order != TWZ_ORDER_DFS;
+			for (unsigned m = 0; m < c->connectivity; m++) {
+				uint32_t v = twz_cells_neighbour(g, x, y, m);
+				if (v == TWZ_NODE_NONE)
+					continue;
+				if (v < lo || v >= hi)
+					return TWZ_E_DAMAGED;
+				joined |= v < n;
+			}
+			if (!joined)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
+static twz_status check_bucketed_rows(const struct twz_container *c,
+				      const struct twz_cells *g,
+				      const uint8_t *rec, const uint8_t *regions,
+				      const uint8_t *rows, uint64_t total)
+{
+	unsigned allow = row_symbols(c);
+	uint32_t k = 0;
+
+	if (total > TWZ_ROW_OFFSET_MASK)
+		return TWZ_E_LIMIT;
+	for (uint32_t n = 0; n < c->node_count; n++) {
+		const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
+		uint32_t word = twz_le32(r + TWZ_R_ROW);
+		uint64_t begin = word & TWZ_ROW_OFFSET_MASK;
+		uint64_t end = n + 1 < c->node_count
+			? twz_le32(r + TWZ_RECORD_SIZE + TWZ_R_ROW) & TWZ_ROW_OFFSET_MASK
+			: total;
+		unsigned shift = word >> TWZ_ROW_OFFSET_BITS;
+		while (n >= twz_le32(regions + 4 * ((size_t)k + 1)))
+			k++;
+		uint32_t len = twz_le32(regions + 4 * ((size_t)k + 1)) -
+			       twz_le32(regions + 4 * (size_t)k);
+
+		if ((n == 0 && begin != 0) || end < begin || end > total ||
+		    shift > TWZ_MAX_BUCKET_SHIFT)
+			return TWZ_E_DAMAGED;
+		uint32_t buckets = ((len - 1) >> shift) + 1;
+		if (end - begin <= (uint64_t)buckets + 1)
+			return TWZ_E_DAMAGED;
+		uint64_t runs = end - begin - buckets - 1;
+		/* Runs start at distinct targets of the region. */
+		if (runs > TWZ_MAX_ROW_RUNS || runs > len)
+			return TWZ_E_DAMAGED;
+		const uint8_t *index = rows + 2 * begin;
+		const uint8_t *run = index + 2 * ((size_t)buckets + 1);
+		uint32_t prev = 0;
+		for (uint32_t b = 0; b <= buckets; b++) {
+			uint32_t j = twz_le16(index + 2 * (size_t)b);
+			if (j >= runs || j < prev || (b == 0 && j != 0) ||
+			    (b == buckets && j != runs - 1))
+				return TWZ_E_DAMAGED;
+			prev = j;
+		}
+		uint32_t x = twz_le16(r + TWZ_R_X), y = twz_le16(r + TWZ_R_Y);
+		for (uint64_t j = 0; j < runs; j++)
+			if (!twz_row_symbol_ok(g, x, y,
+					       twz_le16(run + 2 * j) & TWZ_RUN_SYMBOL_MASK,
+					       allow))
+				return TWZ_E_DAMAGED;
+	}
+	return TWZ_OK;
+}
+
+static twz_status validate_bucketed(const struct twz_container *c,
+				    const struct twz_content *v)
+{
+	static const uint32_t required[] = {
+		TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_RECORDS,
+		TWZ_SECTION_REGIONS, TWZ_SECTION_ROWS
+	};
+	for (unsigned i = 0; i < sizeof required / sizeof *required; i++) {
+		uint32_t k = required[i];
+		if (!v->data[k])
+			return TWZ_E_DAMAGED;
+		if (k != TWZ_SECTION_ROWS && v->size[k] != twz_expected_raw_size(c, k))
+			return TWZ_E_DAMAGED;
+	}
+	uint64_t row_bytes = v->size[TWZ_SECTION_ROWS];
+	if (row_bytes % 2 || row_bytes / 2 > UINT32_MAX)
+		return TWZ_E_DAMAGED;
+	if (c->node_count == 0)
+		return c->component_count == 0 ? TWZ_OK : TWZ_E_DAMAGED;
+
+	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
+	const uint8_t *rec = v->data[TWZ_SECTION_NODE_RECORDS];
+	const uint8_t *regions = v->data[TWZ_SECTION_REGIONS];
+	twz_status st = check_regions(c, regions);
+	if (st == TWZ_OK)
+		st = check_records(c, &g, rec, regions);
+	if (st == TWZ_OK)
+		st = check_bucketed_rows(c, &g, rec, regions,
+					 v->data[TWZ_SECTION_ROWS], row_bytes / 2);
+	return st;
+}
+
+twz_status twz_validate_cpd(const struct twz_container *c,
+			    const struct twz_content *v)
+{
+	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
+		return validate_bucketed(c, v);
+	return validate_plain(c, v);
+}

@@ -1,0 +1,20 @@
+/*
+ * twz_validate_method.h - the content validators of each method, internal
+ * to format/: twz_validate_content (twz_validate.c) hands a file to the
+ * one its header names. Each runs the checks FORMAT.md lists for its
+ * method (section 9, checks 33 to 47; section 5b, checks T0 to T11).
+ */
+#ifndef TWZ_VALIDATE_METHOD_H
+#define TWZ_VALIDATE_METHOD_H
+
+#include "twz_validate.h"
+
+/* Method 1, either layout (twz_validate_cpd.c). */
+twz_status twz_validate_cpd(const struct twz_container *c,
+			    const struct twz_content *v);
+
+/* Method 2 (twz_validate_transit.c). */
+twz_status twz_validate_transit(const struct twz_container *c,
+				const struct twz_content *v);
+
+#endif /* TWZ_VALIDATE_METHOD_H */
