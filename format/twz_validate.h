@@ -51,11 +51,23 @@ static inline int twz_narrow(const struct twz_container *c)
 	return (c->required_features & TWZ_FEATURE_NARROW_CELL_NODE) != 0;
 }
 
-/* Decoded sections of a CPD database, indexed by section kind. */
+/* Decoded sections of a database, indexed by section kind, and the
+ * working memory step 2 may use: the validator allocates nothing, so a
+ * check that needs memory takes it from the caller. scratch holds
+ * node_count u32 entries; a node order with no built-in proof that each
+ * region is connected (TRANSIT's block order) needs it, and a file in
+ * that order is refused with TWZ_E_NOMEM without it. */
 struct twz_content {
 	const uint8_t *data[TWZ_SECTION_KIND_LIMIT];
 	uint64_t size[TWZ_SECTION_KIND_LIMIT];
+	uint32_t *scratch;
 };
+
+/* Whether step 2 of this file needs twz_content.scratch. */
+static inline int twz_needs_scratch(const struct twz_container *c)
+{
+	return c->node_order != TWZ_ORDER_DFS;
+}
 
 /* Step 1. On success every section lies inside [0, len), 64-aligned,
  * without overlap, and its sizes are within limits. */

@@ -114,8 +114,8 @@ static inline twz_status twz_check_node_map(const struct twz_container *c,
 /* CELL_NODE, NODE_CELL and NODE_COMPONENT, the node sections of the
  * plain layout and of TRANSIT: the two maps are each other's inverse over
  * node_count nodes; region ids are numbered by first node, all used, and
- * no legal move joins two regions; in DFS order every region is also
- * connected. */
+ * no legal move joins two regions; every region is connected (in DFS
+ * order proved from the order, in any other with v->scratch). */
 twz_status twz_check_nodes(const struct twz_container *c,
 			   const struct twz_cells *g,
 			   const struct twz_content *v);

@@ -86,7 +86,16 @@ static twz_status load(twz_db *db, unsigned flags)
 		if (st != TWZ_OK)
 			return st;
 	}
+	/* Memory for the checks that need it, only while they run. */
+	if (twz_needs_scratch(&db->c)) {
+		size_t n = db->c.node_count ? db->c.node_count : 1;
+		db->content.scratch = malloc(n * sizeof *db->content.scratch);
+		if (!db->content.scratch)
+			return TWZ_E_NOMEM;
+	}
 	st = twz_validate_content(&db->c, &db->content);
+	free(db->content.scratch);
+	db->content.scratch = NULL;
 	if (st != TWZ_OK)
 		return st;
 

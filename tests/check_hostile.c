@@ -1028,6 +1028,42 @@ START_TEST(test_hostile_feature_bits_and_layouts)
 }
 END_TEST
 
+/* A TRANSIT file whose regions are merged into one id: its node order
+ * proves nothing about connectedness, so the validator joins the pieces
+ * itself and refuses an id that names several (else a pair of the two
+ * pieces would be answered from tables that cannot join them). */
+START_TEST(test_hostile_transit_joined_regions)
+{
+	struct twz_grid g;
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { 0, 0, 0 };
+	struct twz_transit_db tdb;
+	struct twz_error err = { { 0 }, 0 };
+	uint8_t *buf;
+	size_t len;
+	uint64_t size;
+
+	twz_test_generate(&g, TWZ_TEST_POCKETS, 40, 30, 3);
+	twz_bake_options_default(&opt);
+	opt.codec = TWZ_CODEC_RAW;
+	opt.threads = 1;
+	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, &len, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_OK);
+	ck_assert_uint_gt(twz_le32(buf + TWZ_H_COMPONENT_COUNT), 1);
+
+	uint8_t *comp = raw_section(buf, TWZ_SECTION_NODE_COMPONENT, &size);
+	memset(comp, 0, (size_t)size);
+	twz_put32(buf + TWZ_H_COMPONENT_COUNT, 1);
+	reseal(buf, len);
+	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_E_DAMAGED);
+	free(buf);
+	twz_transit_db_free(&tdb);
+	twz_grid_free(&g);
+}
+END_TEST
+
 /* tests/fuzz/corpus/fuzz_twz/regress-transit-bucketed-bit.twz: a TRANSIT
  * file with the bucketed-rows bit set opened, and the first query read
  * the bucketed sections it does not have (a NULL pointer). */
@@ -1259,6 +1295,7 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_bucketed_rows_claim);
 	tcase_add_test(tc, test_hostile_feature_bits_and_layouts);
 	tcase_add_test(tc, test_hostile_transit_feature_bits);
+	tcase_add_test(tc, test_hostile_transit_joined_regions);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Limits");
