@@ -1,11 +1,14 @@
 /*
- * bake.h - the bake pipeline for grid levels: graph -> per-source
- * first-move searches (on every thread asked for) -> run-length rows.
+ * bake.h - the bake pipeline for grid levels. The front every method
+ * shares (options, threads, limits, memory estimates, the worker pool;
+ * bake.c), and the CPD method: graph -> per-source first-move searches
+ * -> run-length rows (method_cpd.c). transit.h has the TRANSIT method.
  * The result does not depend on the number of threads.
  */
 #ifndef BAKE_H
 #define BAKE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "graph.h"
@@ -63,6 +66,33 @@ uint64_t twz_memory_available(void);
 int twz_bake_check_limits(const struct twz_grid *g,
 			  const struct twz_bake_options *opt,
 			  struct twz_error *err);
+
+/* Wall-clock seconds, for stage timings. */
+double twz_now_seconds(void);
+
+/*
+ * The worker pool of every stage: items [0, items) cut into chunks of
+ * `chunk`, pulled by number by `threads` threads (the caller is one of
+ * them). Each thread owns worker_size bytes of state, zeroed, set up by
+ * init and released by fini (both may be NULL). run handles items
+ * [lo, hi) and must write its results to places fixed by the items, so
+ * they do not depend on the threads. Progress goes to stderr when
+ * opt->progress: the stage `what` or, when NULL, sources and pairs/s.
+ */
+struct twz_pool {
+	const struct twz_bake_options *opt;
+	const char *what;
+	uint32_t items;
+	uint32_t chunk;
+	size_t worker_size;
+	int (*init)(void *ctx, void *worker);   /* 0, or -1 out of memory */
+	void (*fini)(void *worker);
+	int (*run)(void *ctx, void *worker, uint32_t lo, uint32_t hi);
+	void *ctx;
+};
+
+/* 0, or -1 when a thread's state or a chunk failed (out of memory). */
+int twz_pool_run(const struct twz_pool *p, unsigned threads);
 
 struct twz_cpd {
 	struct twz_graph graph;

@@ -25,143 +25,86 @@
 
 static const struct twz_tdist far_dist = { UINT32_MAX, UINT32_MAX };
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
-/* ---- a pool of workers over chunks of items ------------------------- */
+struct runs {
+	uint32_t *v;
+	uint32_t len;
+	uint32_t cap;
+};
 
-struct pool;
-
-/* What each worker owns: a search, and node_count-sized scratch arrays
- * kept all zero (seen) or all NONE (pos) between units. */
+/* What each worker of the pool owns: a search, and node_count-sized
+ * scratch arrays kept all zero (seen) or all NONE (pos) between units. */
 struct worker {
 	struct twz_tsearch ws;
 	uint8_t *seen;
 	uint32_t *pos;
 };
 
-typedef int (*pool_fn)(struct pool *p, struct worker *wk, uint32_t chunk,
-		       uint32_t lo, uint32_t hi);
-
-struct pool {
-	const struct twz_transit_graph *tg;
-	const struct twz_bake_options *opt;
-	const char *what;             /* stage name for progress */
-	uint32_t items;
-	uint32_t chunk;               /* items per unit of work */
-	uint32_t chunks;
-	pool_fn fn;
-	void *ctx;
-	atomic_uint next;
-	atomic_uint done;
-	atomic_int failed;
-	double started;
+/* The state every stage's units share. */
+struct stages {
+	struct twz_transit_db *db;
+	/* stage 1 */
+	uint32_t **list;              /* [blocks]: transit nodes of the block */
+	uint32_t *len;                /* [blocks] */
+	/* stage 2 */
+	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
+	struct runs *block_runs;      /* [blocks] */
+	uint32_t *row_len;            /* [node_count] */
+	atomic_ullong searched;       /* nodes settled by the local searches */
+	atomic_ullong shortcut_searched; /* ... by their shortcut searches */
+	/* stage 3 */
+	const uint32_t *tindex;       /* [node_count]: transit index or NONE */
+	const uint32_t *want;         /* [M]: transits j >= i in i's region */
 };
 
-struct pool_arg {
-	struct pool *p;
-	int reporter;
-};
-
-static void print_progress(struct pool *p)
+static int worker_init(void *ctx, void *w)
 {
-	unsigned done = atomic_load(&p->done);
-	double el = now_seconds() - p->started;
-	double left = done ? el * (double)(p->items - done) / done : 0;
+	const struct twz_transit_graph *tg = &((struct stages *)ctx)->db->graph;
+	struct worker *wk = w;
+	size_t n = tg->node_count ? tg->node_count : 1;
 
-	fprintf(stderr, "\r%s: %s %5.1f%% (%u/%u), %.0fs left   ", p->opt->name,
-		p->what, 100.0 * done / (p->items ? p->items : 1), done, p->items,
-		left);
+	wk->seen = calloc(n, 1);
+	wk->pos = malloc(n * sizeof *wk->pos);
+	if (!wk->seen || !wk->pos || twz_tsearch_init(&wk->ws, tg) != 0) {
+		free(wk->seen);
+		free(wk->pos);
+		return -1;
+	}
+	memset(wk->pos, 0xFF, n * sizeof *wk->pos);
+	return 0;
 }
 
-static void *pool_worker(void *varg)
+static void worker_fini(void *w)
 {
-	struct pool_arg *arg = varg;
-	struct pool *p = arg->p;
-	struct worker wk;
-	size_t n = p->tg->node_count ? p->tg->node_count : 1;
-	int reporter = arg->reporter && p->opt->progress;
-	double last = 0;
+	struct worker *wk = w;
 
-	wk.seen = calloc(n, 1);
-	wk.pos = malloc(n * sizeof *wk.pos);
-	if (!wk.seen || !wk.pos || twz_tsearch_init(&wk.ws, p->tg) != 0) {
-		free(wk.seen);
-		free(wk.pos);
-		atomic_store(&p->failed, 1);
-		return NULL;
-	}
-	memset(wk.pos, 0xFF, n * sizeof *wk.pos);
-	for (;;) {
-		uint32_t c = atomic_fetch_add(&p->next, 1);
-		if (c >= p->chunks || atomic_load(&p->failed))
-			break;
-		uint32_t lo = c * p->chunk;
-		uint32_t hi = p->items - lo > p->chunk ? lo + p->chunk : p->items;
-		if (p->fn(p, &wk, c, lo, hi) != 0) {
-			atomic_store(&p->failed, 1);
-			break;
-		}
-		atomic_fetch_add(&p->done, hi - lo);
-		if (reporter) {
-			double t = now_seconds();
-			if (t - last > 0.25) {
-				last = t;
-				print_progress(p);
-			}
-		}
-	}
-	twz_tsearch_free(&wk.ws);
-	free(wk.seen);
-	free(wk.pos);
-	return NULL;
+	twz_tsearch_free(&wk->ws);
+	free(wk->seen);
+	free(wk->pos);
 }
 
-/* Run fn over [0, items) on every thread; 0, or -1 when a unit failed
- * (out of memory). The calling thread works too and reports progress. */
-static int pool_run(struct pool *p, unsigned threads)
+/* Run a stage over [0, items) in chunks of `chunk` on every thread. */
+static int run_stage(struct stages *st, const struct twz_bake_options *opt,
+		     const char *what, uint32_t items, uint32_t chunk,
+		     int (*run)(void *, void *, uint32_t, uint32_t))
 {
-	pthread_t tids[256];
-	unsigned started = 0;
+	struct twz_pool p = {
+		.opt = opt, .what = what, .items = items, .chunk = chunk,
+		.worker_size = sizeof(struct worker), .init = worker_init,
+		.fini = worker_fini, .run = run, .ctx = st,
+	};
 
-	p->chunks = (p->items + p->chunk - 1) / p->chunk;
-	atomic_init(&p->next, 0);
-	atomic_init(&p->done, 0);
-	atomic_init(&p->failed, 0);
-	p->started = now_seconds();
-	if (threads > 256)
-		threads = 256;
-	struct pool_arg helper = { p, 0 }, self = { p, 1 };
-	for (unsigned i = 1; i < threads && i < p->chunks; i++) {
-		if (pthread_create(&tids[started], NULL, pool_worker, &helper) != 0)
-			break;  /* the others take its share */
-		started++;
-	}
-	pool_worker(&self);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	if (p->opt->progress && p->items)
-		fputc('\n', stderr);
-	return atomic_load(&p->failed) ? -1 : 0;
+	return twz_pool_run(&p, twz_bake_threads(opt));
 }
 
 /* ---- stage 1: transit nodes of every block --------------------------- */
 
-struct select_ctx {
-	uint32_t **list;      /* [blocks] */
-	uint32_t *len;        /* [blocks] */
-};
 
-static int select_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
-			uint32_t lo, uint32_t hi)
+static int select_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
-	struct select_ctx *sc = p->ctx;
+	struct stages *sc = ctx;
+	struct worker *wk = w;
 
-	(void)chunk;
 	for (uint32_t b = lo; b < hi; b++)
 		if (twz_transit_select_block(&wk->ws, b, wk->seen, &sc->list[b],
 					     &sc->len[b]) != 0)
@@ -171,7 +114,7 @@ static int select_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
 
 /* Gather the block lists into transit indices: transit nodes ascending by
  * node id, each block's list ascending. */
-static int index_transits(struct twz_transit_db *db, struct select_ctx *sc,
+static int index_transits(struct twz_transit_db *db, struct stages *sc,
 			  uint32_t *tindex, struct twz_error *err,
 			  const char *name)
 {
@@ -232,11 +175,6 @@ static int index_transits(struct twz_transit_db *db, struct select_ctx *sc,
 
 /* ---- stage 2: local rows and distances to the block's transit nodes -- */
 
-struct runs {
-	uint32_t *v;
-	uint32_t len;
-	uint32_t cap;
-};
 
 static int runs_append(struct runs *r, uint32_t start, unsigned symbol)
 {
@@ -252,14 +190,6 @@ static int runs_append(struct runs *r, uint32_t start, unsigned symbol)
 	return 0;
 }
 
-struct local_ctx {
-	struct twz_transit_db *db;
-	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
-	struct runs *block_runs;      /* [blocks] */
-	uint32_t *row_len;            /* [node_count] */
-	atomic_ullong searched;       /* nodes settled by the local searches */
-	atomic_ullong shortcut_searched; /* ... by the shortcut searches */
-};
 
 /* The stored symbol of a run: a direction symbol when the shared set
  * allows one (they repeat more, so compress better), else its lowest
@@ -521,17 +451,16 @@ out:
 }
 
 /* The local rows and transit distances of the nodes of blocks [lo, hi). */
-static int local_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
-		       uint32_t lo, uint32_t hi)
+static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
-	struct local_ctx *lc = p->ctx;
+	struct stages *lc = ctx;
+	struct worker *wk = w;
 	struct twz_transit_db *db = lc->db;
 	const struct twz_transit_graph *tg = &db->graph;
 	struct twz_tsearch *ws = &wk->ws;
 	uint64_t searched = 0, shortcut = 0;
 	int rc = 0;
 
-	(void)chunk;
 	for (uint32_t b = lo; b < hi && rc == 0; b++) {
 		uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
 		uint32_t f = db->block_transit_first[b];
@@ -588,26 +517,20 @@ next:
 
 /* ---- stage 3: the transit table ------------------------------------- */
 
-struct table_ctx {
-	struct twz_transit_db *db;
-	const uint32_t *tindex;       /* [node_count]: transit index or NONE */
-	const uint32_t *want;         /* [M]: transits j >= i in i's region */
-};
 
 static inline uint64_t table_row(uint64_t m, uint64_t i)
 {
 	return i * (2 * m - i - 1) / 2;
 }
 
-static int table_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
-		       uint32_t lo, uint32_t hi)
+static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
-	struct table_ctx *tc = p->ctx;
+	struct stages *tc = ctx;
+	struct worker *wk = w;
 	struct twz_transit_db *db = tc->db;
 	struct twz_tsearch *ws = &wk->ws;
 	uint32_t m = db->transit_count;
 
-	(void)chunk;
 	for (uint32_t i = lo; i < hi; i++) {
 		if (twz_tsearch_targets(ws, db->transit_node[i], tc->tindex, i,
 					tc->want[i]) != 0)
@@ -640,57 +563,50 @@ void twz_transit_db_free(struct twz_transit_db *db)
 	memset(db, 0, sizeof *db);
 }
 
-static int stage_select(struct twz_transit_db *db,
-			const struct twz_bake_options *opt, unsigned threads,
+static int stage_select(struct stages *st, const struct twz_bake_options *opt,
 			uint32_t *tindex, struct twz_error *err)
 {
+	struct twz_transit_db *db = st->db;
 	const struct twz_transit_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
-	struct select_ctx sc;
-	struct pool p = { .tg = tg, .opt = opt, .what = "transit nodes",
-			  .items = blocks, .chunk = 1, .fn = select_chunk,
-			  .ctx = &sc };
 	int rc = -1;
-	double t0 = now_seconds();
+	double t0 = twz_now_seconds();
 
-	sc.list = calloc(blocks, sizeof *sc.list);
-	sc.len = calloc(blocks, sizeof *sc.len);
-	if (!sc.list || !sc.len || pool_run(&p, threads) != 0) {
+	st->list = calloc(blocks, sizeof *st->list);
+	st->len = calloc(blocks, sizeof *st->len);
+	if (!st->list || !st->len ||
+	    run_stage(st, opt, "transit nodes", blocks, 1, select_chunk) != 0) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory selecting transit nodes",
 				   opt->name);
 		goto out;
 	}
-	rc = index_transits(db, &sc, tindex, err, opt->name);
+	rc = index_transits(db, st, tindex, err, opt->name);
 out:
-	if (sc.list)
+	if (st->list)
 		for (uint32_t b = 0; b < blocks; b++)
-			free(sc.list[b]);
-	free(sc.list);
-	free(sc.len);
-	db->select_seconds = now_seconds() - t0;
+			free(st->list[b]);
+	free(st->list);
+	free(st->len);
+	db->select_seconds = twz_now_seconds() - t0;
 	return rc;
 }
 
-static int stage_local(struct twz_transit_db *db,
-		       const struct twz_bake_options *opt, unsigned threads,
+static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 		       struct twz_error *err)
 {
+	struct twz_transit_db *db = st->db;
 	const struct twz_transit_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
-	struct local_ctx lc = { .db = db };
-	struct pool p = { .tg = tg, .opt = opt, .what = "local rows",
-			  .items = blocks, .chunk = 1, .fn = local_chunk,
-			  .ctx = &lc };
 	uint64_t *dist_first = malloc(((size_t)blocks + 1) * sizeof *dist_first);
 	int rc = -1;
-	double t0 = now_seconds();
+	double t0 = twz_now_seconds();
 
-	atomic_init(&lc.searched, 0);
-	atomic_init(&lc.shortcut_searched, 0);
-	lc.block_runs = calloc(blocks, sizeof *lc.block_runs);
-	lc.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
+	atomic_init(&st->searched, 0);
+	atomic_init(&st->shortcut_searched, 0);
+	st->block_runs = calloc(blocks, sizeof *st->block_runs);
+	st->row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
 	db->row_offsets = malloc(((size_t)tg->node_count + 1) * sizeof(uint32_t));
-	if (!dist_first || !lc.block_runs || !lc.row_len || !db->row_offsets)
+	if (!dist_first || !st->block_runs || !st->row_len || !db->row_offsets)
 		goto nomem;
 	uint64_t total = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
@@ -703,13 +619,13 @@ static int stage_local(struct twz_transit_db *db,
 	db->node_dist = malloc((total ? total : 1) * sizeof *db->node_dist);
 	if (!db->node_dist)
 		goto nomem;
-	lc.dist_first = dist_first;
-	if (pool_run(&p, threads) != 0)
+	st->dist_first = dist_first;
+	if (run_stage(st, opt, "local rows", blocks, 1, local_chunk) != 0)
 		goto nomem;
 
 	uint64_t runs = 0;
 	for (uint32_t b = 0; b < blocks; b++)
-		runs += lc.block_runs[b].len;
+		runs += st->block_runs[b].len;
 	if (runs > TWZ_MAX_RUNS) {
 		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
 			      (unsigned long long)runs);
@@ -721,47 +637,44 @@ static int stage_local(struct twz_transit_db *db,
 	/* Blocks hold consecutive nodes: block order is node order. */
 	uint64_t pos = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
-		if (lc.block_runs[b].len)  /* an empty block may have no buffer */
-			memcpy(db->runs + pos, lc.block_runs[b].v,
-			       lc.block_runs[b].len * sizeof(uint32_t));
-		pos += lc.block_runs[b].len;
+		if (st->block_runs[b].len)  /* an empty block may have no buffer */
+			memcpy(db->runs + pos, st->block_runs[b].v,
+			       st->block_runs[b].len * sizeof(uint32_t));
+		pos += st->block_runs[b].len;
 	}
 	db->run_count = runs;
 	db->row_offsets[0] = 0;
 	for (uint32_t s = 0; s < tg->node_count; s++)
-		db->row_offsets[s + 1] = db->row_offsets[s] + lc.row_len[s];
-	db->searched_nodes = atomic_load(&lc.searched);
-	db->shortcut_nodes = atomic_load(&lc.shortcut_searched);
+		db->row_offsets[s + 1] = db->row_offsets[s] + st->row_len[s];
+	db->searched_nodes = atomic_load(&st->searched);
+	db->shortcut_nodes = atomic_load(&st->shortcut_searched);
 	rc = 0;
 	goto out;
 nomem:
 	twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for the local rows",
 			   opt->name);
 out:
-	if (lc.block_runs)
+	if (st->block_runs)
 		for (uint32_t b = 0; b < blocks; b++)
-			free(lc.block_runs[b].v);
-	free(lc.block_runs);
-	free(lc.row_len);
+			free(st->block_runs[b].v);
+	free(st->block_runs);
+	free(st->row_len);
 	free(dist_first);
-	db->local_seconds = now_seconds() - t0;
+	db->local_seconds = twz_now_seconds() - t0;
 	return rc;
 }
 
-static int stage_table(struct twz_transit_db *db,
-		       const struct twz_bake_options *opt, unsigned threads,
+static int stage_table(struct stages *st, const struct twz_bake_options *opt,
 		       const uint32_t *tindex, struct twz_error *err)
 {
+	struct twz_transit_db *db = st->db;
 	const struct twz_transit_graph *tg = &db->graph;
 	uint32_t m = db->transit_count;
-	struct table_ctx tc = { .db = db, .tindex = tindex };
-	struct pool p = { .tg = tg, .opt = opt, .what = "transit table",
-			  .items = m, .chunk = 4, .fn = table_chunk, .ctx = &tc };
 	uint32_t *want = malloc((m ? m : 1) * sizeof *want);
 	uint32_t *count = calloc(tg->component_count ? tg->component_count : 1,
 				 sizeof *count);
 	int rc = -1;
-	double t0 = now_seconds();
+	double t0 = twz_now_seconds();
 
 	db->table = malloc((db->table_count ? db->table_count : 1) *
 			   sizeof *db->table);
@@ -771,8 +684,9 @@ static int stage_table(struct twz_transit_db *db,
 	 * it has settled them all. */
 	for (uint32_t i = m; i-- > 0;)
 		want[i] = ++count[tg->node_comp[db->transit_node[i]]];
-	tc.want = want;
-	if (pool_run(&p, threads) != 0)
+	st->tindex = tindex;
+	st->want = want;
+	if (run_stage(st, opt, "transit table", m, 4, table_chunk) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -781,7 +695,7 @@ out:
 				   opt->name);
 	free(want);
 	free(count);
-	db->table_seconds = now_seconds() - t0;
+	db->table_seconds = twz_now_seconds() - t0;
 	return rc;
 }
 
@@ -790,7 +704,7 @@ int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err)
 {
-	unsigned threads = twz_bake_threads(opt);
+	struct stages st = { .db = out };
 	uint32_t *tindex = NULL;
 	int rc = -1;
 
@@ -803,9 +717,9 @@ int twz_bake_transit(const struct twz_grid *g,
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 		goto out;
 	}
-	if (stage_select(out, opt, threads, tindex, err) != 0 ||
-	    stage_local(out, opt, threads, err) != 0 ||
-	    stage_table(out, opt, threads, tindex, err) != 0)
+	if (stage_select(&st, opt, tindex, err) != 0 ||
+	    stage_local(&st, opt, err) != 0 ||
+	    stage_table(&st, opt, tindex, err) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -816,16 +730,6 @@ out:
 }
 
 /* ---- encoding -------------------------------------------------------- */
-
-static uint8_t *le_u32(const uint32_t *v, size_t n)
-{
-	uint8_t *b = malloc(n ? n * 4 : 1);
-	if (!b)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		twz_put32(b + 4 * i, v[i]);
-	return b;
-}
 
 /* ---- distances as residual planes (twz_format.h, FORMAT.md) ------- */
 
@@ -913,12 +817,11 @@ static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
 	return pl.out;
 }
 
-enum { SEC_COUNT = 11 };
-
-int twz_transit_encode(const struct twz_transit_db *db,
-		       const struct twz_grid *g,
-		       const struct twz_bake_options *opt, uint8_t **buf,
-		       size_t *len, struct twz_error *err)
+/* The sections of db, into f. */
+static void transit_file(const struct twz_transit_db *db,
+			 const struct twz_grid *g,
+			 const struct twz_bake_options *opt, uint8_t *params,
+			 struct twz_out_file *f)
 {
 	const struct twz_transit_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
@@ -927,12 +830,8 @@ int twz_transit_encode(const struct twz_transit_db *db,
 	visit_node_dist(db, &probe);
 	visit_table(db, &probe);
 	unsigned width = probe.fits16 ? 4 : 8;
-	struct twz_out_section sec[SEC_COUNT];
-	uint8_t *owned[SEC_COUNT] = { 0 };
-	uint8_t params[TWZ_TP_SIZE];
-	int rc = -1;
 
-	memset(params, 0, sizeof params);
+	memset(params, 0, TWZ_TP_SIZE);
 	twz_put32(params + TWZ_TP_ORIGIN_X, tg->origin_x);
 	twz_put32(params + TWZ_TP_ORIGIN_Y, tg->origin_y);
 	twz_put32(params + TWZ_TP_SIDE, tg->side);
@@ -945,7 +844,6 @@ int twz_transit_encode(const struct twz_transit_db *db,
 	twz_put32(params + TWZ_TP_DIST_BYTES, width);
 
 	uint8_t *blk = malloc(((size_t)blocks + 1) * TWZ_TB_SIZE);
-	owned[4] = blk;
 	if (blk) {
 		uint64_t dist = 0;
 		for (uint32_t b = 0; b <= blocks; b++) {
@@ -961,42 +859,7 @@ int twz_transit_encode(const struct twz_transit_db *db,
 		}
 	}
 	uint32_t listed = db->block_transit_first[blocks];
-	owned[0] = le_u32(tg->cell_node, cells);
-	owned[1] = le_u32(tg->node_cell, tg->node_count);
-	owned[2] = le_u32(tg->node_comp, tg->node_count);
-	owned[5] = le_u32(db->block_transit, listed);
-	owned[6] = le_u32(db->transit_node, db->transit_count);
-	owned[7] = planes_of(db, db->node_dist_count, width, visit_node_dist);
-	owned[8] = planes_of(db, db->table_count, width, visit_table);
-	owned[9] = le_u32(db->row_offsets, (size_t)tg->node_count + 1);
-	owned[10] = le_u32(db->runs, db->run_count);
-	for (int i = 0; i < SEC_COUNT; i++)
-		if (i != 3 && !owned[i]) {
-			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
-			goto out;
-		}
-	sec[0] = (struct twz_out_section){ TWZ_SECTION_CELL_NODE, owned[0], cells * 4 };
-	sec[1] = (struct twz_out_section){ TWZ_SECTION_NODE_CELL, owned[1],
-					   (size_t)tg->node_count * 4 };
-	sec[2] = (struct twz_out_section){ TWZ_SECTION_NODE_COMPONENT, owned[2],
-					   (size_t)tg->node_count * 4 };
-	sec[3] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_PARAMS, params,
-					   TWZ_TP_SIZE };
-	sec[4] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_BLOCKS, owned[4],
-					   ((size_t)blocks + 1) * TWZ_TB_SIZE };
-	sec[5] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_LISTS, owned[5],
-					   (size_t)listed * 4 };
-	sec[6] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_NODES, owned[6],
-					   (size_t)db->transit_count * 4 };
-	sec[7] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_NODE_DIST, owned[7],
-					   (size_t)db->node_dist_count * width };
-	sec[8] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_TABLE, owned[8],
-					   (size_t)db->table_count * width };
-	sec[9] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_ROW_OFFSETS, owned[9],
-					   ((size_t)tg->node_count + 1) * 4 };
-	sec[10] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_RUNS, owned[10],
-					    (size_t)db->run_count * 4 };
-	struct twz_out_header h = {
+	f->h = (struct twz_out_header){
 		.minor = 1,
 		.required_features = 0,
 		.level_hash = g->level_hash,
@@ -1011,23 +874,45 @@ int twz_transit_encode(const struct twz_transit_db *db,
 		.level = (int8_t)opt->level,
 		.threads = twz_bake_compress_threads(opt),
 	};
-	rc = twz_encode(&h, sec, SEC_COUNT, buf, len, err);
-out:
-	for (int i = 0; i < SEC_COUNT; i++)
-		free(owned[i]);
-	return rc;
+	twz_out_add_le32(f, TWZ_SECTION_CELL_NODE, tg->cell_node, cells);
+	twz_out_add_le32(f, TWZ_SECTION_NODE_CELL, tg->node_cell, tg->node_count);
+	twz_out_add_le32(f, TWZ_SECTION_NODE_COMPONENT, tg->node_comp, tg->node_count);
+	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_BLOCKS, blk,
+			  ((size_t)blocks + 1) * TWZ_TB_SIZE);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_LISTS, db->block_transit, listed);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_NODES, db->transit_node,
+			 db->transit_count);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_NODE_DIST,
+			  planes_of(db, db->node_dist_count, width, visit_node_dist),
+			  (size_t)db->node_dist_count * width);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_TABLE,
+			  planes_of(db, db->table_count, width, visit_table),
+			  (size_t)db->table_count * width);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_ROW_OFFSETS, db->row_offsets,
+			 (size_t)tg->node_count + 1);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
+}
+
+int twz_transit_encode(const struct twz_transit_db *db,
+		       const struct twz_grid *g,
+		       const struct twz_bake_options *opt, uint8_t **buf,
+		       size_t *len, struct twz_error *err)
+{
+	struct twz_out_file f = { 0 };
+	uint8_t params[TWZ_TP_SIZE];
+
+	transit_file(db, g, opt, params, &f);
+	return twz_out_encode(&f, opt->name, buf, len, err);
 }
 
 int twz_transit_write(const struct twz_transit_db *db, const struct twz_grid *g,
 		      const struct twz_bake_options *opt, const char *path,
 		      struct twz_error *err)
 {
-	uint8_t *buf;
-	size_t len;
+	struct twz_out_file f = { 0 };
+	uint8_t params[TWZ_TP_SIZE];
 
-	if (twz_transit_encode(db, g, opt, &buf, &len, err) != 0)
-		return -1;
-	int rc = twz_write_atomic(path, buf, len, err);
-	free(buf);
-	return rc;
+	transit_file(db, g, opt, params, &f);
+	return twz_out_write(&f, opt->name, path, err);
 }
