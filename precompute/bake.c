@@ -230,9 +230,9 @@ uint64_t twz_memory_available(void)
 	return avail;
 }
 
-int twz_bake_check_limits(const struct twz_grid *g,
-			  const struct twz_bake_options *opt,
-			  struct twz_error *err)
+int twz_bake_check(const struct twz_grid *g, const struct twz_bake_options *opt,
+		   twz_estimate_fn estimate, const void *method_opt,
+		   struct twz_error *err)
 {
 	uint64_t cells = (uint64_t)g->width * g->height, nodes = 0;
 
@@ -245,8 +245,7 @@ int twz_bake_check_limits(const struct twz_grid *g,
 			      opt->name, (unsigned long long)nodes, opt->max_nodes);
 		return -1;
 	}
-	uint64_t need = twz_bake_estimate_bytes(cells, nodes, twz_bake_threads(opt),
-						opt->codec, opt->level);
+	uint64_t need = estimate(g, nodes, opt, method_opt);
 	uint64_t have = opt->max_memory ? opt->max_memory : twz_memory_available();
 	if (!have || need <= have)
 		return 0;
@@ -255,5 +254,22 @@ int twz_bake_check_limits(const struct twz_grid *g,
 		      opt->name, (unsigned long long)nodes, need / 1073741824.0,
 		      have / 1073741824.0);
 	return -1;
+}
+
+static uint64_t cpd_estimate(const struct twz_grid *g, uint64_t nodes,
+			     const struct twz_bake_options *opt,
+			     const void *method_opt)
+{
+	(void)method_opt;
+	return twz_bake_estimate_bytes((uint64_t)g->width * g->height, nodes,
+				       twz_bake_threads(opt), opt->codec,
+				       opt->level);
+}
+
+int twz_bake_check_limits(const struct twz_grid *g,
+			  const struct twz_bake_options *opt,
+			  struct twz_error *err)
+{
+	return twz_bake_check(g, opt, cpd_estimate, NULL, err);
 }
 

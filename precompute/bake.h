@@ -59,10 +59,22 @@ uint64_t twz_bake_estimate_bytes(uint64_t cells, uint64_t nodes,
  * capped by its address-space limit; 0 when unknown. */
 uint64_t twz_memory_available(void);
 
-/* Before anything is allocated for g: refuse (-1, err set, an input
- * error) a level with more walkable cells than opt->max_nodes, or, when
- * max_nodes is 0, one whose estimated bake needs more than max_memory or
- * the memory available. twz_bake_cpd calls it first. */
+/* Peak bytes a method's bake of g (nodes of its cells walkable) with opt
+ * and the method's own options is estimated to need; 0 when it cannot
+ * tell (the bake then reports what is wrong). */
+typedef uint64_t (*twz_estimate_fn)(const struct twz_grid *g, uint64_t nodes,
+				    const struct twz_bake_options *opt,
+				    const void *method_opt);
+
+/* The limits every method checks first, before anything is allocated
+ * for g: refuse (-1, err set, an input error) a level with more walkable
+ * cells than opt->max_nodes, or, when max_nodes is 0, one whose
+ * estimated bake needs more than max_memory or the memory available. */
+int twz_bake_check(const struct twz_grid *g, const struct twz_bake_options *opt,
+		   twz_estimate_fn estimate, const void *method_opt,
+		   struct twz_error *err);
+
+/* twz_bake_check with the CPD estimate; twz_bake_cpd calls it first. */
 int twz_bake_check_limits(const struct twz_grid *g,
 			  const struct twz_bake_options *opt,
 			  struct twz_error *err);

@@ -29,6 +29,10 @@
 #include "level_map.h"
 #include "twz_error.h"
 
+/* The transit table is held whole while baking (8 bytes an entry): grids
+ * that would need more entries than this are refused. */
+#define TWZ_TRANSIT_MAX_TABLE ((uint64_t)1 << 28)
+
 /* Build options of the TRANSIT method; 0 picks the default. */
 struct twz_transit_options {
 	unsigned grid;           /* blocks across the longer side of the box */
@@ -72,6 +76,19 @@ int twz_transit_graph_build(const struct twz_grid *g, unsigned connectivity,
 			    struct twz_transit_graph *out,
 			    struct twz_error *err);
 void twz_transit_graph_free(struct twz_transit_graph *tg);
+
+/* The block grid of g (origin, side, cols, rows, inner, outer of tg),
+ * nothing allocated. 0, or -1 when the options do not fit. */
+int twz_transit_layout(const struct twz_grid *g,
+		       const struct twz_transit_options *topt,
+		       struct twz_transit_graph *tg, struct twz_error *err);
+
+/* Peak bytes of a TRANSIT bake of g (method_opt: its
+ * twz_transit_options, may be NULL); transit_graph.c says what is
+ * counted. twz_bake_transit checks it with twz_bake_check. */
+uint64_t twz_transit_estimate_bytes(const struct twz_grid *g, uint64_t nodes,
+				    const struct twz_bake_options *opt,
+				    const void *method_opt);
 
 /* The default grid: blocks of about 16 squares on small levels, growing
  * slowly with the level (see transit_graph.c for the measurements). */

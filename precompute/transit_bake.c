@@ -19,9 +19,6 @@
 #include "transit_select.h"
 #include "twz_writer.h"
 
-/* The transit table is held whole while baking (8 bytes an entry): refuse
- * grids that would need more than this many entries. */
-#define MAX_TABLE_ENTRIES ((uint64_t)1 << 28)
 
 static const struct twz_tdist far_dist = { UINT32_MAX, UINT32_MAX };
 
@@ -143,11 +140,11 @@ static int index_transits(struct twz_transit_db *db, struct stages *sc,
 			m++;
 	db->transit_count = m;
 	db->table_count = (uint64_t)m * (m ? m - 1 : 0) / 2;
-	if (db->table_count > MAX_TABLE_ENTRIES) {
+	if (db->table_count > TWZ_TRANSIT_MAX_TABLE) {
 		twz_error_set(err, "%s: %u transit nodes would need a table of %llu "
 			      "entries (at most %llu); use a coarser --transit-grid",
 			      name, m, (unsigned long long)db->table_count,
-			      (unsigned long long)MAX_TABLE_ENTRIES);
+			      (unsigned long long)TWZ_TRANSIT_MAX_TABLE);
 		return -1;
 	}
 	db->transit_node = malloc((m ? m : 1) * sizeof(uint32_t));
@@ -709,6 +706,8 @@ int twz_bake_transit(const struct twz_grid *g,
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
+	if (twz_bake_check(g, opt, twz_transit_estimate_bytes, topt, err) != 0)
+		return -1;
 	if (twz_transit_graph_build(g, opt->connectivity, topt, &out->graph, err) != 0)
 		return -1;
 	tindex = malloc((out->graph.node_count ? out->graph.node_count : 1) *

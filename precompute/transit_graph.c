@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#define ZSTD_STATIC_LINKING_ONLY  /* ZSTD_estimateCCtxSize */
+#include <zstd.h>
 
 /*
  * Default block side, from measurements of transit counts, local rows and
@@ -71,8 +73,9 @@ static void bounding_box(const struct twz_grid *g, uint32_t *x0, uint32_t *y0,
 	*h = hy - ly + 1;
 }
 
-static int layout(const struct twz_grid *g, const struct twz_transit_options *topt,
-		  struct twz_transit_graph *tg, struct twz_error *err)
+int twz_transit_layout(const struct twz_grid *g,
+		       const struct twz_transit_options *topt,
+		       struct twz_transit_graph *tg, struct twz_error *err)
 {
 	uint32_t bw, bh;
 
@@ -193,7 +196,7 @@ int twz_transit_graph_build(const struct twz_grid *g, unsigned connectivity,
 	tg->width = g->width;
 	tg->height = g->height;
 	tg->connectivity = connectivity;
-	if (layout(g, topt, tg, err) != 0)
+	if (twz_transit_layout(g, topt, tg, err) != 0)
 		return -1;
 	for (size_t c = 0; c < cells; c++)
 		walkable += g->walkable[c];
@@ -236,4 +239,51 @@ int twz_transit_graph_build(const struct twz_grid *g, unsigned connectivity,
 	label_components(tg, stack);
 	free(stack);
 	return 0;
+}
+
+/*
+ * Peak bytes of a TRANSIT bake, estimated from the level and its block
+ * grid before anything is built. Counted: the grid and the cell map (5 a
+ * cell); the graph with its build stack and the transit index (96 a
+ * node); one worker a thread (search costs, tie-breaks, flags, lists and
+ * scratch: 48 a node); the local rows, 32 runs a node at most (measured
+ * on the Moving AI levels: 4 to 12), 16 bytes a run as for CPD (rows
+ * being gathered, joined, copied little-endian, compressed, the file
+ * image); the distances to each block's transit nodes and the transit
+ * table, each entry alive three times (array, residual planes, its
+ * compressed copy), reckoning `side` transit nodes a block (measured
+ * on the default grids: 0.07 to 0.9 of that); and the zstd contexts,
+ * at their worst. The peak resident size of one-thread bakes of arena,
+ * den011d and Berlin_0_256 was 10% to 65% of this, the table and the
+ * zstd contexts being what it overestimates most.
+ */
+uint64_t twz_transit_estimate_bytes(const struct twz_grid *g, uint64_t nodes,
+				    const struct twz_bake_options *opt,
+				    const void *method_opt)
+{
+	struct twz_transit_graph tg;
+	struct twz_error err;
+
+	memset(&tg, 0, sizeof tg);
+	if (twz_transit_layout(g, method_opt, &tg, &err) != 0)
+		return 0;  /* the graph build reports it */
+	double blocks = (double)tg.cols * tg.rows;
+	double transits = blocks * tg.side;
+	double table = transits * (transits - 1) / 2;
+	unsigned threads = twz_bake_threads(opt);
+
+	if (table > (double)TWZ_TRANSIT_MAX_TABLE)
+		table = (double)TWZ_TRANSIT_MAX_TABLE;
+	if (threads > blocks)
+		threads = (unsigned)blocks;
+	double bytes = 5.0 * g->width * g->height
+		       + 96.0 * nodes
+		       + 48.0 * nodes * threads
+		       + 16.0 * 32.0 * nodes
+		       + 24.0 * (double)nodes * tg.side
+		       + 24.0 * table;
+
+	if (opt->codec == TWZ_CODEC_ZSTD)
+		bytes += (double)ZSTD_estimateCCtxSize(opt->level) * threads;
+	return bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes;
 }
