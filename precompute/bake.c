@@ -160,6 +160,25 @@ uint8_t twz_bake_compress_threads(const struct twz_bake_options *opt)
 	return (uint8_t)(n > 255 ? 255 : n);
 }
 
+void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
+		     const struct twz_graph *gr,
+		     const struct twz_bake_options *opt, uint8_t method)
+{
+	*h = (struct twz_out_header){
+		.level_hash = g->level_hash,
+		.width = gr->width,
+		.height = gr->height,
+		.node_count = gr->node_count,
+		.component_count = gr->component_count,
+		.method = method,
+		.connectivity = (uint8_t)gr->connectivity,
+		.node_order = (uint8_t)gr->order,
+		.codec = (uint8_t)opt->codec,
+		.level = (int8_t)opt->level,
+		.threads = twz_bake_compress_threads(opt),
+	};
+}
+
 /* ---- limits: refuse a bake the machine cannot finish ------------------ */
 
 /*

@@ -106,6 +106,14 @@ struct twz_pool {
 /* 0, or -1 when a thread's state or a chunk failed (out of memory). */
 int twz_pool_run(const struct twz_pool *p, unsigned threads);
 
+struct twz_out_header;
+
+/* The header fields every method writes alike: the level's hash and
+ * size, gr's counts, connectivity and node order, and opt's codec. */
+void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
+		     const struct twz_graph *gr,
+		     const struct twz_bake_options *opt, uint8_t method);
+
 struct twz_cpd {
 	struct twz_graph graph;
 	uint32_t *row_offsets;   /* [node_count+1], into runs */

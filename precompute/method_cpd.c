@@ -246,21 +246,7 @@ static void cpd_file(const struct twz_cpd *cpd, const struct twz_grid *g,
 	size_t cells = (size_t)gr->width * gr->height;
 	uint8_t *records = NULL, *regions = NULL, *rows = NULL;
 
-	f->h = (struct twz_out_header){
-		.minor = 0,
-		.required_features = 0,
-		.level_hash = g->level_hash,
-		.width = gr->width,
-		.height = gr->height,
-		.node_count = gr->node_count,
-		.component_count = gr->component_count,
-		.method = TWZ_METHOD_CPD,
-		.connectivity = (uint8_t)gr->connectivity,
-		.node_order = TWZ_ORDER_DFS,
-		.codec = (uint8_t)opt->codec,
-		.level = (int8_t)opt->level,
-		.threads = twz_bake_compress_threads(opt),
-	};
+	twz_bake_header(&f->h, g, gr, opt, TWZ_METHOD_CPD);
 
 	/* Rows first: the layout they fit decides the cell map's width.
 	 * A row too long for u16 run indices keeps the direction symbols

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rows.h"
 #include "transit_search.h"
 #include "transit_select.h"
 #include "twz_writer.h"
@@ -23,18 +24,15 @@
 static const struct twz_tdist far_dist = { UINT32_MAX, UINT32_MAX };
 
 
-struct runs {
-	uint32_t *v;
-	uint32_t len;
-	uint32_t cap;
-};
 
-/* What each worker of the pool owns: a search, and node_count-sized
- * scratch arrays kept all zero (seen) or all NONE (pos) between units. */
+/* What each worker of the pool owns: a search, node_count-sized scratch
+ * arrays kept all zero (seen) or all NONE (pos) between units, and the
+ * node ranges of an outer square (2 * rows of blocks). */
 struct worker {
 	struct twz_tsearch ws;
 	uint8_t *seen;
 	uint32_t *pos;
+	uint32_t *range;
 };
 
 /* The state every stage's units share. */
@@ -45,7 +43,7 @@ struct stages {
 	uint32_t *len;                /* [blocks] */
 	/* stage 2 */
 	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
-	struct runs *block_runs;      /* [blocks] */
+	struct twz_runs *block_runs;      /* [blocks] */
 	uint32_t *row_len;            /* [node_count] */
 	atomic_ullong searched;       /* nodes settled by the local searches */
 	atomic_ullong shortcut_searched; /* ... by their shortcut searches */
@@ -56,15 +54,18 @@ struct stages {
 
 static int worker_init(void *ctx, void *w)
 {
-	const struct twz_transit_graph *tg = &((struct stages *)ctx)->db->graph;
+	const struct twz_graph *tg = &((struct stages *)ctx)->db->graph;
 	struct worker *wk = w;
 	size_t n = tg->node_count ? tg->node_count : 1;
 
 	wk->seen = calloc(n, 1);
 	wk->pos = malloc(n * sizeof *wk->pos);
-	if (!wk->seen || !wk->pos || twz_tsearch_init(&wk->ws, tg) != 0) {
+	wk->range = malloc((2 * (size_t)tg->rows + 2) * sizeof *wk->range);
+	if (!wk->seen || !wk->pos || !wk->range ||
+	    twz_tsearch_init(&wk->ws, tg) != 0) {
 		free(wk->seen);
 		free(wk->pos);
+		free(wk->range);
 		return -1;
 	}
 	memset(wk->pos, 0xFF, n * sizeof *wk->pos);
@@ -78,6 +79,7 @@ static void worker_fini(void *w)
 	twz_tsearch_free(&wk->ws);
 	free(wk->seen);
 	free(wk->pos);
+	free(wk->range);
 }
 
 /* Run a stage over [0, items) in chunks of `chunk` on every thread. */
@@ -115,7 +117,7 @@ static int index_transits(struct twz_transit_db *db, struct stages *sc,
 			  uint32_t *tindex, struct twz_error *err,
 			  const char *name)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	uint64_t listed = 0;
 
@@ -173,135 +175,74 @@ static int index_transits(struct twz_transit_db *db, struct stages *sc,
 /* ---- stage 2: local rows and distances to the block's transit nodes -- */
 
 
-static int runs_append(struct runs *r, uint32_t start, unsigned symbol)
-{
-	if (r->len == r->cap) {
-		uint32_t ncap = r->cap ? r->cap * 2 : 256;
-		uint32_t *nv = realloc(r->v, (size_t)ncap * sizeof *nv);
-		if (!nv)
-			return -1;
-		r->v = nv;
-		r->cap = ncap;
-	}
-	r->v[r->len++] = start << TWZ_RUN_SYMBOL_BITS | symbol;
-	return 0;
-}
-
-
-/* The stored symbol of a run: a direction symbol when the shared set
- * allows one (they repeat more, so compress better), else its lowest
- * move. */
-static unsigned pick(unsigned set, unsigned all)
-{
-	if (set == all)
-		return TWZ_SYMBOL_NONE;  /* wildcards only */
-	if (set & (1u << TWZ_SYMBOL_TOWARD))
-		return TWZ_SYMBOL_TOWARD;
-	if (set & (1u << TWZ_SYMBOL_NEAREST))
-		return TWZ_SYMBOL_NEAREST;
-	return (unsigned)__builtin_ctz(set);
-}
-
-/* The symbols that stand for an optimal first move from s to t: its moves,
- * and each direction symbol whose move is one of them. */
-static unsigned symbols(const struct twz_transit_graph *tg, uint32_t s,
-			uint32_t t, unsigned moves)
-{
-	int32_t dx = (int32_t)(tg->node_cell[t] % tg->width) -
-		     (int32_t)(tg->node_cell[s] % tg->width);
-	int32_t dy = (int32_t)(tg->node_cell[t] / tg->width) -
-		     (int32_t)(tg->node_cell[s] / tg->width);
-	unsigned set = moves;
-	unsigned m = twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy);
-
-	if (m < TWZ_MOVE_COUNT && (moves >> m & 1))
-		set |= 1u << TWZ_SYMBOL_TOWARD;
-	m = twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy);
-	if (m < TWZ_MOVE_COUNT && (moves >> m & 1))
-		set |= 1u << TWZ_SYMBOL_NEAREST;
-	return set;
-}
-
-/*
- * The local row of s: over the targets in node order, the local ones
- * (same region, within the outer square) carry their optimal first-move
- * sets, all others are wildcards. The local targets are the node ranges
- * of the outer square's block rows, so the row is made without touching
- * anything else. Greedy: a run grows while its symbol sets share one.
- */
-static int encode_row(const struct twz_transit_graph *tg,
-		      const struct twz_tsearch *ws, uint32_t s, struct runs *out)
-{
-	uint32_t b = tg->node_block[s];
-	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b);
-	int64_t r = tg->outer;
-	unsigned all = ((1u << tg->connectivity) - 1) |
-		       1u << TWZ_SYMBOL_TOWARD | 1u << TWZ_SYMBOL_NEAREST;
-	unsigned cur = all;
-	uint32_t start = 0;
-	int64_t x0 = bx - r < 0 ? 0 : bx - r;
-	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
-
-	for (int64_t y = by - r; y <= by + r; y++) {
-		if (y < 0 || y >= tg->rows)
-			continue;
-		uint32_t lo = tg->block_first[y * tg->cols + x0];
-		uint32_t hi = tg->block_first[y * tg->cols + x1 + 1];
-		for (uint32_t t = lo; t < hi; t++) {
-			unsigned m = t == s || !twz_tsearch_settled(ws, t)
-					     ? all : symbols(tg, s, t, ws->moves[t]);
-			if (cur & m) {
-				cur &= m;
-				continue;
-			}
-			if (runs_append(out, start, pick(cur, all)) != 0)
-				return -1;
-			start = t;
-			cur = m;
-		}
-	}
-	return runs_append(out, start, pick(cur, all));
-}
-
-/* Add block b's outer square to the area of the local searches, or take
- * it out: one node range per row of blocks. */
-static void set_area(struct twz_tsearch *ws, const struct twz_transit_graph *tg,
-		     uint32_t b, int on)
+/* The node ranges of block b's outer square, one a row of blocks, as
+ * [range[2i], range[2i+1]) in node order (range: 2 * tg->rows entries).
+ * Returns their count. */
+static uint32_t outer_ranges(const struct twz_graph *tg, uint32_t b,
+			     uint32_t *range)
 {
 	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b), r = tg->outer;
 	int64_t x0 = bx - r < 0 ? 0 : bx - r;
 	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
+	uint32_t n = 0;
 
-	for (int64_t y = by - r; y <= by + r; y++)
-		if (y >= 0 && y < tg->rows)
-			twz_tsearch_area(ws, tg->block_first[y * tg->cols + x0],
-					 tg->block_first[y * tg->cols + x1 + 1], on);
+	for (int64_t y = by - r; y <= by + r; y++) {
+		if (y < 0 || y >= tg->rows)
+			continue;
+		range[2 * n] = tg->block_first[y * tg->cols + x0];
+		range[2 * n + 1] = tg->block_first[y * tg->cols + x1 + 1];
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The local row of s: over the targets in node order, the local ones
+ * (same region, within the outer square: settled by the local search)
+ * carry their optimal first-move sets, all others are wildcards. The
+ * local targets are the node ranges of the outer square's block rows,
+ * so the row is made without touching anything else.
+ */
+static int encode_row(const struct twz_graph *tg,
+		      const struct twz_tsearch *ws, uint32_t s,
+		      const uint32_t *range, uint32_t ranges,
+		      struct twz_runs *out)
+{
+	struct twz_row_source src = {
+		s, tg->node_x, tg->node_y, tg->connectivity, ws->moves,
+		ws->state, TWZ_TSEARCH_SETTLED,
+	};
+
+	return twz_row_encode_ranges(&src, range, ranges, out);
+}
+
+/* Add block b's outer square (its ranges) to the area of the local
+ * searches, or take it out. */
+static void set_area(struct twz_tsearch *ws, const uint32_t *range,
+		     uint32_t ranges, int on)
+{
+	for (uint32_t i = 0; i < ranges; i++)
+		twz_tsearch_area(ws, range[2 * i], range[2 * i + 1], on);
 }
 
 /* Whether v lies in the outer square of block b. */
-static int in_outer(const struct twz_transit_graph *tg, uint32_t b, uint32_t v)
+static int in_outer(const struct twz_graph *tg, uint32_t b, uint32_t v)
 {
 	return twz_blocks_within(tg, b, tg->node_block[v], tg->outer);
 }
 
 /* The border of block b's outer square: its nodes with a legal move out
  * of it, in node order. *out is malloc'd. */
-static int outer_border(const struct twz_transit_graph *tg, uint32_t b,
+static int outer_border(const struct twz_graph *tg, uint32_t b,
+			const uint32_t *range, uint32_t ranges,
 			uint32_t **out, uint32_t *len)
 {
-	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b), r = tg->outer;
-	int64_t x0 = bx - r < 0 ? 0 : bx - r;
-	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
 	uint32_t *v = NULL, n = 0, cap = 0;
 
 	*out = NULL;
 	*len = 0;
-	for (int64_t y = by - r; y <= by + r; y++) {
-		if (y < 0 || y >= tg->rows)
-			continue;
-		uint32_t lo = tg->block_first[y * tg->cols + x0];
-		uint32_t hi = tg->block_first[y * tg->cols + x1 + 1];
-		for (uint32_t u = lo; u < hi; u++) {
+	for (uint32_t i = 0; i < ranges; i++) {
+		for (uint32_t u = range[2 * i]; u < range[2 * i + 1]; u++) {
 			const uint32_t *nb = tg->neighbour + (size_t)u * TWZ_MOVE_COUNT;
 			unsigned m;
 			for (m = 0; m < tg->connectivity; m++)
@@ -396,7 +337,7 @@ static int block_shortcuts(struct worker *wk, const struct twz_transit_db *db,
 			   uint32_t b, const uint32_t *border, uint32_t nborder,
 			   struct shortcut_lists *sl, uint64_t *settled)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t f = db->block_transit_first[b];
 	uint32_t n = db->block_transit_first[b + 1] - f;
 	uint64_t *row = malloc((nborder ? nborder : 1) * sizeof *row);
@@ -453,7 +394,7 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 	struct stages *lc = ctx;
 	struct worker *wk = w;
 	struct twz_transit_db *db = lc->db;
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	struct twz_tsearch *ws = &wk->ws;
 	uint64_t searched = 0, shortcut = 0;
 	int rc = 0;
@@ -468,22 +409,23 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		if (first == last)
 			continue;
 		rc = -1;
-		set_area(ws, tg, b, 1);
-		if (outer_border(tg, b, &border, &nborder) != 0 ||
+		uint32_t ranges = outer_ranges(tg, b, wk->range);
+		set_area(ws, wk->range, ranges, 1);
+		if (outer_border(tg, b, wk->range, ranges, &border, &nborder) != 0 ||
 		    block_shortcuts(wk, db, b, border, nborder, &sl,
 				    &shortcut) != 0) {
-			set_area(ws, tg, b, 0);
+			set_area(ws, wk->range, ranges, 0);
 			goto next;
 		}
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = i;
 		struct twz_shortcuts sc = { wk->pos, sl.first, sl.to, sl.key, sl.span };
-		struct runs *out = &lc->block_runs[b];
+		struct twz_runs *out = &lc->block_runs[b];
 		for (uint32_t s = first; s < last; s++) {
 			uint32_t before = out->len;
 			if (twz_tsearch_local(ws, s, &sc) != 0 ||
-			    encode_row(tg, ws, s, out) != 0) {
-				set_area(ws, tg, b, 0);
+			    encode_row(tg, ws, s, wk->range, ranges, out) != 0) {
+				set_area(ws, wk->range, ranges, 0);
 				goto next;
 			}
 			lc->row_len[s] = out->len - before;
@@ -499,7 +441,7 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 					d[j] = far_dist;
 			}
 		}
-		set_area(ws, tg, b, 0);
+		set_area(ws, wk->range, ranges, 0);
 		rc = 0;
 next:
 		for (uint32_t i = 0; i < n; i++)
@@ -549,7 +491,7 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 
 void twz_transit_db_free(struct twz_transit_db *db)
 {
-	twz_transit_graph_free(&db->graph);
+	twz_graph_free(&db->graph);
 	free(db->transit_node);
 	free(db->block_transit_first);
 	free(db->block_transit);
@@ -564,7 +506,7 @@ static int stage_select(struct stages *st, const struct twz_bake_options *opt,
 			uint32_t *tindex, struct twz_error *err)
 {
 	struct twz_transit_db *db = st->db;
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	int rc = -1;
 	double t0 = twz_now_seconds();
@@ -592,7 +534,7 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 		       struct twz_error *err)
 {
 	struct twz_transit_db *db = st->db;
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	uint64_t *dist_first = malloc(((size_t)blocks + 1) * sizeof *dist_first);
 	int rc = -1;
@@ -665,7 +607,7 @@ static int stage_table(struct stages *st, const struct twz_bake_options *opt,
 		       const uint32_t *tindex, struct twz_error *err)
 {
 	struct twz_transit_db *db = st->db;
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t m = db->transit_count;
 	uint32_t *want = malloc((m ? m : 1) * sizeof *want);
 	uint32_t *count = calloc(tg->component_count ? tg->component_count : 1,
@@ -733,7 +675,7 @@ out:
 /* ---- distances as residual planes (twz_format.h, FORMAT.md) ------- */
 
 struct planes {
-	const struct twz_transit_graph *tg;
+	const struct twz_graph *tg;
 	unsigned width;       /* 4 or 8 */
 	int fits16;           /* every residual fits an i16 (pass 1) */
 	uint8_t *out;         /* pass 2: the two planes */
@@ -745,7 +687,7 @@ struct planes {
 static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
 			uint32_t b)
 {
-	const struct twz_transit_graph *tg = pl->tg;
+	const struct twz_graph *tg = pl->tg;
 	uint32_t ca = tg->node_cell[a], cb = tg->node_cell[b];
 	uint32_t ax = ca % tg->width, ay = ca / tg->width;
 	uint32_t bx = cb % tg->width, by = cb / tg->width;
@@ -780,7 +722,7 @@ static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
 /* Visit every entry of NODE_DIST, then of TABLE. */
 static void visit_node_dist(const struct twz_transit_db *db, struct planes *pl)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	uint64_t k = 0;
 
@@ -822,7 +764,7 @@ static void transit_file(const struct twz_transit_db *db,
 			 const struct twz_bake_options *opt, uint8_t *params,
 			 struct twz_out_file *f)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	size_t cells = (size_t)tg->width * tg->height;
 	struct planes probe = { &db->graph, 4, 1, NULL, 0, 0 };
@@ -858,21 +800,8 @@ static void transit_file(const struct twz_transit_db *db,
 		}
 	}
 	uint32_t listed = db->block_transit_first[blocks];
-	f->h = (struct twz_out_header){
-		.minor = 1,
-		.required_features = 0,
-		.level_hash = g->level_hash,
-		.width = tg->width,
-		.height = tg->height,
-		.node_count = tg->node_count,
-		.component_count = tg->component_count,
-		.method = TWZ_METHOD_TRANSIT,
-		.connectivity = (uint8_t)tg->connectivity,
-		.node_order = TWZ_ORDER_BLOCKS,
-		.codec = (uint8_t)opt->codec,
-		.level = (int8_t)opt->level,
-		.threads = twz_bake_compress_threads(opt),
-	};
+	twz_bake_header(&f->h, g, tg, opt, TWZ_METHOD_TRANSIT);
+	f->h.minor = 1;
 	twz_out_add_le32(f, TWZ_SECTION_CELL_NODE, tg->cell_node, cells);
 	twz_out_add_le32(f, TWZ_SECTION_NODE_CELL, tg->node_cell, tg->node_count);
 	twz_out_add_le32(f, TWZ_SECTION_NODE_COMPONENT, tg->node_comp, tg->node_count);

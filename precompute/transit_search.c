@@ -15,7 +15,7 @@
 
 /* state bits */
 #define QUEUED 1u
-#define SETTLED 2u
+#define SETTLED TWZ_TSEARCH_SETTLED
 #define AREA 4u   /* inside the area of the current local searches */
 
 /* floor(sqrt(v)) exactly, for v < 2^62. */
@@ -30,7 +30,7 @@ static uint64_t isqrt(uint64_t v)
 	return r;
 }
 
-int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_transit_graph *tg)
+int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 {
 	size_t n = tg->node_count ? tg->node_count : 1;
 
@@ -206,7 +206,7 @@ enum mode {
 };
 
 /* Whether v's block is within tg->outer blocks of block (bx, by). */
-static inline int near(const struct twz_transit_graph *tg, uint32_t v,
+static inline int near(const struct twz_graph *tg, uint32_t v,
 		       uint32_t bx, uint32_t by)
 {
 	uint32_t dx = tg->node_bx[v] > bx ? tg->node_bx[v] - bx : bx - tg->node_bx[v];
@@ -251,7 +251,7 @@ static inline int run(struct twz_tsearch *ws, uint32_t s, enum mode mode,
 		      uint32_t want, const uint8_t *flag, const uint32_t *index,
 		      uint32_t min, const struct twz_shortcuts *sc)
 {
-	const struct twz_transit_graph *tg = ws->tg;
+	const struct twz_graph *tg = ws->tg;
 	uint32_t bx = tg->node_bx[s], by = tg->node_by[s];
 	uint32_t got = 0;
 
@@ -335,7 +335,7 @@ int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
 
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
 {
-	const struct twz_transit_graph *tg = ws->tg;
+	const struct twz_graph *tg = ws->tg;
 	uint32_t bx = tg->node_bx[u], by = tg->node_by[u];
 
 	if (run(ws, u, MODE_SELECT, 0, NULL, NULL, 0, NULL) != 0)

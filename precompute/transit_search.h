@@ -25,7 +25,7 @@ static inline struct twz_cost twz_key_cost(uint64_t k)
 }
 
 struct twz_tsearch {
-	const struct twz_transit_graph *tg;
+	const struct twz_graph *tg;
 	uint64_t *key;              /* [node_count]: cost as a key */
 	uint64_t *tie;              /* [node_count]: tie-break sums */
 	uint8_t *moves;             /* [node_count]: optimal first-move bits */
@@ -66,7 +66,7 @@ struct twz_shortcuts {
 	uint64_t span;              /* the largest cost, in half units, + 1 */
 };
 
-int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_transit_graph *tg);
+int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg);
 void twz_tsearch_free(struct twz_tsearch *ws);
 
 /* Add (on != 0) the nodes [lo, hi) to the area of the local searches,
@@ -82,10 +82,13 @@ void twz_tsearch_area(struct twz_tsearch *ws, uint32_t lo, uint32_t hi, int on);
 int twz_tsearch_local(struct twz_tsearch *ws, uint32_t s,
 		      const struct twz_shortcuts *sc);
 
+/* The state bit of the nodes the last search settled. */
+#define TWZ_TSEARCH_SETTLED 2u
+
 /* Whether node v was settled by the last search. */
 static inline int twz_tsearch_settled(const struct twz_tsearch *ws, uint32_t v)
 {
-	return (ws->state[v] & 2) != 0;
+	return (ws->state[v] & TWZ_TSEARCH_SETTLED) != 0;
 }
 
 /* Costs from s until `want` nodes with flag[v] set are settled (or the

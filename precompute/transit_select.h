@@ -12,7 +12,7 @@
 
 /* The ring (border lines of the inner box) and the outer square of a
  * block, in squares; both may reach past the grid. */
-void twz_transit_block_rects(const struct twz_transit_graph *tg, uint32_t block,
+void twz_transit_block_rects(const struct twz_graph *tg, uint32_t block,
 			     struct twz_rect *ring, struct twz_rect *outer);
 
 /*
