@@ -63,6 +63,18 @@ int twz_graph_build_blocks(const struct twz_grid *g, unsigned connectivity,
 
 void twz_graph_free(struct twz_graph *gr);
 
+/* The legal moves of node v, a bit per move. */
+static inline unsigned twz_graph_moves(const struct twz_graph *gr, uint32_t v)
+{
+	const uint32_t *nb = gr->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+	unsigned mask = 0;
+
+	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+		if (nb[m] != TWZ_NODE_NONE)
+			mask |= 1u << m;
+	return mask;
+}
+
 /* Whether move m is legal from cell (x, y) of g: (x, y) walkable, and
  * the move legal by twz_move_legal. */
 int twz_grid_move_legal(const struct twz_grid *g, uint32_t x, uint32_t y,

@@ -77,12 +77,12 @@ encode(const struct twz_row_source *src, const uint32_t *range,
 				m = moves[t];
 				if (direction) {
 					int32_t dx = node_x[t] - sx, dy = node_y[t] - sy;
-					unsigned mv = twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy);
+					/* Moves are bits 0..7: no move
+					 * (TWZ_SYMBOL_NONE, 8) tests 0. */
 					unsigned set = m;
-					if (mv < TWZ_MOVE_COUNT && (m >> mv & 1))
+					if (m >> twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy) & 1)
 						set |= SET_TOWARD;
-					mv = twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy);
-					if (mv < TWZ_MOVE_COUNT && (m >> mv & 1))
+					if (m >> twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy) & 1)
 						set |= SET_NEAREST;
 					m = set;
 				}
@@ -100,26 +100,29 @@ encode(const struct twz_row_source *src, const uint32_t *range,
 	return append(out, start, pick(cur, all, prefer_direction));
 }
 
-int twz_row_encode(const struct twz_graph *gr, uint32_t source,
-		   const uint8_t *moves, struct twz_runs *out)
+/* A CPD row: the source's region, one range. */
+static inline __attribute__((always_inline)) int
+encode_region(const struct twz_graph *gr, uint32_t source,
+	      const uint8_t *moves, const int direction, struct twz_runs *out)
 {
 	uint32_t comp = gr->node_comp[source];
 	uint32_t range[2] = { gr->comp_first[comp], gr->comp_first[comp + 1] };
 	struct twz_row_source src = { source, gr->node_x, gr->node_y,
 				      gr->connectivity, moves, NULL, 0 };
 
-	return encode(&src, range, 1, 0, 0, out);
+	return encode(&src, range, 1, direction, 0, out);
+}
+
+int twz_row_encode(const struct twz_graph *gr, uint32_t source,
+		   const uint8_t *moves, struct twz_runs *out)
+{
+	return encode_region(gr, source, moves, 0, out);
 }
 
 int twz_row_encode_direction(const struct twz_graph *gr, uint32_t source,
 			     const uint8_t *moves, struct twz_runs *out)
 {
-	uint32_t comp = gr->node_comp[source];
-	uint32_t range[2] = { gr->comp_first[comp], gr->comp_first[comp + 1] };
-	struct twz_row_source src = { source, gr->node_x, gr->node_y,
-				      gr->connectivity, moves, NULL, 0 };
-
-	return encode(&src, range, 1, 1, 0, out);
+	return encode_region(gr, source, moves, 1, out);
 }
 
 int twz_row_encode_ranges(const struct twz_row_source *src,

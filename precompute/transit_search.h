@@ -1,8 +1,6 @@
 /*
  * transit_search.h - the searches of the TRANSIT bake, all one Dijkstra
- * over a ring of half-unit buckets with exact costs (as first_moves.c:
- * every move costs at least 1, so a node's optimal predecessors sit at
- * least two buckets below it and are settled before it). Each search
+ * over the ring of half-unit buckets with exact costs of search.h. Each search
  * touches only what it reaches and resets only that, so a search that
  * stops early costs what it settled, not the level's size.
  */
@@ -11,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "search.h"
 #include "transit.h"
 
 /* A cost as a key: straight << 32 | diagonal. Keys add like costs. */
@@ -38,12 +37,7 @@ struct twz_tsearch {
 	uint32_t touched_len;
 	uint32_t *order;            /* settled nodes, in settling order */
 	uint32_t order_len;
-	/* the bucket ring: ring buckets (a power of two) of node ids */
-	uint32_t ring;
-	uint32_t ring_cap;          /* buckets allocated */
-	uint32_t **bucket;
-	uint32_t *bucket_len;
-	uint32_t *bucket_cap;
+	struct twz_ring ring;       /* buckets of node ids */
 	uint64_t queued;            /* entries in all buckets */
 	int partial;                /* the last search stopped early */
 };
