@@ -6,7 +6,7 @@
  * move costs at least 1, two buckets, so a node's optimal predecessors
  * all sit in lower buckets: draining the buckets in order settles each
  * node after all of them, and equal costs are found exactly.
- * first_moves.c (CPD, canonical expansion) and transit_search.c (the
+ * first_moves.c (CPD, canonical expansion) and search_transit.c (the
  * bounded TRANSIT searches) run their loops over these.
  */
 #ifndef SEARCH_H

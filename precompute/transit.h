@@ -59,14 +59,14 @@ int twz_transit_layout(const struct twz_grid *g,
 		       struct twz_graph *tg, struct twz_error *err);
 
 /* Peak bytes of a TRANSIT bake of g (method_opt: its
- * twz_transit_options, may be NULL); transit_graph.c says what is
+ * twz_transit_options, may be NULL); method_transit_grid.c says what is
  * counted. twz_bake_transit checks it with twz_bake_check. */
 uint64_t twz_transit_estimate_bytes(const struct twz_grid *g, uint64_t nodes,
 				    const struct twz_bake_options *opt,
 				    const void *method_opt);
 
 /* The default grid: blocks of about 16 squares on small levels, growing
- * slowly with the level (see transit_graph.c for the measurements). */
+ * slowly with the level (see method_transit_grid.c for the measurements). */
 unsigned twz_transit_default_grid(uint32_t box_width, uint32_t box_height);
 
 static inline uint32_t twz_block_x(const struct twz_graph *tg,

@@ -1,5 +1,5 @@
 /*
- * transit_graph.c - the TRANSIT block grid (its layout and default
+ * method_transit_grid.c - the TRANSIT block grid (its layout and default
  * size), the graph in block order over it, and the memory estimate of a
  * TRANSIT bake.
  */

@@ -1,5 +1,5 @@
 /*
- * transit_bake.c - the TRANSIT pipeline: block graph -> transit nodes per
+ * method_transit.c - the TRANSIT pipeline: block graph -> transit nodes per
  * block -> one bounded search per source (local rows, distances to the
  * block's transit nodes) -> one search per transit node (the transit
  * table) -> sections. Every stage runs on all threads asked for and writes
@@ -8,16 +8,13 @@
  */
 #include "transit.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "rows.h"
-#include "transit_search.h"
-#include "transit_select.h"
+#include "search_transit.h"
+#include "method_transit_select.h"
 #include "twz_writer.h"
 
 
@@ -318,9 +315,9 @@ static int shortcut_add(struct shortcut_lists *sl, uint32_t e, uint64_t key)
  * d(s, t) for s in b and t in O: no edge of that graph is cheaper than a
  * true shortest path between its ends, and a lexicographically shortest
  * s-t path P that leaves O passes, before its first node outside O, a
- * transit node a of b (the claim of transit_select.c) with P[s..a] in O;
- * P's last stretch inside O starts at a border node e, after a, and runs
- * in O to t. So P[s..a], a shortcut a-e of cost d(a, e) and P[e..t] make
+ * transit node a of b (the claim of method_transit_select.c) with
+ * P[s..a] in O; P's last stretch inside O starts at a border node e,
+ * after a, and runs in O to t. So P[s..a], a shortcut a-e of cost d(a, e) and P[e..t] make
  * a path of P's cost; when the a-e shortcut was left out, a path inside O
  * of cost d(a, e) stands in for it. Every first move the search finds is
  * a real move (s is no transit node, so a path's first edge is a move) of

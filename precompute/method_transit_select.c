@@ -1,10 +1,10 @@
 /*
- * transit_select.c - the transit nodes of one block.
+ * method_transit_select.c - the transit nodes of one block.
  *
  * Why these nodes suffice (the claim the queries rest on). Let C be a
  * block, I its inner box, O its outer square (transit.h), x a node of C
  * and y a node outside O, and P a lexicographically shortest x-y path
- * (exact cost first, then the fixed tie-break of transit_search.c; every
+ * (exact cost first, then the fixed tie-break of search_transit.c; every
  * such path is a shortest path, and every part of one is again one).
  * Let u be the last node of P in C: its successor lies outside C, so u has
  * a neighbour outside C. Let w be the first node after u outside O: the
@@ -16,7 +16,7 @@
  * finds. So every such P passes through a transit node of C, and the
  * search from each such u, keeping the ring nodes it marks, finds them all.
  */
-#include "transit_select.h"
+#include "method_transit_select.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /*
- * transit_search.c - the bounded searches of the TRANSIT bake (see
- * transit_search.h).
+ * search_transit.c - the bounded searches of the TRANSIT bake (see
+ * search_transit.h).
  */
-#include "transit_search.h"
+#include "search_transit.h"
 
 #include <stdlib.h>
 #include <string.h>

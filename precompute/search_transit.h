@@ -1,11 +1,11 @@
 /*
- * transit_search.h - the searches of the TRANSIT bake, all one Dijkstra
+ * search_transit.h - the searches of the TRANSIT bake, all one Dijkstra
  * over the ring of half-unit buckets with exact costs of search.h. Each search
  * touches only what it reaches and resets only that, so a search that
  * stops early costs what it settled, not the level's size.
  */
-#ifndef TRANSIT_SEARCH_H
-#define TRANSIT_SEARCH_H
+#ifndef SEARCH_TRANSIT_H
+#define SEARCH_TRANSIT_H
 
 #include <stdint.h>
 
