@@ -1,11 +1,14 @@
 /*
- * bake.h - the bake pipeline for grid levels: graph -> per-source
- * first-move searches (on every thread asked for) -> run-length rows.
+ * bake.h - the bake pipeline for grid levels. The front every method
+ * shares (options, threads, limits, memory estimates, the worker pool;
+ * bake.c), and the CPD method: graph -> per-source first-move searches
+ * -> run-length rows (method_cpd.c). transit.h has the TRANSIT method.
  * The result does not depend on the number of threads.
  */
 #ifndef BAKE_H
 #define BAKE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "graph.h"
@@ -56,13 +59,60 @@ uint64_t twz_bake_estimate_bytes(uint64_t cells, uint64_t nodes,
  * capped by its address-space limit; 0 when unknown. */
 uint64_t twz_memory_available(void);
 
-/* Before anything is allocated for g: refuse (-1, err set, an input
- * error) a level with more walkable cells than opt->max_nodes, or, when
- * max_nodes is 0, one whose estimated bake needs more than max_memory or
- * the memory available. twz_bake_cpd calls it first. */
+/* Peak bytes a method's bake of g (nodes of its cells walkable) with opt
+ * and the method's own options is estimated to need; 0 when it cannot
+ * tell (the bake then reports what is wrong). */
+typedef uint64_t (*twz_estimate_fn)(const struct twz_grid *g, uint64_t nodes,
+				    const struct twz_bake_options *opt,
+				    const void *method_opt);
+
+/* The limits every method checks first, before anything is allocated
+ * for g: refuse (-1, err set, an input error) a level with more walkable
+ * cells than opt->max_nodes, or, when max_nodes is 0, one whose
+ * estimated bake needs more than max_memory or the memory available. */
+int twz_bake_check(const struct twz_grid *g, const struct twz_bake_options *opt,
+		   twz_estimate_fn estimate, const void *method_opt,
+		   struct twz_error *err);
+
+/* twz_bake_check with the CPD estimate; twz_bake_cpd calls it first. */
 int twz_bake_check_limits(const struct twz_grid *g,
 			  const struct twz_bake_options *opt,
 			  struct twz_error *err);
+
+/* Wall-clock seconds, for stage timings. */
+double twz_now_seconds(void);
+
+/*
+ * The worker pool of every stage: items [0, items) cut into chunks of
+ * `chunk`, pulled by number by `threads` threads (the caller is one of
+ * them). Each thread owns worker_size bytes of state, zeroed, set up by
+ * init and released by fini (both may be NULL). run handles items
+ * [lo, hi) and must write its results to places fixed by the items, so
+ * they do not depend on the threads. Progress goes to stderr when
+ * opt->progress: the stage `what` or, when NULL, sources and pairs/s.
+ */
+struct twz_pool {
+	const struct twz_bake_options *opt;
+	const char *what;
+	uint32_t items;
+	uint32_t chunk;
+	size_t worker_size;
+	int (*init)(void *ctx, void *worker);   /* 0, or -1 out of memory */
+	void (*fini)(void *worker);
+	int (*run)(void *ctx, void *worker, uint32_t lo, uint32_t hi);
+	void *ctx;
+};
+
+/* 0, or -1 when a thread's state or a chunk failed (out of memory). */
+int twz_pool_run(const struct twz_pool *p, unsigned threads);
+
+struct twz_out_header;
+
+/* The header fields every method writes alike: the level's hash and
+ * size, gr's counts, connectivity and node order, and opt's codec. */
+void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
+		     const struct twz_graph *gr,
+		     const struct twz_bake_options *opt, uint8_t method);
 
 struct twz_cpd {
 	struct twz_graph graph;

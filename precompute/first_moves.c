@@ -32,24 +32,12 @@
  */
 #include "first_moves.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define RING 4  /* a move goes 2 or 3 half-units up: buckets i+2, i+3 */
 #define UNSET UINT32_MAX
 #define BYTES_01 0x0101010101010101ull
-
-/* floor(sqrt(v)) exactly, for v < 2^62. */
-static uint64_t isqrt(uint64_t v)
-{
-	uint64_t r = (uint64_t)sqrt((double)v);
-	while (r * r > v)
-		r--;
-	while ((r + 1) * (r + 1) <= v)
-		r++;
-	return r;
-}
 
 /* Bit k set when byte k of v is non-zero. */
 static inline unsigned nonzero_bytes(uint64_t v)
@@ -115,20 +103,12 @@ int twz_search_init(struct twz_search *ws, const struct twz_graph *graph)
 	ws->cell = malloc((cells ? cells : 1) * sizeof *ws->cell);
 	ws->legal = calloc(cells ? cells : 1, 1);
 	ws->forced = calloc(cells ? cells : 1, sizeof *ws->forced);
-	ws->half_sqrt8 = malloc((n + 2) * sizeof *ws->half_sqrt8);
-	for (int i = 0; i < RING; i++) {
-		ws->bucket_cap[i] = 1024;
-		ws->bucket[i] = malloc(ws->bucket_cap[i] * sizeof(uint32_t));
-		if (!ws->bucket[i])
-			goto fail;
-	}
-	if (!ws->cost || !ws->moves || !ws->cell || !ws->legal ||
-	    !ws->forced || !ws->half_sqrt8)
-		goto fail;
 	/* A path has fewer than n moves, so diagonal counts stay below n;
 	 * one more entry for the step past the last. */
-	for (size_t d = 0; d < n + 2; d++)
-		ws->half_sqrt8[d] = (uint32_t)isqrt(8 * (uint64_t)d * d);
+	ws->half_sqrt8 = twz_half_sqrt8_table(n + 2);
+	if (!ws->cost || !ws->moves || !ws->cell || !ws->legal ||
+	    !ws->forced || !ws->half_sqrt8 || twz_ring_reserve(&ws->ring, RING) != 0)
+		goto fail;
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		ws->offset[m] = twz_move_dx[m] + twz_move_dy[m] * (int32_t)graph->width;
 	for (unsigned i = 0; i < 256; i++) {
@@ -139,10 +119,7 @@ int twz_search_init(struct twz_search *ws, const struct twz_graph *graph)
 		ws->spread[i] = s;
 	}
 	for (uint32_t v = 0; v < graph->node_count; v++) {
-		unsigned mask = 0;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-			if (graph->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] != TWZ_NODE_NONE)
-				mask |= 1u << m;
+		unsigned mask = twz_graph_moves(graph, v);
 		uint32_t c = graph->node_cell[v];
 		ws->legal[c] = (uint8_t)mask;
 		uint32_t f = forced_moves(graph, c % graph->width, c / graph->width);
@@ -162,29 +139,8 @@ void twz_search_free(struct twz_search *ws)
 	free(ws->legal);
 	free(ws->forced);
 	free(ws->half_sqrt8);
-	for (int i = 0; i < RING; i++)
-		free(ws->bucket[i]);
+	twz_ring_free(&ws->ring);
 	memset(ws, 0, sizeof *ws);
-}
-
-static int grow(struct twz_search *ws, unsigned r)
-{
-	uint32_t ncap = ws->bucket_cap[r] * 2;
-	uint32_t *nb = realloc(ws->bucket[r], (size_t)ncap * sizeof *nb);
-	if (!nb)
-		return -1;
-	ws->bucket[r] = nb;
-	ws->bucket_cap[r] = ncap;
-	return 0;
-}
-
-static inline int push(struct twz_search *ws, uint32_t bucket, uint32_t cell)
-{
-	unsigned r = bucket % RING;
-	if (ws->bucket_len[r] == ws->bucket_cap[r] && grow(ws, r) != 0)
-		return -1;
-	ws->bucket[r][ws->bucket_len[r]++] = cell;
-	return 0;
 }
 
 /* The cost of bucket b and diagonal count d. */
@@ -206,13 +162,16 @@ search(struct twz_search *ws, uint32_t source, const int eight)
 	const uint64_t *spread = ws->spread;
 	const uint32_t *node_cell = gr->node_cell;
 	uint32_t src = node_cell[source];
+	/* A copy the compiler may keep in registers: the ring's arrays stay
+	 * where they are, only the buckets in them grow. */
+	struct twz_ring ring = ws->ring;
 	unsigned pending;
 
 	/* Only the source's region can be reached. */
 	for (uint32_t v = lo; v < hi; v++)
 		cell[node_cell[v]].bucket = UNSET;
 	for (int i = 0; i < RING; i++)
-		ws->bucket_len[i] = 0;
+		ring.len[i] = 0;
 	/* The source's neighbours first: their set is the move that reaches
 	 * them, in every byte, so they pass it on along every legal move.
 	 * Both a straight move and a diagonal one land in bucket 2. */
@@ -222,7 +181,7 @@ search(struct twz_search *ws, uint32_t source, const int eight)
 		uint32_t w = (uint32_t)((int64_t)src + ws->offset[m]);
 		cell[w] = (struct twz_search_cell){
 			2, twz_move_is_diagonal(m), (uint64_t)(1u << m) * BYTES_01 };
-		if (push(ws, 2, w) != 0)
+		if (twz_ring_push(&ring, 2 % RING, w) != 0)
 			return -1;
 	}
 	pending = legal[src] != 0;
@@ -233,8 +192,8 @@ search(struct twz_search *ws, uint32_t source, const int eight)
 		 * is fixed while it is drained. A cell is queued again only
 		 * when its bucket drops, so the entry that matches its bucket
 		 * is its only live one. */
-		uint32_t len = ws->bucket_len[r];
-		const uint32_t *items = ws->bucket[r];
+		uint32_t len = ring.len[r];
+		const uint32_t *items = ring.bucket[r];
 		for (uint32_t i = 0; i < len; i++) {
 			uint32_t v = items[i];
 			const struct twz_search_cell *cv = &cell[v];
@@ -271,7 +230,7 @@ search(struct twz_search *ws, uint32_t source, const int eight)
 					cw->bucket = bw;
 					cw->diagonal = dw;
 					cw->sets = sw;
-					if (push(ws, bw, w) != 0)
+					if (twz_ring_push(&ring, bw % RING, w) != 0)
 						return -1;
 				} else if (bw == bo) {
 					/* Settled cells sit in lower buckets:
@@ -287,10 +246,10 @@ search(struct twz_search *ws, uint32_t source, const int eight)
 				}
 			}
 		}
-		ws->bucket_len[r] = 0;
+		ring.len[r] = 0;
 		pending = 0;
 		for (int i = 0; i < RING; i++)
-			pending |= ws->bucket_len[i] != 0;
+			pending |= ring.len[i] != 0;
 	}
 	for (uint32_t t = lo; t < hi; t++) {
 		const struct twz_search_cell *ct = &cell[node_cell[t]];

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "graph.h"
+#include "search.h"
 
 /* A cell's search state: its bucket and diagonal count (the cost), and
  * its first-move sets, byte d for the cells entered by move d. */
@@ -49,9 +50,7 @@ struct twz_search {
 	uint32_t *half_sqrt8;      /* [node_count + 2]: floor(2 sqrt(2) d) */
 	int32_t offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
 	uint64_t spread[256];      /* bit m of the index -> byte m all ones */
-	uint32_t *bucket[4];       /* ring of buckets of cells */
-	uint32_t bucket_len[4];
-	uint32_t bucket_cap[4];
+	struct twz_ring ring;      /* 4 buckets of cells */
 };
 
 int twz_search_init(struct twz_search *ws, const struct twz_graph *graph);

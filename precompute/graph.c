@@ -1,22 +1,22 @@
 /*
- * graph.c - node numbering (DFS preorder per region) and adjacency.
+ * graph.c - node numbering (DFS preorder per region, or block by block)
+ * and adjacency.
  */
 #include "graph.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+static int grid_walkable(const void *g, int64_t x, int64_t y)
+{
+	return twz_grid_walkable(g, x, y);
+}
+
 int twz_grid_move_legal(const struct twz_grid *g, uint32_t x, uint32_t y,
 			unsigned m)
 {
-	int64_t nx = (int64_t)x + twz_move_dx[m];
-	int64_t ny = (int64_t)y + twz_move_dy[m];
-
-	if (!twz_grid_walkable(g, x, y) || !twz_grid_walkable(g, nx, ny))
-		return 0;
-	if (twz_move_is_diagonal(m))
-		return twz_grid_walkable(g, nx, y) && twz_grid_walkable(g, x, ny);
-	return 1;
+	return twz_grid_walkable(g, x, y) &&
+	       twz_move_legal(grid_walkable, g, x, y, m);
 }
 
 void twz_graph_free(struct twz_graph *gr)
@@ -28,91 +28,211 @@ void twz_graph_free(struct twz_graph *gr)
 	free(gr->node_comp);
 	free(gr->comp_first);
 	free(gr->neighbour);
+	free(gr->block_first);
+	free(gr->node_block);
+	free(gr->node_bx);
+	free(gr->node_by);
 	memset(gr, 0, sizeof *gr);
 }
 
-int twz_graph_build(const struct twz_grid *g, unsigned connectivity,
-		    struct twz_graph *out, struct twz_error *err)
+/* The arrays every order has, and the numbering stack (each cell is
+ * pushed at most once per legal move into it). *walkable gets the
+ * number of walkable cells. 0, or -1 with out freed. */
+static uint32_t *alloc_graph(const struct twz_grid *g, unsigned connectivity,
+			     struct twz_graph *out, size_t *walkable,
+			     struct twz_error *err)
 {
-	size_t cells = (size_t)g->width * g->height;
-	uint32_t n = 0, comps = 0;
-	uint32_t *stack = NULL;
-	size_t walkable = 0;
+	size_t cells = (size_t)g->width * g->height, w = 0;
+	uint32_t *stack;
 
-	memset(out, 0, sizeof *out);
 	if (connectivity != 4 && connectivity != 8) {
 		twz_error_set(err, "connectivity must be 4 or 8, not %u", connectivity);
-		return -1;
+		return NULL;
 	}
 	for (size_t c = 0; c < cells; c++)
-		walkable += g->walkable[c];
+		w += g->walkable[c];
+	size_t nodes = w ? w : 1;
 	out->width = g->width;
 	out->height = g->height;
 	out->connectivity = connectivity;
 	out->cell_node = malloc(cells * sizeof *out->cell_node);
-	out->node_cell = malloc((walkable ? walkable : 1) * sizeof *out->node_cell);
-	out->node_comp = malloc((walkable ? walkable : 1) * sizeof *out->node_comp);
-	out->node_x = malloc((walkable ? walkable : 1) * sizeof *out->node_x);
-	out->node_y = malloc((walkable ? walkable : 1) * sizeof *out->node_y);
-	out->comp_first = malloc((walkable + 1) * sizeof *out->comp_first);
-	out->neighbour = malloc((walkable ? walkable : 1) * TWZ_MOVE_COUNT *
-				sizeof *out->neighbour);
-	/* Each cell is pushed at most once per legal move into it. */
-	stack = malloc((walkable * TWZ_MOVE_COUNT + 1) * sizeof *stack);
+	out->node_cell = malloc(nodes * sizeof *out->node_cell);
+	out->node_comp = malloc(nodes * sizeof *out->node_comp);
+	out->node_x = malloc(nodes * sizeof *out->node_x);
+	out->node_y = malloc(nodes * sizeof *out->node_y);
+	out->neighbour = malloc(nodes * TWZ_MOVE_COUNT * sizeof *out->neighbour);
+	if (out->order == TWZ_ORDER_DFS) {
+		out->comp_first = malloc((w + 1) * sizeof *out->comp_first);
+	} else {
+		size_t blocks = (size_t)out->cols * out->rows;
+		out->block_first = malloc((blocks + 1) * sizeof *out->block_first);
+		out->node_block = malloc(nodes * sizeof *out->node_block);
+		out->node_bx = malloc(nodes * sizeof *out->node_bx);
+		out->node_by = malloc(nodes * sizeof *out->node_by);
+	}
+	stack = malloc((w * TWZ_MOVE_COUNT + 1) * sizeof *stack);
 	if (!out->cell_node || !out->node_cell || !out->node_comp ||
-	    !out->node_x || !out->node_y ||
-	    !out->comp_first || !out->neighbour || !stack) {
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory for a graph of %zu nodes", walkable);
+	    !out->node_x || !out->node_y || !out->neighbour || !stack ||
+	    (out->order == TWZ_ORDER_DFS ? !out->comp_first
+	     : !out->block_first || !out->node_block || !out->node_bx ||
+	       !out->node_by)) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory for a graph of %zu nodes", w);
 		free(stack);
 		twz_graph_free(out);
-		return -1;
+		return NULL;
 	}
 	memset(out->cell_node, 0xFF, cells * sizeof *out->cell_node);
+	*walkable = w;
+	return stack;
+}
 
-	for (size_t root = 0; root < cells; root++) {
-		if (!g->walkable[root] || out->cell_node[root] != TWZ_NODE_NONE)
-			continue;
-		out->comp_first[comps] = n;
-		size_t top = 0;
-		stack[top++] = (uint32_t)root;
-		while (top) {
-			uint32_t cell = stack[--top];
-			if (out->cell_node[cell] != TWZ_NODE_NONE)
+/*
+ * Number the walkable cells of the rectangle [x0, x1) x [y0, y1) not
+ * numbered yet, from n on: from each root in row-major order, DFS
+ * preorder over the moves that stay in the rectangle, move 0 explored
+ * first. Each tree gets the next number from *trees in node_comp, and
+ * with comp_first its first node there. Returns the next node id.
+ */
+static uint32_t number_rect(const struct twz_grid *g, struct twz_graph *out,
+			    uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+			    uint32_t *stack, uint32_t n, uint32_t *trees)
+{
+	for (uint32_t ry = y0; ry < y1; ry++)
+		for (uint32_t rx = x0; rx < x1; rx++) {
+			size_t root = (size_t)ry * g->width + rx;
+			if (!g->walkable[root] || out->cell_node[root] != TWZ_NODE_NONE)
 				continue;
-			out->cell_node[cell] = n;
-			out->node_cell[n] = cell;
-			out->node_x[n] = (uint16_t)(cell % g->width);
-			out->node_y[n] = (uint16_t)(cell / g->width);
-			out->node_comp[n] = comps;
-			n++;
-			uint32_t x = cell % g->width, y = cell / g->width;
-			/* Reverse order so move 0 is explored first. */
-			for (unsigned m = connectivity; m-- > 0;) {
-				if (!twz_grid_move_legal(g, x, y, m))
+			if (out->comp_first)
+				out->comp_first[*trees] = n;
+			size_t top = 0;
+			stack[top++] = (uint32_t)root;
+			while (top) {
+				uint32_t cell = stack[--top];
+				if (out->cell_node[cell] != TWZ_NODE_NONE)
 					continue;
-				uint32_t nc = (uint32_t)((y + twz_move_dy[m]) * g->width +
-							 (x + twz_move_dx[m]));
-				if (out->cell_node[nc] == TWZ_NODE_NONE)
-					stack[top++] = nc;
+				uint32_t x = cell % g->width, y = cell / g->width;
+				out->cell_node[cell] = n;
+				out->node_cell[n] = cell;
+				out->node_x[n] = (uint16_t)x;
+				out->node_y[n] = (uint16_t)y;
+				out->node_comp[n] = *trees;
+				n++;
+				/* Reverse order so move 0 is explored first. */
+				for (unsigned m = out->connectivity; m-- > 0;) {
+					if (!twz_move_legal(grid_walkable, g, x, y, m))
+						continue;
+					uint32_t nx = x + twz_move_dx[m];
+					uint32_t ny = y + twz_move_dy[m];
+					if (nx < x0 || nx >= x1 || ny < y0 || ny >= y1)
+						continue;
+					uint32_t nc = ny * g->width + nx;
+					if (out->cell_node[nc] == TWZ_NODE_NONE)
+						stack[top++] = nc;
+				}
 			}
+			(*trees)++;
 		}
-		comps++;
-	}
-	out->comp_first[comps] = n;
-	out->node_count = n;
-	out->component_count = comps;
-	free(stack);
+	return n;
+}
 
-	for (uint32_t v = 0; v < n; v++) {
-		uint32_t cell = out->node_cell[v];
-		uint32_t x = cell % g->width, y = cell / g->width;
+/* Every node's neighbour by move, TWZ_NODE_NONE where it cannot go. */
+static void link_neighbours(const struct twz_grid *g, struct twz_graph *out)
+{
+	for (uint32_t v = 0; v < out->node_count; v++) {
+		uint32_t x = out->node_x[v], y = out->node_y[v];
 		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
 			uint32_t w = TWZ_NODE_NONE;
-			if (m < connectivity && twz_grid_move_legal(g, x, y, m))
+			if (m < out->connectivity &&
+			    twz_move_legal(grid_walkable, g, x, y, m))
 				w = out->cell_node[(y + twz_move_dy[m]) * g->width +
 						   (x + twz_move_dx[m])];
 			out->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] = w;
 		}
 	}
+}
+
+int twz_graph_build(const struct twz_grid *g, unsigned connectivity,
+		    struct twz_graph *out, struct twz_error *err)
+{
+	uint32_t comps = 0;
+	size_t walkable;
+	uint32_t *stack;
+
+	memset(out, 0, sizeof *out);
+	out->order = TWZ_ORDER_DFS;
+	stack = alloc_graph(g, connectivity, out, &walkable, err);
+	if (!stack)
+		return -1;
+	/* One tree a region: the whole grid is the rectangle. */
+	out->node_count = number_rect(g, out, 0, 0, g->width, g->height, stack,
+				      0, &comps);
+	out->comp_first[comps] = out->node_count;
+	out->component_count = comps;
+	free(stack);
+	link_neighbours(g, out);
+	return 0;
+}
+
+/* Regions by breadth-first search, numbered in order of their first node. */
+static void label_components(struct twz_graph *gr, uint32_t *queue)
+{
+	uint32_t comps = 0;
+
+	for (uint32_t v = 0; v < gr->node_count; v++)
+		gr->node_comp[v] = TWZ_NODE_NONE;
+	for (uint32_t root = 0; root < gr->node_count; root++) {
+		if (gr->node_comp[root] != TWZ_NODE_NONE)
+			continue;
+		size_t head = 0, tail = 0;
+		queue[tail++] = root;
+		gr->node_comp[root] = comps;
+		while (head < tail) {
+			uint32_t v = queue[head++];
+			const uint32_t *nb = gr->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+			for (unsigned m = 0; m < gr->connectivity; m++) {
+				uint32_t w = nb[m];
+				if (w != TWZ_NODE_NONE &&
+				    gr->node_comp[w] == TWZ_NODE_NONE) {
+					gr->node_comp[w] = comps;
+					queue[tail++] = w;
+				}
+			}
+		}
+		comps++;
+	}
+	gr->component_count = comps;
+}
+
+int twz_graph_build_blocks(const struct twz_grid *g, unsigned connectivity,
+			   struct twz_graph *out, struct twz_error *err)
+{
+	uint32_t blocks = out->cols * out->rows, n = 0, trees = 0;
+	size_t walkable;
+	uint32_t *stack;
+
+	out->order = TWZ_ORDER_BLOCKS;
+	stack = alloc_graph(g, connectivity, out, &walkable, err);
+	if (!stack)
+		return -1;
+	for (uint32_t b = 0; b < blocks; b++) {
+		uint32_t bx = b % out->cols, by = b / out->cols;
+		uint32_t x0 = out->origin_x + bx * out->side;
+		uint32_t y0 = out->origin_y + by * out->side;
+		uint32_t x1 = x0 + out->side < g->width ? x0 + out->side : g->width;
+		uint32_t y1 = y0 + out->side < g->height ? y0 + out->side : g->height;
+
+		out->block_first[b] = n;
+		n = number_rect(g, out, x0, y0, x1, y1, stack, n, &trees);
+		for (uint32_t v = out->block_first[b]; v < n; v++) {
+			out->node_block[v] = b;
+			out->node_bx[v] = (uint16_t)bx;
+			out->node_by[v] = (uint16_t)by;
+		}
+	}
+	out->block_first[blocks] = n;
+	out->node_count = (uint32_t)walkable;
+	link_neighbours(g, out);
+	label_components(out, stack);
+	free(stack);
 	return 0;
 }

@@ -1,5 +1,7 @@
 /*
- * rows.c - greedy run-length encoding of one first-move row.
+ * rows.c - greedy run-length encoding of one first-move row, for every
+ * method: CPD rows over a region, TRANSIT local rows over the target
+ * ranges of an outer square.
  */
 #include "rows.h"
 
@@ -19,45 +21,25 @@ static int append(struct twz_runs *r, uint32_t start, unsigned symbol)
 	return 0;
 }
 
-/* The stored move of a run: the lowest move in the shared set. */
-static unsigned pick(unsigned set, unsigned all)
-{
-	if (set == all)
-		return TWZ_SYMBOL_NONE;  /* wildcards only: a one-node region */
-	return (unsigned)__builtin_ctz(set);
-}
-
-int twz_row_encode(const struct twz_graph *gr, uint32_t source,
-		   const uint8_t *moves, struct twz_runs *out)
-{
-	uint32_t comp = gr->node_comp[source];
-	uint32_t lo = gr->comp_first[comp], hi = gr->comp_first[comp + 1];
-	unsigned all = (1u << gr->connectivity) - 1;
-	unsigned cur = all;
-	uint32_t start = 0;  /* targets below lo are wildcards */
-
-	for (uint32_t t = lo; t < hi; t++) {
-		unsigned m = t == source ? all : moves[t];
-		if (cur & m) {
-			cur &= m;
-			continue;
-		}
-		if (append(out, start, pick(cur, all)) != 0)
-			return -1;
-		start = t;
-		cur = m;
-	}
-	return append(out, start, pick(cur, all));
-}
-
 /* Symbol sets: bits 0..7 the moves, then the direction symbols. */
 #define SET_TOWARD (1u << TWZ_SYMBOL_TOWARD)
 #define SET_NEAREST (1u << TWZ_SYMBOL_NEAREST)
 
-/* Prefer a plain move, then NEAREST, then TOWARD: the choice inside a
- * set does not change the run count, only what zstd sees. */
-static unsigned pick_symbol(unsigned set)
+/* The stored symbol of a run whose targets share `set`: NONE when they
+ * are all wildcards. The choice inside a set does not change the run
+ * count, only what zstd sees: CPD rows prefer a plain move, then NEAREST,
+ * then TOWARD; TRANSIT rows TOWARD, then NEAREST, then the lowest move. */
+static inline unsigned pick(unsigned set, unsigned all, int prefer_direction)
 {
+	if (set == all)
+		return TWZ_SYMBOL_NONE;
+	if (prefer_direction) {
+		if (set & SET_TOWARD)
+			return TWZ_SYMBOL_TOWARD;
+		if (set & SET_NEAREST)
+			return TWZ_SYMBOL_NEAREST;
+		return (unsigned)__builtin_ctz(set);
+	}
 	if (set & 0xFFu)
 		return (unsigned)__builtin_ctz(set & 0xFFu);
 	if (set & SET_NEAREST)
@@ -65,36 +47,89 @@ static unsigned pick_symbol(unsigned set)
 	return TWZ_SYMBOL_TOWARD;
 }
 
+/*
+ * The one encoder. Over the targets of the ranges, in order: the source,
+ * and with `known` the targets whose known[t] & known_bit is clear, are
+ * wildcards (as are all targets outside the ranges); every other target
+ * admits its optimal moves and, with `direction`, each direction symbol
+ * whose move from the source is one of them. Greedy: a run grows while
+ * its targets' sets share a symbol, which gives the fewest runs. The
+ * flags are constants at each call, so each use compiles to its own copy.
+ */
+static inline __attribute__((always_inline)) int
+encode(const struct twz_row_source *src, const uint32_t *range,
+       uint32_t ranges, const int direction, const int prefer_direction,
+       struct twz_runs *out)
+{
+	const uint8_t *moves = src->moves, *known = src->known;
+	const uint16_t *node_x = src->node_x, *node_y = src->node_y;
+	const unsigned all = ((1u << src->connectivity) - 1) |
+			     (direction ? SET_TOWARD | SET_NEAREST : 0);
+	uint32_t source = src->source;
+	int32_t sx = node_x[source], sy = node_y[source];
+	unsigned cur = all;
+	uint32_t start = 0;  /* targets before the first range are wildcards */
+
+	for (uint32_t r = 0; r < ranges; r++) {
+		for (uint32_t t = range[2 * r]; t < range[2 * r + 1]; t++) {
+			unsigned m = all;
+			if (t != source && (!known || (known[t] & src->known_bit))) {
+				m = moves[t];
+				if (direction) {
+					int32_t dx = node_x[t] - sx, dy = node_y[t] - sy;
+					/* Moves are bits 0..7: no move
+					 * (TWZ_SYMBOL_NONE, 8) tests 0. */
+					unsigned set = m;
+					if (m >> twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy) & 1)
+						set |= SET_TOWARD;
+					if (m >> twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy) & 1)
+						set |= SET_NEAREST;
+					m = set;
+				}
+			}
+			if (cur & m) {
+				cur &= m;
+				continue;
+			}
+			if (append(out, start, pick(cur, all, prefer_direction)) != 0)
+				return -1;
+			start = t;
+			cur = m;
+		}
+	}
+	return append(out, start, pick(cur, all, prefer_direction));
+}
+
+/* A CPD row: the source's region, one range. */
+static inline __attribute__((always_inline)) int
+encode_region(const struct twz_graph *gr, uint32_t source,
+	      const uint8_t *moves, const int direction, struct twz_runs *out)
+{
+	uint32_t comp = gr->node_comp[source];
+	uint32_t range[2] = { gr->comp_first[comp], gr->comp_first[comp + 1] };
+	struct twz_row_source src = { source, gr->node_x, gr->node_y,
+				      gr->connectivity, moves, NULL, 0 };
+
+	return encode(&src, range, 1, direction, 0, out);
+}
+
+int twz_row_encode(const struct twz_graph *gr, uint32_t source,
+		   const uint8_t *moves, struct twz_runs *out)
+{
+	return encode_region(gr, source, moves, 0, out);
+}
+
 int twz_row_encode_direction(const struct twz_graph *gr, uint32_t source,
 			     const uint8_t *moves, struct twz_runs *out)
 {
-	uint32_t comp = gr->node_comp[source];
-	uint32_t lo = gr->comp_first[comp], hi = gr->comp_first[comp + 1];
-	const unsigned all = 0xFFu | SET_TOWARD | SET_NEAREST;
-	int32_t sx = gr->node_x[source], sy = gr->node_y[source];
-	unsigned cur = all;
-	uint32_t start = 0;  /* targets below lo are wildcards */
+	return encode_region(gr, source, moves, 1, out);
+}
 
-	for (uint32_t t = lo; t < hi; t++) {
-		unsigned m = all;
-		if (t != source) {
-			int32_t dx = gr->node_x[t] - sx, dy = gr->node_y[t] - sy;
-			m = moves[t];
-			if (m >> twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy) & 1)
-				m |= SET_TOWARD;
-			if (m >> twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy) & 1)
-				m |= SET_NEAREST;
-		}
-		if (cur & m) {
-			cur &= m;
-			continue;
-		}
-		if (append(out, start, pick_symbol(cur)) != 0)
-			return -1;
-		start = t;
-		cur = m;
-	}
-	return append(out, start, cur == all ? TWZ_SYMBOL_NONE : pick_symbol(cur));
+int twz_row_encode_ranges(const struct twz_row_source *src,
+			  const uint32_t *range, uint32_t ranges,
+			  struct twz_runs *out)
+{
+	return encode(src, range, ranges, 1, 1, out);
 }
 
 /* Runs starting strictly inside some bucket, at most, for a shift. */

@@ -35,6 +35,30 @@ int twz_row_encode(const struct twz_graph *gr, uint32_t source,
 int twz_row_encode_direction(const struct twz_graph *gr, uint32_t source,
 			     const uint8_t *moves, struct twz_runs *out);
 
+/* A source and what its row is made of: the nodes' coordinates (for
+ * the direction symbols), the optimal first moves of each target, and
+ * optionally which targets have them (known[t] & known_bit; the others
+ * are wildcards). */
+struct twz_row_source {
+	uint32_t source;
+	const uint16_t *node_x;
+	const uint16_t *node_y;
+	unsigned connectivity;
+	const uint8_t *moves;
+	const uint8_t *known;     /* NULL: every target of the ranges */
+	uint8_t known_bit;
+};
+
+/*
+ * The row over the node ranges [range[2i], range[2i+1]) in order, all
+ * other targets wildcards, with the direction symbols, preferring them
+ * when a run may store either (TRANSIT's local rows). Appends to out; 0,
+ * or -1 out of memory.
+ */
+int twz_row_encode_ranges(const struct twz_row_source *src,
+			  const uint32_t *range, uint32_t ranges,
+			  struct twz_runs *out);
+
 /* Bucketed row (format 1.1) of one source from its runs (starts absolute;
  * the region's first node is lo, its size len). Chooses the
  * largest bucket shift that keeps at most max_scan runs starting inside

@@ -29,6 +29,10 @@
 #include "level_map.h"
 #include "twz_error.h"
 
+/* The transit table is held whole while baking (8 bytes an entry): grids
+ * that would need more entries than this are refused. */
+#define TWZ_TRANSIT_MAX_TABLE ((uint64_t)1 << 28)
+
 /* Build options of the TRANSIT method; 0 picks the default. */
 struct twz_transit_options {
 	unsigned grid;           /* blocks across the longer side of the box */
@@ -39,58 +43,46 @@ struct twz_transit_options {
 #define TWZ_TRANSIT_DEFAULT_INNER 1u
 #define TWZ_TRANSIT_DEFAULT_OUTER 2u
 
-/* The grid level, numbered block by block: block-major (blocks in
- * row-major order), inside a block in DFS order over the block's squares,
- * so every block and every row of blocks is one contiguous id range. */
-struct twz_transit_graph {
-	uint32_t width;
-	uint32_t height;
-	unsigned connectivity;
-	uint32_t node_count;
-	uint32_t component_count;
-	uint32_t *cell_node;     /* [width*height]: node or TWZ_NODE_NONE */
-	uint32_t *node_cell;     /* [node_count]: y*width + x */
-	uint32_t *node_comp;     /* [node_count]: region, by first node */
-	uint32_t *node_block;    /* [node_count]: by * cols + bx */
-	uint16_t *node_bx;       /* [node_count]: block column */
-	uint16_t *node_by;       /* [node_count]: block row */
-	uint32_t *neighbour;     /* [node_count*8]: node by move, or NONE */
-	/* The block grid. */
-	uint32_t origin_x;       /* walkable bounding box corner */
-	uint32_t origin_y;
-	uint32_t side;           /* block side, squares */
-	uint32_t cols;           /* blocks across */
-	uint32_t rows;           /* blocks down */
-	uint32_t inner;
-	uint32_t outer;
-	uint32_t *block_first;   /* [cols*rows+1]: first node of each block */
-};
+/* The TRANSIT graph is the one graph in block order (graph.h), its
+ * block index set. The old name stays for the callers that use it. */
+#define twz_transit_graph twz_graph
 
 /* Build the block-numbered graph of g. 0 on success. */
 int twz_transit_graph_build(const struct twz_grid *g, unsigned connectivity,
 			    const struct twz_transit_options *topt,
-			    struct twz_transit_graph *out,
-			    struct twz_error *err);
-void twz_transit_graph_free(struct twz_transit_graph *tg);
+			    struct twz_graph *out, struct twz_error *err);
+
+/* The block grid of g (origin, side, cols, rows, inner, outer of tg),
+ * nothing allocated. 0, or -1 when the options do not fit. */
+int twz_transit_layout(const struct twz_grid *g,
+		       const struct twz_transit_options *topt,
+		       struct twz_graph *tg, struct twz_error *err);
+
+/* Peak bytes of a TRANSIT bake of g (method_opt: its
+ * twz_transit_options, may be NULL); method_transit_grid.c says what is
+ * counted. twz_bake_transit checks it with twz_bake_check. */
+uint64_t twz_transit_estimate_bytes(const struct twz_grid *g, uint64_t nodes,
+				    const struct twz_bake_options *opt,
+				    const void *method_opt);
 
 /* The default grid: blocks of about 16 squares on small levels, growing
- * slowly with the level (see transit_graph.c for the measurements). */
+ * slowly with the level (see method_transit_grid.c for the measurements). */
 unsigned twz_transit_default_grid(uint32_t box_width, uint32_t box_height);
 
-static inline uint32_t twz_block_x(const struct twz_transit_graph *tg,
+static inline uint32_t twz_block_x(const struct twz_graph *tg,
 				   uint32_t block)
 {
 	return block % tg->cols;
 }
 
-static inline uint32_t twz_block_y(const struct twz_transit_graph *tg,
+static inline uint32_t twz_block_y(const struct twz_graph *tg,
 				   uint32_t block)
 {
 	return block / tg->cols;
 }
 
 /* Whether blocks a and b are within r blocks of each other. */
-static inline int twz_blocks_within(const struct twz_transit_graph *tg,
+static inline int twz_blocks_within(const struct twz_graph *tg,
 				    uint32_t a, uint32_t b, uint32_t r)
 {
 	uint32_t ax = twz_block_x(tg, a), ay = twz_block_y(tg, a);
@@ -109,7 +101,7 @@ struct twz_tdist {
 
 /* The baked TRANSIT database. */
 struct twz_transit_db {
-	struct twz_transit_graph graph;
+	struct twz_graph graph;
 	/* transit nodes */
 	uint32_t transit_count;        /* M */
 	uint32_t *transit_node;        /* [M]: node id, ascending */

@@ -277,3 +277,77 @@ fail:
 	free(tmp);
 	return -1;
 }
+
+/* ---- files as the methods assemble them ----------------------------- */
+
+uint8_t *twz_le32_copy(const uint32_t *v, size_t n)
+{
+	uint8_t *b = malloc(n ? n * 4 : 1);
+
+	if (!b)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		twz_put32(b + 4 * i, v[i]);
+	return b;
+}
+
+void twz_out_add(struct twz_out_file *f, uint32_t kind, const void *raw,
+		 size_t size)
+{
+	if (f->count == TWZ_MAX_SECTIONS) {
+		f->failed = 1;
+		return;
+	}
+	f->sec[f->count++] = (struct twz_out_section){ kind, raw, size };
+}
+
+void twz_out_add_owned(struct twz_out_file *f, uint32_t kind, void *raw,
+		       size_t size)
+{
+	if (!raw || f->count == TWZ_MAX_SECTIONS) {
+		free(raw);
+		f->failed = 1;
+		return;
+	}
+	f->owned[f->count] = raw;
+	twz_out_add(f, kind, raw, size);
+}
+
+void twz_out_add_le32(struct twz_out_file *f, uint32_t kind,
+		      const uint32_t *v, size_t n)
+{
+	twz_out_add_owned(f, kind, twz_le32_copy(v, n), n * 4);
+}
+
+static void out_free(struct twz_out_file *f)
+{
+	for (unsigned i = 0; i < f->count; i++)
+		free(f->owned[i]);
+	f->count = 0;
+}
+
+int twz_out_encode(struct twz_out_file *f, const char *name, uint8_t **buf,
+		   size_t *len, struct twz_error *err)
+{
+	int rc = -1;
+
+	if (f->failed)
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
+	else
+		rc = twz_encode(&f->h, f->sec, f->count, buf, len, err);
+	out_free(f);
+	return rc;
+}
+
+int twz_out_write(struct twz_out_file *f, const char *name, const char *path,
+		  struct twz_error *err)
+{
+	uint8_t *buf;
+	size_t len;
+
+	if (twz_out_encode(f, name, &buf, &len, err) != 0)
+		return -1;
+	int rc = twz_write_atomic(path, buf, len, err);
+	free(buf);
+	return rc;
+}

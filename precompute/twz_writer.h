@@ -1,6 +1,7 @@
 /*
  * twz_writer.h - lays out a .twz file (header, section table, 64-byte
- * aligned sections, checksums, zstd) and writes it atomically.
+ * aligned sections, checksums, zstd) and writes it atomically. Every
+ * method hands its sections to the same writer (struct twz_out_file).
  */
 #ifndef TWZ_WRITER_H
 #define TWZ_WRITER_H
@@ -45,5 +46,36 @@ int twz_encode(const struct twz_out_header *h,
  * fsync'd and renamed into place; on failure nothing is left behind. */
 int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
 		     struct twz_error *err);
+
+/* A file as a method assembles it: the header and the sections in file
+ * order, and the buffers to free once it is encoded. An add that runs
+ * out of memory marks the file; twz_out_encode then reports it. */
+struct twz_out_file {
+	struct twz_out_header h;
+	struct twz_out_section sec[TWZ_MAX_SECTIONS];
+	void *owned[TWZ_MAX_SECTIONS];
+	unsigned count;
+	int failed;
+};
+
+/* Add a section whose bytes stay the caller's. */
+void twz_out_add(struct twz_out_file *f, uint32_t kind, const void *raw,
+		 size_t size);
+/* Add a malloc'd buffer (NULL: out of memory); the file frees it. */
+void twz_out_add_owned(struct twz_out_file *f, uint32_t kind, void *raw,
+		       size_t size);
+/* Add a little-endian copy of n u32. */
+void twz_out_add_le32(struct twz_out_file *f, uint32_t kind,
+		      const uint32_t *v, size_t n);
+
+/* Encode f into a malloc'd buffer, or write it atomically to path; both
+ * free what f owns. name prefixes an out-of-memory message. */
+int twz_out_encode(struct twz_out_file *f, const char *name, uint8_t **buf,
+		   size_t *len, struct twz_error *err);
+int twz_out_write(struct twz_out_file *f, const char *name, const char *path,
+		  struct twz_error *err);
+
+/* A little-endian copy of n u32 (malloc'd; NULL out of memory). */
+uint8_t *twz_le32_copy(const uint32_t *v, size_t n);
 
 #endif

@@ -1,18 +1,18 @@
 /*
- * transit_select.h - choosing the transit nodes of a block (the claim they
- * rest on is at the top of transit_select.c).
+ * method_transit_select.h - choosing the transit nodes of a block (the
+ * claim they rest on is at the top of method_transit_select.c).
  */
-#ifndef TRANSIT_SELECT_H
-#define TRANSIT_SELECT_H
+#ifndef METHOD_TRANSIT_SELECT_H
+#define METHOD_TRANSIT_SELECT_H
 
 #include <stdint.h>
 
 #include "transit.h"
-#include "transit_search.h"
+#include "search_transit.h"
 
 /* The ring (border lines of the inner box) and the outer square of a
  * block, in squares; both may reach past the grid. */
-void twz_transit_block_rects(const struct twz_transit_graph *tg, uint32_t block,
+void twz_transit_block_rects(const struct twz_graph *tg, uint32_t block,
 			     struct twz_rect *ring, struct twz_rect *outer);
 
 /*

@@ -1,5 +1,5 @@
 /*
- * transit_bake.c - the TRANSIT pipeline: block graph -> transit nodes per
+ * method_transit.c - the TRANSIT pipeline: block graph -> transit nodes per
  * block -> one bounded search per source (local rows, distances to the
  * block's transit nodes) -> one search per transit node (the transit
  * table) -> sections. Every stage runs on all threads asked for and writes
@@ -8,160 +8,99 @@
  */
 #include "transit.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "transit_search.h"
-#include "transit_select.h"
+#include "rows.h"
+#include "search_transit.h"
+#include "method_transit_select.h"
 #include "twz_writer.h"
 
-/* The transit table is held whole while baking (8 bytes an entry): refuse
- * grids that would need more than this many entries. */
-#define MAX_TABLE_ENTRIES ((uint64_t)1 << 28)
 
 static const struct twz_tdist far_dist = { UINT32_MAX, UINT32_MAX };
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
-/* ---- a pool of workers over chunks of items ------------------------- */
 
-struct pool;
-
-/* What each worker owns: a search, and node_count-sized scratch arrays
- * kept all zero (seen) or all NONE (pos) between units. */
+/* What each worker of the pool owns: a search, node_count-sized scratch
+ * arrays kept all zero (seen) or all NONE (pos) between units, and the
+ * node ranges of an outer square (2 * rows of blocks). */
 struct worker {
 	struct twz_tsearch ws;
 	uint8_t *seen;
 	uint32_t *pos;
+	uint32_t *range;
 };
 
-typedef int (*pool_fn)(struct pool *p, struct worker *wk, uint32_t chunk,
-		       uint32_t lo, uint32_t hi);
-
-struct pool {
-	const struct twz_transit_graph *tg;
-	const struct twz_bake_options *opt;
-	const char *what;             /* stage name for progress */
-	uint32_t items;
-	uint32_t chunk;               /* items per unit of work */
-	uint32_t chunks;
-	pool_fn fn;
-	void *ctx;
-	atomic_uint next;
-	atomic_uint done;
-	atomic_int failed;
-	double started;
+/* The state every stage's units share. */
+struct stages {
+	struct twz_transit_db *db;
+	/* stage 1 */
+	uint32_t **list;              /* [blocks]: transit nodes of the block */
+	uint32_t *len;                /* [blocks] */
+	/* stage 2 */
+	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
+	struct twz_runs *block_runs;      /* [blocks] */
+	uint32_t *row_len;            /* [node_count] */
+	atomic_ullong searched;       /* nodes settled by the local searches */
+	atomic_ullong shortcut_searched; /* ... by their shortcut searches */
+	/* stage 3 */
+	const uint32_t *tindex;       /* [node_count]: transit index or NONE */
+	const uint32_t *want;         /* [M]: transits j >= i in i's region */
 };
 
-struct pool_arg {
-	struct pool *p;
-	int reporter;
-};
-
-static void print_progress(struct pool *p)
+static int worker_init(void *ctx, void *w)
 {
-	unsigned done = atomic_load(&p->done);
-	double el = now_seconds() - p->started;
-	double left = done ? el * (double)(p->items - done) / done : 0;
+	const struct twz_graph *tg = &((struct stages *)ctx)->db->graph;
+	struct worker *wk = w;
+	size_t n = tg->node_count ? tg->node_count : 1;
 
-	fprintf(stderr, "\r%s: %s %5.1f%% (%u/%u), %.0fs left   ", p->opt->name,
-		p->what, 100.0 * done / (p->items ? p->items : 1), done, p->items,
-		left);
+	wk->seen = calloc(n, 1);
+	wk->pos = malloc(n * sizeof *wk->pos);
+	wk->range = malloc((2 * (size_t)tg->rows + 2) * sizeof *wk->range);
+	if (!wk->seen || !wk->pos || !wk->range ||
+	    twz_tsearch_init(&wk->ws, tg) != 0) {
+		free(wk->seen);
+		free(wk->pos);
+		free(wk->range);
+		return -1;
+	}
+	memset(wk->pos, 0xFF, n * sizeof *wk->pos);
+	return 0;
 }
 
-static void *pool_worker(void *varg)
+static void worker_fini(void *w)
 {
-	struct pool_arg *arg = varg;
-	struct pool *p = arg->p;
-	struct worker wk;
-	size_t n = p->tg->node_count ? p->tg->node_count : 1;
-	int reporter = arg->reporter && p->opt->progress;
-	double last = 0;
+	struct worker *wk = w;
 
-	wk.seen = calloc(n, 1);
-	wk.pos = malloc(n * sizeof *wk.pos);
-	if (!wk.seen || !wk.pos || twz_tsearch_init(&wk.ws, p->tg) != 0) {
-		free(wk.seen);
-		free(wk.pos);
-		atomic_store(&p->failed, 1);
-		return NULL;
-	}
-	memset(wk.pos, 0xFF, n * sizeof *wk.pos);
-	for (;;) {
-		uint32_t c = atomic_fetch_add(&p->next, 1);
-		if (c >= p->chunks || atomic_load(&p->failed))
-			break;
-		uint32_t lo = c * p->chunk;
-		uint32_t hi = p->items - lo > p->chunk ? lo + p->chunk : p->items;
-		if (p->fn(p, &wk, c, lo, hi) != 0) {
-			atomic_store(&p->failed, 1);
-			break;
-		}
-		atomic_fetch_add(&p->done, hi - lo);
-		if (reporter) {
-			double t = now_seconds();
-			if (t - last > 0.25) {
-				last = t;
-				print_progress(p);
-			}
-		}
-	}
-	twz_tsearch_free(&wk.ws);
-	free(wk.seen);
-	free(wk.pos);
-	return NULL;
+	twz_tsearch_free(&wk->ws);
+	free(wk->seen);
+	free(wk->pos);
+	free(wk->range);
 }
 
-/* Run fn over [0, items) on every thread; 0, or -1 when a unit failed
- * (out of memory). The calling thread works too and reports progress. */
-static int pool_run(struct pool *p, unsigned threads)
+/* Run a stage over [0, items) in chunks of `chunk` on every thread. */
+static int run_stage(struct stages *st, const struct twz_bake_options *opt,
+		     const char *what, uint32_t items, uint32_t chunk,
+		     int (*run)(void *, void *, uint32_t, uint32_t))
 {
-	pthread_t tids[256];
-	unsigned started = 0;
+	struct twz_pool p = {
+		.opt = opt, .what = what, .items = items, .chunk = chunk,
+		.worker_size = sizeof(struct worker), .init = worker_init,
+		.fini = worker_fini, .run = run, .ctx = st,
+	};
 
-	p->chunks = (p->items + p->chunk - 1) / p->chunk;
-	atomic_init(&p->next, 0);
-	atomic_init(&p->done, 0);
-	atomic_init(&p->failed, 0);
-	p->started = now_seconds();
-	if (threads > 256)
-		threads = 256;
-	struct pool_arg helper = { p, 0 }, self = { p, 1 };
-	for (unsigned i = 1; i < threads && i < p->chunks; i++) {
-		if (pthread_create(&tids[started], NULL, pool_worker, &helper) != 0)
-			break;  /* the others take its share */
-		started++;
-	}
-	pool_worker(&self);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	if (p->opt->progress && p->items)
-		fputc('\n', stderr);
-	return atomic_load(&p->failed) ? -1 : 0;
+	return twz_pool_run(&p, twz_bake_threads(opt));
 }
 
 /* ---- stage 1: transit nodes of every block --------------------------- */
 
-struct select_ctx {
-	uint32_t **list;      /* [blocks] */
-	uint32_t *len;        /* [blocks] */
-};
 
-static int select_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
-			uint32_t lo, uint32_t hi)
+static int select_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
-	struct select_ctx *sc = p->ctx;
+	struct stages *sc = ctx;
+	struct worker *wk = w;
 
-	(void)chunk;
 	for (uint32_t b = lo; b < hi; b++)
 		if (twz_transit_select_block(&wk->ws, b, wk->seen, &sc->list[b],
 					     &sc->len[b]) != 0)
@@ -171,11 +110,11 @@ static int select_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
 
 /* Gather the block lists into transit indices: transit nodes ascending by
  * node id, each block's list ascending. */
-static int index_transits(struct twz_transit_db *db, struct select_ctx *sc,
+static int index_transits(struct twz_transit_db *db, struct stages *sc,
 			  uint32_t *tindex, struct twz_error *err,
 			  const char *name)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	uint64_t listed = 0;
 
@@ -200,11 +139,11 @@ static int index_transits(struct twz_transit_db *db, struct select_ctx *sc,
 			m++;
 	db->transit_count = m;
 	db->table_count = (uint64_t)m * (m ? m - 1 : 0) / 2;
-	if (db->table_count > MAX_TABLE_ENTRIES) {
+	if (db->table_count > TWZ_TRANSIT_MAX_TABLE) {
 		twz_error_set(err, "%s: %u transit nodes would need a table of %llu "
 			      "entries (at most %llu); use a coarser --transit-grid",
 			      name, m, (unsigned long long)db->table_count,
-			      (unsigned long long)MAX_TABLE_ENTRIES);
+			      (unsigned long long)TWZ_TRANSIT_MAX_TABLE);
 		return -1;
 	}
 	db->transit_node = malloc((m ? m : 1) * sizeof(uint32_t));
@@ -232,149 +171,75 @@ static int index_transits(struct twz_transit_db *db, struct select_ctx *sc,
 
 /* ---- stage 2: local rows and distances to the block's transit nodes -- */
 
-struct runs {
-	uint32_t *v;
-	uint32_t len;
-	uint32_t cap;
-};
 
-static int runs_append(struct runs *r, uint32_t start, unsigned symbol)
-{
-	if (r->len == r->cap) {
-		uint32_t ncap = r->cap ? r->cap * 2 : 256;
-		uint32_t *nv = realloc(r->v, (size_t)ncap * sizeof *nv);
-		if (!nv)
-			return -1;
-		r->v = nv;
-		r->cap = ncap;
-	}
-	r->v[r->len++] = start << TWZ_RUN_SYMBOL_BITS | symbol;
-	return 0;
-}
-
-struct local_ctx {
-	struct twz_transit_db *db;
-	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
-	struct runs *block_runs;      /* [blocks] */
-	uint32_t *row_len;            /* [node_count] */
-	atomic_ullong searched;       /* nodes settled by the local searches */
-	atomic_ullong shortcut_searched; /* ... by the shortcut searches */
-};
-
-/* The stored symbol of a run: a direction symbol when the shared set
- * allows one (they repeat more, so compress better), else its lowest
- * move. */
-static unsigned pick(unsigned set, unsigned all)
-{
-	if (set == all)
-		return TWZ_SYMBOL_NONE;  /* wildcards only */
-	if (set & (1u << TWZ_SYMBOL_TOWARD))
-		return TWZ_SYMBOL_TOWARD;
-	if (set & (1u << TWZ_SYMBOL_NEAREST))
-		return TWZ_SYMBOL_NEAREST;
-	return (unsigned)__builtin_ctz(set);
-}
-
-/* The symbols that stand for an optimal first move from s to t: its moves,
- * and each direction symbol whose move is one of them. */
-static unsigned symbols(const struct twz_transit_graph *tg, uint32_t s,
-			uint32_t t, unsigned moves)
-{
-	int32_t dx = (int32_t)(tg->node_cell[t] % tg->width) -
-		     (int32_t)(tg->node_cell[s] % tg->width);
-	int32_t dy = (int32_t)(tg->node_cell[t] / tg->width) -
-		     (int32_t)(tg->node_cell[s] / tg->width);
-	unsigned set = moves;
-	unsigned m = twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy);
-
-	if (m < TWZ_MOVE_COUNT && (moves >> m & 1))
-		set |= 1u << TWZ_SYMBOL_TOWARD;
-	m = twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy);
-	if (m < TWZ_MOVE_COUNT && (moves >> m & 1))
-		set |= 1u << TWZ_SYMBOL_NEAREST;
-	return set;
-}
-
-/*
- * The local row of s: over the targets in node order, the local ones
- * (same region, within the outer square) carry their optimal first-move
- * sets, all others are wildcards. The local targets are the node ranges
- * of the outer square's block rows, so the row is made without touching
- * anything else. Greedy: a run grows while its symbol sets share one.
- */
-static int encode_row(const struct twz_transit_graph *tg,
-		      const struct twz_tsearch *ws, uint32_t s, struct runs *out)
-{
-	uint32_t b = tg->node_block[s];
-	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b);
-	int64_t r = tg->outer;
-	unsigned all = ((1u << tg->connectivity) - 1) |
-		       1u << TWZ_SYMBOL_TOWARD | 1u << TWZ_SYMBOL_NEAREST;
-	unsigned cur = all;
-	uint32_t start = 0;
-	int64_t x0 = bx - r < 0 ? 0 : bx - r;
-	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
-
-	for (int64_t y = by - r; y <= by + r; y++) {
-		if (y < 0 || y >= tg->rows)
-			continue;
-		uint32_t lo = tg->block_first[y * tg->cols + x0];
-		uint32_t hi = tg->block_first[y * tg->cols + x1 + 1];
-		for (uint32_t t = lo; t < hi; t++) {
-			unsigned m = t == s || !twz_tsearch_settled(ws, t)
-					     ? all : symbols(tg, s, t, ws->moves[t]);
-			if (cur & m) {
-				cur &= m;
-				continue;
-			}
-			if (runs_append(out, start, pick(cur, all)) != 0)
-				return -1;
-			start = t;
-			cur = m;
-		}
-	}
-	return runs_append(out, start, pick(cur, all));
-}
-
-/* Add block b's outer square to the area of the local searches, or take
- * it out: one node range per row of blocks. */
-static void set_area(struct twz_tsearch *ws, const struct twz_transit_graph *tg,
-		     uint32_t b, int on)
+/* The node ranges of block b's outer square, one a row of blocks, as
+ * [range[2i], range[2i+1]) in node order (range: 2 * tg->rows entries).
+ * Returns their count. */
+static uint32_t outer_ranges(const struct twz_graph *tg, uint32_t b,
+			     uint32_t *range)
 {
 	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b), r = tg->outer;
 	int64_t x0 = bx - r < 0 ? 0 : bx - r;
 	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
+	uint32_t n = 0;
 
-	for (int64_t y = by - r; y <= by + r; y++)
-		if (y >= 0 && y < tg->rows)
-			twz_tsearch_area(ws, tg->block_first[y * tg->cols + x0],
-					 tg->block_first[y * tg->cols + x1 + 1], on);
+	for (int64_t y = by - r; y <= by + r; y++) {
+		if (y < 0 || y >= tg->rows)
+			continue;
+		range[2 * n] = tg->block_first[y * tg->cols + x0];
+		range[2 * n + 1] = tg->block_first[y * tg->cols + x1 + 1];
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The local row of s: over the targets in node order, the local ones
+ * (same region, within the outer square: settled by the local search)
+ * carry their optimal first-move sets, all others are wildcards. The
+ * local targets are the node ranges of the outer square's block rows,
+ * so the row is made without touching anything else.
+ */
+static int encode_row(const struct twz_graph *tg,
+		      const struct twz_tsearch *ws, uint32_t s,
+		      const uint32_t *range, uint32_t ranges,
+		      struct twz_runs *out)
+{
+	struct twz_row_source src = {
+		s, tg->node_x, tg->node_y, tg->connectivity, ws->moves,
+		ws->state, TWZ_TSEARCH_SETTLED,
+	};
+
+	return twz_row_encode_ranges(&src, range, ranges, out);
+}
+
+/* Add block b's outer square (its ranges) to the area of the local
+ * searches, or take it out. */
+static void set_area(struct twz_tsearch *ws, const uint32_t *range,
+		     uint32_t ranges, int on)
+{
+	for (uint32_t i = 0; i < ranges; i++)
+		twz_tsearch_area(ws, range[2 * i], range[2 * i + 1], on);
 }
 
 /* Whether v lies in the outer square of block b. */
-static int in_outer(const struct twz_transit_graph *tg, uint32_t b, uint32_t v)
+static int in_outer(const struct twz_graph *tg, uint32_t b, uint32_t v)
 {
 	return twz_blocks_within(tg, b, tg->node_block[v], tg->outer);
 }
 
 /* The border of block b's outer square: its nodes with a legal move out
  * of it, in node order. *out is malloc'd. */
-static int outer_border(const struct twz_transit_graph *tg, uint32_t b,
+static int outer_border(const struct twz_graph *tg, uint32_t b,
+			const uint32_t *range, uint32_t ranges,
 			uint32_t **out, uint32_t *len)
 {
-	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b), r = tg->outer;
-	int64_t x0 = bx - r < 0 ? 0 : bx - r;
-	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
 	uint32_t *v = NULL, n = 0, cap = 0;
 
 	*out = NULL;
 	*len = 0;
-	for (int64_t y = by - r; y <= by + r; y++) {
-		if (y < 0 || y >= tg->rows)
-			continue;
-		uint32_t lo = tg->block_first[y * tg->cols + x0];
-		uint32_t hi = tg->block_first[y * tg->cols + x1 + 1];
-		for (uint32_t u = lo; u < hi; u++) {
+	for (uint32_t i = 0; i < ranges; i++) {
+		for (uint32_t u = range[2 * i]; u < range[2 * i + 1]; u++) {
 			const uint32_t *nb = tg->neighbour + (size_t)u * TWZ_MOVE_COUNT;
 			unsigned m;
 			for (m = 0; m < tg->connectivity; m++)
@@ -450,9 +315,9 @@ static int shortcut_add(struct shortcut_lists *sl, uint32_t e, uint64_t key)
  * d(s, t) for s in b and t in O: no edge of that graph is cheaper than a
  * true shortest path between its ends, and a lexicographically shortest
  * s-t path P that leaves O passes, before its first node outside O, a
- * transit node a of b (the claim of transit_select.c) with P[s..a] in O;
- * P's last stretch inside O starts at a border node e, after a, and runs
- * in O to t. So P[s..a], a shortcut a-e of cost d(a, e) and P[e..t] make
+ * transit node a of b (the claim of method_transit_select.c) with
+ * P[s..a] in O; P's last stretch inside O starts at a border node e,
+ * after a, and runs in O to t. So P[s..a], a shortcut a-e of cost d(a, e) and P[e..t] make
  * a path of P's cost; when the a-e shortcut was left out, a path inside O
  * of cost d(a, e) stands in for it. Every first move the search finds is
  * a real move (s is no transit node, so a path's first edge is a move) of
@@ -469,7 +334,7 @@ static int block_shortcuts(struct worker *wk, const struct twz_transit_db *db,
 			   uint32_t b, const uint32_t *border, uint32_t nborder,
 			   struct shortcut_lists *sl, uint64_t *settled)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t f = db->block_transit_first[b];
 	uint32_t n = db->block_transit_first[b + 1] - f;
 	uint64_t *row = malloc((nborder ? nborder : 1) * sizeof *row);
@@ -521,17 +386,16 @@ out:
 }
 
 /* The local rows and transit distances of the nodes of blocks [lo, hi). */
-static int local_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
-		       uint32_t lo, uint32_t hi)
+static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
-	struct local_ctx *lc = p->ctx;
+	struct stages *lc = ctx;
+	struct worker *wk = w;
 	struct twz_transit_db *db = lc->db;
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	struct twz_tsearch *ws = &wk->ws;
 	uint64_t searched = 0, shortcut = 0;
 	int rc = 0;
 
-	(void)chunk;
 	for (uint32_t b = lo; b < hi && rc == 0; b++) {
 		uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
 		uint32_t f = db->block_transit_first[b];
@@ -542,22 +406,23 @@ static int local_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
 		if (first == last)
 			continue;
 		rc = -1;
-		set_area(ws, tg, b, 1);
-		if (outer_border(tg, b, &border, &nborder) != 0 ||
+		uint32_t ranges = outer_ranges(tg, b, wk->range);
+		set_area(ws, wk->range, ranges, 1);
+		if (outer_border(tg, b, wk->range, ranges, &border, &nborder) != 0 ||
 		    block_shortcuts(wk, db, b, border, nborder, &sl,
 				    &shortcut) != 0) {
-			set_area(ws, tg, b, 0);
+			set_area(ws, wk->range, ranges, 0);
 			goto next;
 		}
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = i;
 		struct twz_shortcuts sc = { wk->pos, sl.first, sl.to, sl.key, sl.span };
-		struct runs *out = &lc->block_runs[b];
+		struct twz_runs *out = &lc->block_runs[b];
 		for (uint32_t s = first; s < last; s++) {
 			uint32_t before = out->len;
 			if (twz_tsearch_local(ws, s, &sc) != 0 ||
-			    encode_row(tg, ws, s, out) != 0) {
-				set_area(ws, tg, b, 0);
+			    encode_row(tg, ws, s, wk->range, ranges, out) != 0) {
+				set_area(ws, wk->range, ranges, 0);
 				goto next;
 			}
 			lc->row_len[s] = out->len - before;
@@ -573,7 +438,7 @@ static int local_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
 					d[j] = far_dist;
 			}
 		}
-		set_area(ws, tg, b, 0);
+		set_area(ws, wk->range, ranges, 0);
 		rc = 0;
 next:
 		for (uint32_t i = 0; i < n; i++)
@@ -588,26 +453,20 @@ next:
 
 /* ---- stage 3: the transit table ------------------------------------- */
 
-struct table_ctx {
-	struct twz_transit_db *db;
-	const uint32_t *tindex;       /* [node_count]: transit index or NONE */
-	const uint32_t *want;         /* [M]: transits j >= i in i's region */
-};
 
 static inline uint64_t table_row(uint64_t m, uint64_t i)
 {
 	return i * (2 * m - i - 1) / 2;
 }
 
-static int table_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
-		       uint32_t lo, uint32_t hi)
+static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
-	struct table_ctx *tc = p->ctx;
+	struct stages *tc = ctx;
+	struct worker *wk = w;
 	struct twz_transit_db *db = tc->db;
 	struct twz_tsearch *ws = &wk->ws;
 	uint32_t m = db->transit_count;
 
-	(void)chunk;
 	for (uint32_t i = lo; i < hi; i++) {
 		if (twz_tsearch_targets(ws, db->transit_node[i], tc->tindex, i,
 					tc->want[i]) != 0)
@@ -629,7 +488,7 @@ static int table_chunk(struct pool *p, struct worker *wk, uint32_t chunk,
 
 void twz_transit_db_free(struct twz_transit_db *db)
 {
-	twz_transit_graph_free(&db->graph);
+	twz_graph_free(&db->graph);
 	free(db->transit_node);
 	free(db->block_transit_first);
 	free(db->block_transit);
@@ -640,57 +499,50 @@ void twz_transit_db_free(struct twz_transit_db *db)
 	memset(db, 0, sizeof *db);
 }
 
-static int stage_select(struct twz_transit_db *db,
-			const struct twz_bake_options *opt, unsigned threads,
+static int stage_select(struct stages *st, const struct twz_bake_options *opt,
 			uint32_t *tindex, struct twz_error *err)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	struct twz_transit_db *db = st->db;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
-	struct select_ctx sc;
-	struct pool p = { .tg = tg, .opt = opt, .what = "transit nodes",
-			  .items = blocks, .chunk = 1, .fn = select_chunk,
-			  .ctx = &sc };
 	int rc = -1;
-	double t0 = now_seconds();
+	double t0 = twz_now_seconds();
 
-	sc.list = calloc(blocks, sizeof *sc.list);
-	sc.len = calloc(blocks, sizeof *sc.len);
-	if (!sc.list || !sc.len || pool_run(&p, threads) != 0) {
+	st->list = calloc(blocks, sizeof *st->list);
+	st->len = calloc(blocks, sizeof *st->len);
+	if (!st->list || !st->len ||
+	    run_stage(st, opt, "transit nodes", blocks, 1, select_chunk) != 0) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory selecting transit nodes",
 				   opt->name);
 		goto out;
 	}
-	rc = index_transits(db, &sc, tindex, err, opt->name);
+	rc = index_transits(db, st, tindex, err, opt->name);
 out:
-	if (sc.list)
+	if (st->list)
 		for (uint32_t b = 0; b < blocks; b++)
-			free(sc.list[b]);
-	free(sc.list);
-	free(sc.len);
-	db->select_seconds = now_seconds() - t0;
+			free(st->list[b]);
+	free(st->list);
+	free(st->len);
+	db->select_seconds = twz_now_seconds() - t0;
 	return rc;
 }
 
-static int stage_local(struct twz_transit_db *db,
-		       const struct twz_bake_options *opt, unsigned threads,
+static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 		       struct twz_error *err)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	struct twz_transit_db *db = st->db;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
-	struct local_ctx lc = { .db = db };
-	struct pool p = { .tg = tg, .opt = opt, .what = "local rows",
-			  .items = blocks, .chunk = 1, .fn = local_chunk,
-			  .ctx = &lc };
 	uint64_t *dist_first = malloc(((size_t)blocks + 1) * sizeof *dist_first);
 	int rc = -1;
-	double t0 = now_seconds();
+	double t0 = twz_now_seconds();
 
-	atomic_init(&lc.searched, 0);
-	atomic_init(&lc.shortcut_searched, 0);
-	lc.block_runs = calloc(blocks, sizeof *lc.block_runs);
-	lc.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
+	atomic_init(&st->searched, 0);
+	atomic_init(&st->shortcut_searched, 0);
+	st->block_runs = calloc(blocks, sizeof *st->block_runs);
+	st->row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
 	db->row_offsets = malloc(((size_t)tg->node_count + 1) * sizeof(uint32_t));
-	if (!dist_first || !lc.block_runs || !lc.row_len || !db->row_offsets)
+	if (!dist_first || !st->block_runs || !st->row_len || !db->row_offsets)
 		goto nomem;
 	uint64_t total = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
@@ -703,13 +555,13 @@ static int stage_local(struct twz_transit_db *db,
 	db->node_dist = malloc((total ? total : 1) * sizeof *db->node_dist);
 	if (!db->node_dist)
 		goto nomem;
-	lc.dist_first = dist_first;
-	if (pool_run(&p, threads) != 0)
+	st->dist_first = dist_first;
+	if (run_stage(st, opt, "local rows", blocks, 1, local_chunk) != 0)
 		goto nomem;
 
 	uint64_t runs = 0;
 	for (uint32_t b = 0; b < blocks; b++)
-		runs += lc.block_runs[b].len;
+		runs += st->block_runs[b].len;
 	if (runs > TWZ_MAX_RUNS) {
 		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
 			      (unsigned long long)runs);
@@ -721,47 +573,44 @@ static int stage_local(struct twz_transit_db *db,
 	/* Blocks hold consecutive nodes: block order is node order. */
 	uint64_t pos = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
-		if (lc.block_runs[b].len)  /* an empty block may have no buffer */
-			memcpy(db->runs + pos, lc.block_runs[b].v,
-			       lc.block_runs[b].len * sizeof(uint32_t));
-		pos += lc.block_runs[b].len;
+		if (st->block_runs[b].len)  /* an empty block may have no buffer */
+			memcpy(db->runs + pos, st->block_runs[b].v,
+			       st->block_runs[b].len * sizeof(uint32_t));
+		pos += st->block_runs[b].len;
 	}
 	db->run_count = runs;
 	db->row_offsets[0] = 0;
 	for (uint32_t s = 0; s < tg->node_count; s++)
-		db->row_offsets[s + 1] = db->row_offsets[s] + lc.row_len[s];
-	db->searched_nodes = atomic_load(&lc.searched);
-	db->shortcut_nodes = atomic_load(&lc.shortcut_searched);
+		db->row_offsets[s + 1] = db->row_offsets[s] + st->row_len[s];
+	db->searched_nodes = atomic_load(&st->searched);
+	db->shortcut_nodes = atomic_load(&st->shortcut_searched);
 	rc = 0;
 	goto out;
 nomem:
 	twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for the local rows",
 			   opt->name);
 out:
-	if (lc.block_runs)
+	if (st->block_runs)
 		for (uint32_t b = 0; b < blocks; b++)
-			free(lc.block_runs[b].v);
-	free(lc.block_runs);
-	free(lc.row_len);
+			free(st->block_runs[b].v);
+	free(st->block_runs);
+	free(st->row_len);
 	free(dist_first);
-	db->local_seconds = now_seconds() - t0;
+	db->local_seconds = twz_now_seconds() - t0;
 	return rc;
 }
 
-static int stage_table(struct twz_transit_db *db,
-		       const struct twz_bake_options *opt, unsigned threads,
+static int stage_table(struct stages *st, const struct twz_bake_options *opt,
 		       const uint32_t *tindex, struct twz_error *err)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	struct twz_transit_db *db = st->db;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t m = db->transit_count;
-	struct table_ctx tc = { .db = db, .tindex = tindex };
-	struct pool p = { .tg = tg, .opt = opt, .what = "transit table",
-			  .items = m, .chunk = 4, .fn = table_chunk, .ctx = &tc };
 	uint32_t *want = malloc((m ? m : 1) * sizeof *want);
 	uint32_t *count = calloc(tg->component_count ? tg->component_count : 1,
 				 sizeof *count);
 	int rc = -1;
-	double t0 = now_seconds();
+	double t0 = twz_now_seconds();
 
 	db->table = malloc((db->table_count ? db->table_count : 1) *
 			   sizeof *db->table);
@@ -771,8 +620,9 @@ static int stage_table(struct twz_transit_db *db,
 	 * it has settled them all. */
 	for (uint32_t i = m; i-- > 0;)
 		want[i] = ++count[tg->node_comp[db->transit_node[i]]];
-	tc.want = want;
-	if (pool_run(&p, threads) != 0)
+	st->tindex = tindex;
+	st->want = want;
+	if (run_stage(st, opt, "transit table", m, 4, table_chunk) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -781,7 +631,7 @@ out:
 				   opt->name);
 	free(want);
 	free(count);
-	db->table_seconds = now_seconds() - t0;
+	db->table_seconds = twz_now_seconds() - t0;
 	return rc;
 }
 
@@ -790,11 +640,13 @@ int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err)
 {
-	unsigned threads = twz_bake_threads(opt);
+	struct stages st = { .db = out };
 	uint32_t *tindex = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
+	if (twz_bake_check(g, opt, twz_transit_estimate_bytes, topt, err) != 0)
+		return -1;
 	if (twz_transit_graph_build(g, opt->connectivity, topt, &out->graph, err) != 0)
 		return -1;
 	tindex = malloc((out->graph.node_count ? out->graph.node_count : 1) *
@@ -803,9 +655,9 @@ int twz_bake_transit(const struct twz_grid *g,
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 		goto out;
 	}
-	if (stage_select(out, opt, threads, tindex, err) != 0 ||
-	    stage_local(out, opt, threads, err) != 0 ||
-	    stage_table(out, opt, threads, tindex, err) != 0)
+	if (stage_select(&st, opt, tindex, err) != 0 ||
+	    stage_local(&st, opt, err) != 0 ||
+	    stage_table(&st, opt, tindex, err) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -817,20 +669,10 @@ out:
 
 /* ---- encoding -------------------------------------------------------- */
 
-static uint8_t *le_u32(const uint32_t *v, size_t n)
-{
-	uint8_t *b = malloc(n ? n * 4 : 1);
-	if (!b)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		twz_put32(b + 4 * i, v[i]);
-	return b;
-}
-
 /* ---- distances as residual planes (twz_format.h, FORMAT.md) ------- */
 
 struct planes {
-	const struct twz_transit_graph *tg;
+	const struct twz_graph *tg;
 	unsigned width;       /* 4 or 8 */
 	int fits16;           /* every residual fits an i16 (pass 1) */
 	uint8_t *out;         /* pass 2: the two planes */
@@ -842,7 +684,7 @@ struct planes {
 static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
 			uint32_t b)
 {
-	const struct twz_transit_graph *tg = pl->tg;
+	const struct twz_graph *tg = pl->tg;
 	uint32_t ca = tg->node_cell[a], cb = tg->node_cell[b];
 	uint32_t ax = ca % tg->width, ay = ca / tg->width;
 	uint32_t bx = cb % tg->width, by = cb / tg->width;
@@ -877,7 +719,7 @@ static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
 /* Visit every entry of NODE_DIST, then of TABLE. */
 static void visit_node_dist(const struct twz_transit_db *db, struct planes *pl)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	uint64_t k = 0;
 
@@ -913,26 +755,21 @@ static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
 	return pl.out;
 }
 
-enum { SEC_COUNT = 11 };
-
-int twz_transit_encode(const struct twz_transit_db *db,
-		       const struct twz_grid *g,
-		       const struct twz_bake_options *opt, uint8_t **buf,
-		       size_t *len, struct twz_error *err)
+/* The sections of db, into f. */
+static void transit_file(const struct twz_transit_db *db,
+			 const struct twz_grid *g,
+			 const struct twz_bake_options *opt, uint8_t *params,
+			 struct twz_out_file *f)
 {
-	const struct twz_transit_graph *tg = &db->graph;
+	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	size_t cells = (size_t)tg->width * tg->height;
 	struct planes probe = { &db->graph, 4, 1, NULL, 0, 0 };
 	visit_node_dist(db, &probe);
 	visit_table(db, &probe);
 	unsigned width = probe.fits16 ? 4 : 8;
-	struct twz_out_section sec[SEC_COUNT];
-	uint8_t *owned[SEC_COUNT] = { 0 };
-	uint8_t params[TWZ_TP_SIZE];
-	int rc = -1;
 
-	memset(params, 0, sizeof params);
+	memset(params, 0, TWZ_TP_SIZE);
 	twz_put32(params + TWZ_TP_ORIGIN_X, tg->origin_x);
 	twz_put32(params + TWZ_TP_ORIGIN_Y, tg->origin_y);
 	twz_put32(params + TWZ_TP_SIDE, tg->side);
@@ -945,7 +782,6 @@ int twz_transit_encode(const struct twz_transit_db *db,
 	twz_put32(params + TWZ_TP_DIST_BYTES, width);
 
 	uint8_t *blk = malloc(((size_t)blocks + 1) * TWZ_TB_SIZE);
-	owned[4] = blk;
 	if (blk) {
 		uint64_t dist = 0;
 		for (uint32_t b = 0; b <= blocks; b++) {
@@ -961,73 +797,47 @@ int twz_transit_encode(const struct twz_transit_db *db,
 		}
 	}
 	uint32_t listed = db->block_transit_first[blocks];
-	owned[0] = le_u32(tg->cell_node, cells);
-	owned[1] = le_u32(tg->node_cell, tg->node_count);
-	owned[2] = le_u32(tg->node_comp, tg->node_count);
-	owned[5] = le_u32(db->block_transit, listed);
-	owned[6] = le_u32(db->transit_node, db->transit_count);
-	owned[7] = planes_of(db, db->node_dist_count, width, visit_node_dist);
-	owned[8] = planes_of(db, db->table_count, width, visit_table);
-	owned[9] = le_u32(db->row_offsets, (size_t)tg->node_count + 1);
-	owned[10] = le_u32(db->runs, db->run_count);
-	for (int i = 0; i < SEC_COUNT; i++)
-		if (i != 3 && !owned[i]) {
-			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
-			goto out;
-		}
-	sec[0] = (struct twz_out_section){ TWZ_SECTION_CELL_NODE, owned[0], cells * 4 };
-	sec[1] = (struct twz_out_section){ TWZ_SECTION_NODE_CELL, owned[1],
-					   (size_t)tg->node_count * 4 };
-	sec[2] = (struct twz_out_section){ TWZ_SECTION_NODE_COMPONENT, owned[2],
-					   (size_t)tg->node_count * 4 };
-	sec[3] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_PARAMS, params,
-					   TWZ_TP_SIZE };
-	sec[4] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_BLOCKS, owned[4],
-					   ((size_t)blocks + 1) * TWZ_TB_SIZE };
-	sec[5] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_LISTS, owned[5],
-					   (size_t)listed * 4 };
-	sec[6] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_NODES, owned[6],
-					   (size_t)db->transit_count * 4 };
-	sec[7] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_NODE_DIST, owned[7],
-					   (size_t)db->node_dist_count * width };
-	sec[8] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_TABLE, owned[8],
-					   (size_t)db->table_count * width };
-	sec[9] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_ROW_OFFSETS, owned[9],
-					   ((size_t)tg->node_count + 1) * 4 };
-	sec[10] = (struct twz_out_section){ TWZ_SECTION_TRANSIT_RUNS, owned[10],
-					    (size_t)db->run_count * 4 };
-	struct twz_out_header h = {
-		.minor = 1,
-		.required_features = 0,
-		.level_hash = g->level_hash,
-		.width = tg->width,
-		.height = tg->height,
-		.node_count = tg->node_count,
-		.component_count = tg->component_count,
-		.method = TWZ_METHOD_TRANSIT,
-		.connectivity = (uint8_t)tg->connectivity,
-		.node_order = TWZ_ORDER_BLOCKS,
-		.codec = (uint8_t)opt->codec,
-		.level = (int8_t)opt->level,
-		.threads = twz_bake_compress_threads(opt),
-	};
-	rc = twz_encode(&h, sec, SEC_COUNT, buf, len, err);
-out:
-	for (int i = 0; i < SEC_COUNT; i++)
-		free(owned[i]);
-	return rc;
+	twz_bake_header(&f->h, g, tg, opt, TWZ_METHOD_TRANSIT);
+	f->h.minor = 1;
+	twz_out_add_le32(f, TWZ_SECTION_CELL_NODE, tg->cell_node, cells);
+	twz_out_add_le32(f, TWZ_SECTION_NODE_CELL, tg->node_cell, tg->node_count);
+	twz_out_add_le32(f, TWZ_SECTION_NODE_COMPONENT, tg->node_comp, tg->node_count);
+	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_BLOCKS, blk,
+			  ((size_t)blocks + 1) * TWZ_TB_SIZE);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_LISTS, db->block_transit, listed);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_NODES, db->transit_node,
+			 db->transit_count);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_NODE_DIST,
+			  planes_of(db, db->node_dist_count, width, visit_node_dist),
+			  (size_t)db->node_dist_count * width);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_TABLE,
+			  planes_of(db, db->table_count, width, visit_table),
+			  (size_t)db->table_count * width);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_ROW_OFFSETS, db->row_offsets,
+			 (size_t)tg->node_count + 1);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
+}
+
+int twz_transit_encode(const struct twz_transit_db *db,
+		       const struct twz_grid *g,
+		       const struct twz_bake_options *opt, uint8_t **buf,
+		       size_t *len, struct twz_error *err)
+{
+	struct twz_out_file f = { 0 };
+	uint8_t params[TWZ_TP_SIZE];
+
+	transit_file(db, g, opt, params, &f);
+	return twz_out_encode(&f, opt->name, buf, len, err);
 }
 
 int twz_transit_write(const struct twz_transit_db *db, const struct twz_grid *g,
 		      const struct twz_bake_options *opt, const char *path,
 		      struct twz_error *err)
 {
-	uint8_t *buf;
-	size_t len;
+	struct twz_out_file f = { 0 };
+	uint8_t params[TWZ_TP_SIZE];
 
-	if (twz_transit_encode(db, g, opt, &buf, &len, err) != 0)
-		return -1;
-	int rc = twz_write_atomic(path, buf, len, err);
-	free(buf);
-	return rc;
+	transit_file(db, g, opt, params, &f);
+	return twz_out_write(&f, opt->name, path, err);
 }

@@ -1,10 +1,10 @@
 /*
- * transit_select.c - the transit nodes of one block.
+ * method_transit_select.c - the transit nodes of one block.
  *
  * Why these nodes suffice (the claim the queries rest on). Let C be a
  * block, I its inner box, O its outer square (transit.h), x a node of C
  * and y a node outside O, and P a lexicographically shortest x-y path
- * (exact cost first, then the fixed tie-break of transit_search.c; every
+ * (exact cost first, then the fixed tie-break of search_transit.c; every
  * such path is a shortest path, and every part of one is again one).
  * Let u be the last node of P in C: its successor lies outside C, so u has
  * a neighbour outside C. Let w be the first node after u outside O: the
@@ -16,12 +16,12 @@
  * finds. So every such P passes through a transit node of C, and the
  * search from each such u, keeping the ring nodes it marks, finds them all.
  */
-#include "transit_select.h"
+#include "method_transit_select.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int has_outside_neighbour(const struct twz_transit_graph *tg, uint32_t v)
+static int has_outside_neighbour(const struct twz_graph *tg, uint32_t v)
 {
 	const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
 	uint32_t b = tg->node_block[v];
@@ -32,7 +32,7 @@ static int has_outside_neighbour(const struct twz_transit_graph *tg, uint32_t v)
 	return 0;
 }
 
-void twz_transit_block_rects(const struct twz_transit_graph *tg, uint32_t block,
+void twz_transit_block_rects(const struct twz_graph *tg, uint32_t block,
 			     struct twz_rect *ring, struct twz_rect *outer)
 {
 	int64_t bx = twz_block_x(tg, block), by = twz_block_y(tg, block);
@@ -48,7 +48,7 @@ void twz_transit_block_rects(const struct twz_transit_graph *tg, uint32_t block,
 	outer->y1 = tg->origin_y + (by + 1 + tg->outer) * side - 1;
 }
 
-static int on_ring(const struct twz_transit_graph *tg, uint32_t v,
+static int on_ring(const struct twz_graph *tg, uint32_t v,
 		   const struct twz_rect *r)
 {
 	int64_t x = tg->node_cell[v] % tg->width, y = tg->node_cell[v] / tg->width;
@@ -67,7 +67,7 @@ static int cmp_u32(const void *a, const void *b)
 int twz_transit_select_block(struct twz_tsearch *ws, uint32_t block,
 			     uint8_t *seen, uint32_t **list, uint32_t *len)
 {
-	const struct twz_transit_graph *tg = ws->tg;
+	const struct twz_graph *tg = ws->tg;
 	struct twz_rect ring, outer;
 	uint32_t *out = NULL, n = 0, cap = 0;
 

@@ -1,10 +1,9 @@
 /*
- * transit_search.c - the bounded searches of the TRANSIT bake (see
- * transit_search.h).
+ * search_transit.c - the bounded searches of the TRANSIT bake (see
+ * search_transit.h).
  */
-#include "transit_search.h"
+#include "search_transit.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,22 +14,10 @@
 
 /* state bits */
 #define QUEUED 1u
-#define SETTLED 2u
+#define SETTLED TWZ_TSEARCH_SETTLED
 #define AREA 4u   /* inside the area of the current local searches */
 
-/* floor(sqrt(v)) exactly, for v < 2^62. */
-static uint64_t isqrt(uint64_t v)
-{
-	uint64_t r = (uint64_t)sqrt((double)v);
-
-	while (r * r > v)
-		r--;
-	while ((r + 1) * (r + 1) <= v)
-		r++;
-	return r;
-}
-
-int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_transit_graph *tg)
+int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 {
 	size_t n = tg->node_count ? tg->node_count : 1;
 
@@ -44,23 +31,16 @@ int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_transit_graph *tg)
 	ws->legal = malloc(n);
 	ws->touched = malloc(n * sizeof *ws->touched);
 	ws->order = malloc(n * sizeof *ws->order);
-	ws->half_sqrt8 = malloc((n + 1) * sizeof *ws->half_sqrt8);
+	/* A shortest path has fewer than n moves, so diagonal counts of
+	 * every cost met stay <= n. */
+	ws->half_sqrt8 = twz_half_sqrt8_table(n + 1);
 	if (!ws->key || !ws->tie || !ws->moves || !ws->state || !ws->mark ||
 	    !ws->legal || !ws->touched || !ws->order || !ws->half_sqrt8) {
 		twz_tsearch_free(ws);
 		return -1;
 	}
-	/* A shortest path has fewer than n moves, so diagonal counts of
-	 * every cost met stay <= n. */
-	for (size_t d = 0; d <= n; d++)
-		ws->half_sqrt8[d] = (uint32_t)isqrt(8 * (uint64_t)d * d);
-	for (uint32_t v = 0; v < tg->node_count; v++) {
-		unsigned mask = 0;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-			if (tg->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] != TWZ_NODE_NONE)
-				mask |= 1u << m;
-		ws->legal[v] = (uint8_t)mask;
-	}
+	for (uint32_t v = 0; v < tg->node_count; v++)
+		ws->legal[v] = (uint8_t)twz_graph_moves(tg, v);
 	return 0;
 }
 
@@ -75,11 +55,7 @@ void twz_tsearch_free(struct twz_tsearch *ws)
 	free(ws->touched);
 	free(ws->order);
 	free(ws->half_sqrt8);
-	for (uint32_t i = 0; i < ws->ring_cap; i++)
-		free(ws->bucket[i]);
-	free(ws->bucket);
-	free(ws->bucket_len);
-	free(ws->bucket_cap);
+	twz_ring_free(&ws->ring);
 	memset(ws, 0, sizeof *ws);
 }
 
@@ -103,35 +79,16 @@ static int reset(struct twz_tsearch *ws, uint64_t span)
 		ring *= 2;
 	if (ring < span + 4)
 		return -1;
-	if (ring > ws->ring_cap) {
-		uint32_t **b = realloc(ws->bucket, ring * sizeof *b);
-		if (!b)
-			return -1;
-		ws->bucket = b;
-		uint32_t *l = realloc(ws->bucket_len, ring * sizeof *l);
-		if (!l)
-			return -1;
-		ws->bucket_len = l;
-		uint32_t *c = realloc(ws->bucket_cap, ring * sizeof *c);
-		if (!c)
-			return -1;
-		ws->bucket_cap = c;
-		for (uint32_t i = ws->ring_cap; i < ring; i++) {
-			ws->bucket[i] = NULL;
-			ws->bucket_len[i] = 0;
-			ws->bucket_cap[i] = 0;
-		}
-		ws->ring_cap = ring;
-	}
-	ws->ring = ring;
+	if (twz_ring_reserve(&ws->ring, ring) != 0)
+		return -1;
 	for (uint32_t i = 0; i < ws->touched_len; i++)
 		ws->state[ws->touched[i]] &= AREA;
 	ws->touched_len = 0;
 	ws->order_len = 0;
 	/* A search that stopped early left entries behind. */
 	if (ws->partial)
-		for (uint32_t i = 0; i < ws->ring_cap; i++)
-			ws->bucket_len[i] = 0;
+		for (uint32_t i = 0; i < ws->ring.alloc; i++)
+			ws->ring.len[i] = 0;
 	ws->queued = 0;
 	ws->partial = 1;
 	return 0;
@@ -144,25 +101,11 @@ static inline uint64_t bucket_of(const struct twz_tsearch *ws, uint64_t key)
 	return 2 * (key >> 32) + ws->half_sqrt8[(uint32_t)key];
 }
 
-static int grow(struct twz_tsearch *ws, uint32_t r)
-{
-	uint32_t ncap = ws->bucket_cap[r] ? ws->bucket_cap[r] * 2 : 256;
-	uint32_t *nb = realloc(ws->bucket[r], (size_t)ncap * sizeof *nb);
-
-	if (!nb)
-		return -1;
-	ws->bucket[r] = nb;
-	ws->bucket_cap[r] = ncap;
-	return 0;
-}
-
 static inline int push(struct twz_tsearch *ws, uint64_t bucket, uint32_t node)
 {
-	uint32_t r = (uint32_t)(bucket & (ws->ring - 1));
-
-	if (ws->bucket_len[r] == ws->bucket_cap[r] && grow(ws, r) != 0)
+	if (twz_ring_push(&ws->ring, (uint32_t)(bucket & (ws->ring.size - 1)),
+			  node) != 0)
 		return -1;
-	ws->bucket[r][ws->bucket_len[r]++] = node;
 	ws->queued++;
 	return 0;
 }
@@ -206,7 +149,7 @@ enum mode {
 };
 
 /* Whether v's block is within tg->outer blocks of block (bx, by). */
-static inline int near(const struct twz_transit_graph *tg, uint32_t v,
+static inline int near(const struct twz_graph *tg, uint32_t v,
 		       uint32_t bx, uint32_t by)
 {
 	uint32_t dx = tg->node_bx[v] > bx ? tg->node_bx[v] - bx : bx - tg->node_bx[v];
@@ -251,7 +194,7 @@ static inline int run(struct twz_tsearch *ws, uint32_t s, enum mode mode,
 		      uint32_t want, const uint8_t *flag, const uint32_t *index,
 		      uint32_t min, const struct twz_shortcuts *sc)
 {
-	const struct twz_transit_graph *tg = ws->tg;
+	const struct twz_graph *tg = ws->tg;
 	uint32_t bx = tg->node_bx[s], by = tg->node_by[s];
 	uint32_t got = 0;
 
@@ -260,13 +203,13 @@ static inline int run(struct twz_tsearch *ws, uint32_t s, enum mode mode,
 	if ((mode == MODE_FLAGS || mode == MODE_TARGETS) && want == 0)
 		return 0;
 	for (uint64_t b = 0; ws->queued; b++) {
-		uint32_t r = (uint32_t)(b & (ws->ring - 1));
+		uint32_t r = (uint32_t)(b & (ws->ring.size - 1));
 		/* New entries land in later buckets (the ring is longer than
 		 * any move or shortcut): this one's length is fixed while it
 		 * is drained. */
-		uint32_t len = ws->bucket_len[r];
+		uint32_t len = ws->ring.len[r];
 		for (uint32_t i = 0; i < len; i++) {
-			uint32_t v = ws->bucket[r][i];
+			uint32_t v = ws->ring.bucket[r][i];
 			ws->queued--;  /* counts what an early return leaves */
 			uint64_t kv = ws->key[v];
 			if ((ws->state[v] & SETTLED) || bucket_of(ws, kv) != b)
@@ -309,7 +252,7 @@ static inline int run(struct twz_tsearch *ws, uint32_t s, enum mode mode,
 					return -1;
 			}
 		}
-		ws->bucket_len[r] = 0;
+		ws->ring.len[r] = 0;
 	}
 	ws->partial = 0;  /* every bucket drained */
 	return 0;
@@ -335,7 +278,7 @@ int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
 
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
 {
-	const struct twz_transit_graph *tg = ws->tg;
+	const struct twz_graph *tg = ws->tg;
 	uint32_t bx = tg->node_bx[u], by = tg->node_by[u];
 
 	if (run(ws, u, MODE_SELECT, 0, NULL, NULL, 0, NULL) != 0)

@@ -1,16 +1,15 @@
 /*
- * transit_search.h - the searches of the TRANSIT bake, all one Dijkstra
- * over a ring of half-unit buckets with exact costs (as first_moves.c:
- * every move costs at least 1, so a node's optimal predecessors sit at
- * least two buckets below it and are settled before it). Each search
+ * search_transit.h - the searches of the TRANSIT bake, all one Dijkstra
+ * over the ring of half-unit buckets with exact costs of search.h. Each search
  * touches only what it reaches and resets only that, so a search that
  * stops early costs what it settled, not the level's size.
  */
-#ifndef TRANSIT_SEARCH_H
-#define TRANSIT_SEARCH_H
+#ifndef SEARCH_TRANSIT_H
+#define SEARCH_TRANSIT_H
 
 #include <stdint.h>
 
+#include "search.h"
 #include "transit.h"
 
 /* A cost as a key: straight << 32 | diagonal. Keys add like costs. */
@@ -25,7 +24,7 @@ static inline struct twz_cost twz_key_cost(uint64_t k)
 }
 
 struct twz_tsearch {
-	const struct twz_transit_graph *tg;
+	const struct twz_graph *tg;
 	uint64_t *key;              /* [node_count]: cost as a key */
 	uint64_t *tie;              /* [node_count]: tie-break sums */
 	uint8_t *moves;             /* [node_count]: optimal first-move bits */
@@ -38,12 +37,7 @@ struct twz_tsearch {
 	uint32_t touched_len;
 	uint32_t *order;            /* settled nodes, in settling order */
 	uint32_t order_len;
-	/* the bucket ring: ring buckets (a power of two) of node ids */
-	uint32_t ring;
-	uint32_t ring_cap;          /* buckets allocated */
-	uint32_t **bucket;
-	uint32_t *bucket_len;
-	uint32_t *bucket_cap;
+	struct twz_ring ring;       /* buckets of node ids */
 	uint64_t queued;            /* entries in all buckets */
 	int partial;                /* the last search stopped early */
 };
@@ -66,7 +60,7 @@ struct twz_shortcuts {
 	uint64_t span;              /* the largest cost, in half units, + 1 */
 };
 
-int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_transit_graph *tg);
+int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg);
 void twz_tsearch_free(struct twz_tsearch *ws);
 
 /* Add (on != 0) the nodes [lo, hi) to the area of the local searches,
@@ -82,10 +76,13 @@ void twz_tsearch_area(struct twz_tsearch *ws, uint32_t lo, uint32_t hi, int on);
 int twz_tsearch_local(struct twz_tsearch *ws, uint32_t s,
 		      const struct twz_shortcuts *sc);
 
+/* The state bit of the nodes the last search settled. */
+#define TWZ_TSEARCH_SETTLED 2u
+
 /* Whether node v was settled by the last search. */
 static inline int twz_tsearch_settled(const struct twz_tsearch *ws, uint32_t v)
 {
-	return (ws->state[v] & 2) != 0;
+	return (ws->state[v] & TWZ_TSEARCH_SETTLED) != 0;
 }
 
 /* Costs from s until `want` nodes with flag[v] set are settled (or the

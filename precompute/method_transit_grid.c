@@ -1,0 +1,150 @@
+/*
+ * method_transit_grid.c - the TRANSIT block grid (its layout and default
+ * size), the graph in block order over it, and the memory estimate of a
+ * TRANSIT bake.
+ */
+#include "transit.h"
+
+#include <stdlib.h>
+#include <string.h>
+#define ZSTD_STATIC_LINKING_ONLY  /* ZSTD_estimateCCtxSize */
+#include <zstd.h>
+
+/*
+ * Default block side, from measurements of transit counts, local rows and
+ * bake times on the Moving AI levels (README, "TRANSIT"): small blocks
+ * multiply transit nodes, large ones make the local searches slow. The
+ * side grows with the level so the transit table stays small.
+ */
+static uint32_t default_side(uint32_t longer)
+{
+	if (longer <= 64)
+		return 8;
+	if (longer <= 192)
+		return 16;
+	if (longer <= 384)
+		return 24;
+	return 32;
+}
+
+unsigned twz_transit_default_grid(uint32_t box_width, uint32_t box_height)
+{
+	uint32_t longer = box_width > box_height ? box_width : box_height;
+	uint32_t side = default_side(longer);
+
+	return (longer + side - 1) / side;
+}
+
+/* The walkable bounding box; an empty level gets a 1 x 1 box at 0. */
+static void bounding_box(const struct twz_grid *g, uint32_t *x0, uint32_t *y0,
+			 uint32_t *w, uint32_t *h)
+{
+	uint32_t lx = UINT32_MAX, ly = UINT32_MAX, hx = 0, hy = 0;
+
+	for (uint32_t y = 0; y < g->height; y++)
+		for (uint32_t x = 0; x < g->width; x++) {
+			if (!g->walkable[(size_t)y * g->width + x])
+				continue;
+			lx = x < lx ? x : lx;
+			ly = y < ly ? y : ly;
+			hx = x > hx ? x : hx;
+			hy = y > hy ? y : hy;
+		}
+	if (lx == UINT32_MAX) {
+		*x0 = *y0 = 0;
+		*w = *h = 1;
+		return;
+	}
+	*x0 = lx;
+	*y0 = ly;
+	*w = hx - lx + 1;
+	*h = hy - ly + 1;
+}
+
+int twz_transit_layout(const struct twz_grid *g,
+		       const struct twz_transit_options *topt,
+		       struct twz_graph *tg, struct twz_error *err)
+{
+	uint32_t bw, bh;
+
+	bounding_box(g, &tg->origin_x, &tg->origin_y, &bw, &bh);
+	uint32_t longer = bw > bh ? bw : bh;
+	uint32_t grid = topt && topt->grid ? topt->grid
+					   : twz_transit_default_grid(bw, bh);
+	tg->inner = topt && topt->inner ? topt->inner : TWZ_TRANSIT_DEFAULT_INNER;
+	tg->outer = topt && topt->outer ? topt->outer
+					: (topt && topt->inner ? 2 * topt->inner
+							       : TWZ_TRANSIT_DEFAULT_OUTER);
+	if (tg->outer < 2 * tg->inner) {
+		twz_error_set(err, "the outer square radius (%u) must be at least twice the inner one (%u)",
+			      tg->outer, tg->inner);
+		return -1;
+	}
+	if (grid > longer)
+		grid = longer;  /* blocks of one square at most */
+	tg->side = (longer + grid - 1) / grid;
+	tg->cols = (bw + tg->side - 1) / tg->side;
+	tg->rows = (bh + tg->side - 1) / tg->side;
+	return 0;
+}
+
+int twz_transit_graph_build(const struct twz_grid *g, unsigned connectivity,
+			    const struct twz_transit_options *topt,
+			    struct twz_graph *tg, struct twz_error *err)
+{
+	memset(tg, 0, sizeof *tg);
+	if (connectivity != 4 && connectivity != 8) {
+		twz_error_set(err, "connectivity must be 4 or 8, not %u", connectivity);
+		return -1;
+	}
+	if (twz_transit_layout(g, topt, tg, err) != 0)
+		return -1;
+	return twz_graph_build_blocks(g, connectivity, tg, err);
+}
+
+/*
+ * Peak bytes of a TRANSIT bake, estimated from the level and its block
+ * grid before anything is built. Counted: the grid and the cell map (5 a
+ * cell); the graph with its build stack and the transit index (96 a
+ * node); one worker a thread (search costs, tie-breaks, flags, lists and
+ * scratch: 48 a node); the local rows, 32 runs a node at most (measured
+ * on the Moving AI levels: 4 to 12), 16 bytes a run as for CPD (rows
+ * being gathered, joined, copied little-endian, compressed, the file
+ * image); the distances to each block's transit nodes and the transit
+ * table, each entry alive three times (array, residual planes, its
+ * compressed copy), reckoning `side` transit nodes a block (measured
+ * on the default grids: 0.07 to 0.9 of that); and the zstd contexts,
+ * at their worst. The peak resident size of one-thread bakes of arena,
+ * den011d and Berlin_0_256 was 10% to 65% of this, the table and the
+ * zstd contexts being what it overestimates most.
+ */
+uint64_t twz_transit_estimate_bytes(const struct twz_grid *g, uint64_t nodes,
+				    const struct twz_bake_options *opt,
+				    const void *method_opt)
+{
+	struct twz_graph tg;
+	struct twz_error err;
+
+	memset(&tg, 0, sizeof tg);
+	if (twz_transit_layout(g, method_opt, &tg, &err) != 0)
+		return 0;  /* the graph build reports it */
+	double blocks = (double)tg.cols * tg.rows;
+	double transits = blocks * tg.side;
+	double table = transits * (transits - 1) / 2;
+	unsigned threads = twz_bake_threads(opt);
+
+	if (table > (double)TWZ_TRANSIT_MAX_TABLE)
+		table = (double)TWZ_TRANSIT_MAX_TABLE;
+	if (threads > blocks)
+		threads = (unsigned)blocks;
+	double bytes = 5.0 * g->width * g->height
+		       + 96.0 * nodes
+		       + 48.0 * nodes * threads
+		       + 16.0 * 32.0 * nodes
+		       + 24.0 * (double)nodes * tg.side
+		       + 24.0 * table;
+
+	if (opt->codec == TWZ_CODEC_ZSTD)
+		bytes += (double)ZSTD_estimateCCtxSize(opt->level) * threads;
+	return bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes;
+}
