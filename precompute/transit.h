@@ -43,10 +43,6 @@ struct twz_transit_options {
 #define TWZ_TRANSIT_DEFAULT_INNER 1u
 #define TWZ_TRANSIT_DEFAULT_OUTER 2u
 
-/* The TRANSIT graph is the one graph in block order (graph.h), its
- * block index set. The old name stays for the callers that use it. */
-#define twz_transit_graph twz_graph
-
 /* Build the block-numbered graph of g. 0 on success. */
 int twz_transit_graph_build(const struct twz_grid *g, unsigned connectivity,
 			    const struct twz_transit_options *topt,

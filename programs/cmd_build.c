@@ -145,24 +145,6 @@ out:
 	return rc;
 }
 
-/* --max-nodes for TRANSIT, which counts its nodes only inside the bake.
- * 0, or an exit status after the message. */
-static int transit_check_nodes(const struct twz_grid *grid,
-			       const struct twz_bake_options *opt)
-{
-	uint64_t nodes = 0;
-
-	if (!opt->max_nodes)
-		return 0;
-	for (uint64_t c = 0; c < (uint64_t)grid->width * grid->height; c++)
-		nodes += grid->walkable[c] != 0;
-	if (nodes <= opt->max_nodes)
-		return 0;
-	fprintf(stderr, "twigz: %s: %" PRIu64 " walkable cells exceed --max-nodes %u\n",
-		opt->name, nodes, opt->max_nodes);
-	return EXIT_INPUT;
-}
-
 static int build_transit(const struct twz_grid *grid,
 			 const struct build_args *b)
 {
@@ -170,10 +152,8 @@ static int build_transit(const struct twz_grid *grid,
 	const struct twz_transit_options *topt = &b->topt;
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_transit_db db;
-	int rc = transit_check_nodes(grid, opt);
+	int rc = 0;
 
-	if (rc)
-		return rc;
 	if (opt->layout == TWZ_LAYOUT_PLAIN)
 		return twz_cli_usage("%s", "--method transit writes format 1.1, not --format 1.0");
 	if (topt->inner && topt->outer && topt->outer < 2 * topt->inner)
@@ -185,7 +165,7 @@ static int build_transit(const struct twz_grid *grid,
 		goto out;
 	}
 	if (!b->quiet) {
-		const struct twz_transit_graph *tg = &db.graph;
+		const struct twz_graph *tg = &db.graph;
 		fprintf(stderr, "twigz: baked %s -> %s (transit): %u nodes, %u regions, "
 			"%ux%u blocks of %u, %u transit nodes (at most %u a block), "
 			"%" PRIu64 " local runs; selection %.2fs, local rows %.2fs, "

@@ -61,7 +61,7 @@ struct tally {
 };
 
 /* Whether the pair is global by the file's own rule (transit.h). */
-static int pair_global(const struct twz_transit_graph *tg, uint32_t a,
+static int pair_global(const struct twz_graph *tg, uint32_t a,
 		       uint32_t b)
 {
 	return !twz_blocks_within(tg, tg->node_block[a], tg->node_block[b],
