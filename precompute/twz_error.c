@@ -16,6 +16,15 @@ static void printable(char *msg)
 	}
 }
 
+__attribute__((format(printf, 3, 0)))
+static void error_vset(struct twz_error *err, enum twz_error_kind kind,
+		       const char *fmt, va_list ap)
+{
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	printable(err->msg);
+	err->kind = kind;
+}
+
 void twz_error_set(struct twz_error *err, const char *fmt, ...)
 {
 	va_list ap;
@@ -23,10 +32,8 @@ void twz_error_set(struct twz_error *err, const char *fmt, ...)
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	error_vset(err, TWZ_ERR_INPUT, fmt, ap);
 	va_end(ap);
-	printable(err->msg);
-	err->kind = TWZ_ERR_INPUT;
 }
 
 void twz_error_kind_set(struct twz_error *err, enum twz_error_kind kind,
@@ -37,8 +44,6 @@ void twz_error_kind_set(struct twz_error *err, enum twz_error_kind kind,
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	error_vset(err, kind, fmt, ap);
 	va_end(ap);
-	printable(err->msg);
-	err->kind = kind;
 }
