@@ -20,25 +20,28 @@
 int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 {
 	size_t n = tg->node_count ? tg->node_count : 1;
+	/* Every per-node array in one block, the widest entries first. */
+	uint8_t *p = malloc(n * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t) + 4));
 
 	memset(ws, 0, sizeof *ws);
 	ws->tg = tg;
-	ws->key = malloc(n * sizeof *ws->key);
-	ws->tie = malloc(n * sizeof *ws->tie);
-	ws->moves = malloc(n);
-	ws->state = calloc(n, 1);
-	ws->mark = malloc(n);
-	ws->legal = malloc(n);
-	ws->touched = malloc(n * sizeof *ws->touched);
-	ws->order = malloc(n * sizeof *ws->order);
 	/* A shortest path has fewer than n moves, so diagonal counts of
 	 * every cost met stay <= n. */
 	ws->half_sqrt8 = twz_half_sqrt8_table(n + 1);
-	if (!ws->key || !ws->tie || !ws->moves || !ws->state || !ws->mark ||
-	    !ws->legal || !ws->touched || !ws->order || !ws->half_sqrt8) {
+	if (!p || !ws->half_sqrt8) {
+		free(p);
 		twz_tsearch_free(ws);
 		return -1;
 	}
+	ws->key = (uint64_t *)p;
+	ws->tie = ws->key + n;
+	ws->touched = (uint32_t *)(ws->tie + n);
+	ws->order = ws->touched + n;
+	ws->moves = (uint8_t *)(ws->order + n);
+	ws->state = ws->moves + n;
+	ws->mark = ws->state + n;
+	ws->legal = ws->mark + n;
+	memset(ws->state, 0, n);
 	for (uint32_t v = 0; v < tg->node_count; v++)
 		ws->legal[v] = (uint8_t)twz_graph_moves(tg, v);
 	return 0;
@@ -46,14 +49,7 @@ int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 
 void twz_tsearch_free(struct twz_tsearch *ws)
 {
-	free(ws->key);
-	free(ws->tie);
-	free(ws->moves);
-	free(ws->state);
-	free(ws->mark);
-	free(ws->legal);
-	free(ws->touched);
-	free(ws->order);
+	free(ws->key);  /* the block of every per-node array */
 	free(ws->half_sqrt8);
 	twz_ring_free(&ws->ring);
 	memset(ws, 0, sizeof *ws);
