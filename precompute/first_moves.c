@@ -149,6 +149,89 @@ static inline struct twz_cost cost_of(const uint32_t *h, uint32_t b, uint32_t d)
 	return (struct twz_cost){ (b - h[d]) / 2, d };
 }
 
+/* What a cell's visit needs, kept together for the loop. */
+struct visit {
+	struct twz_search_cell *cell;
+	const uint8_t *legal;
+	const uint32_t *forced;
+	const uint32_t *h;
+	const uint64_t *spread;
+	const int32_t *offset;
+	struct twz_ring *ring;
+};
+
+/* Settle cell v of bucket b and pass its sets on (see the top). */
+static inline __attribute__((always_inline)) int
+visit(const struct visit *k, uint32_t v, uint32_t b, const int eight)
+{
+	struct twz_search_cell *cell = k->cell;
+	const uint32_t *h = k->h;
+	const uint64_t *spread = k->spread;
+	const struct twz_search_cell *cv = &cell[v];
+
+	/* A cell is queued again only when its bucket drops, so the entry
+	 * that matches its bucket is its only live one. */
+	if (cv->bucket != b)
+		return 0;  /* a stale entry */
+	uint64_t c = cv->sets, out;
+	uint32_t d = cv->diagonal;
+	uint32_t sl = (uint32_t)c;
+	if (eight) {
+		uint32_t sh = (uint32_t)(c >> 32);
+		out = (uint64_t)sh << 32 |
+		      (sl | sh | (sh << 8 | sh >> 24));
+	} else {
+		uint32_t ew = (sl >> 8 | sl >> 24) & 0xFF;
+		out = sl | ew * 0x00010001u;
+	}
+	uint32_t f = k->forced[v];
+	if (f) {
+		for (unsigned i = 0; i < 4; i++)
+			out |= spread[f >> (8 * i) & 0xFF] &
+			       ((c >> (8 * i) & 0xFF) * BYTES_01);
+	}
+	out &= spread[k->legal[v]];
+	uint32_t bs = b + 2, bd = b + h[d + 1] - h[d];
+	for (unsigned nz = nonzero_bytes(out); nz; nz &= nz - 1) {
+		unsigned m = (unsigned)__builtin_ctz(nz);
+		uint32_t w = (uint32_t)((int32_t)v + k->offset[m]);
+		uint64_t sw = out & (uint64_t)0xFF << (8 * m);
+		int diag = m >= 4;
+		uint32_t bw = diag ? bd : bs, dw = d + (uint32_t)diag;
+		struct twz_search_cell *cw = &cell[w];
+		uint32_t bo = cw->bucket;
+		if (bw < bo) {
+			cw->bucket = bw;
+			cw->diagonal = dw;
+			cw->sets = sw;
+			if (twz_ring_push(k->ring, bw % RING, w) != 0)
+				return -1;
+		} else if (bw == bo) {
+			/* Settled cells sit in lower buckets: never
+			 * replaced, never equal. */
+			if (cw->diagonal == dw) {
+				cw->sets |= sw;
+			} else if (twz_cost_less(cost_of(h, bw, dw),
+						 cost_of(h, bw, cw->diagonal))) {
+				/* Queued in this bucket already. */
+				cw->diagonal = dw;
+				cw->sets = sw;
+			}
+		}
+	}
+	return 0;
+}
+
+static int visit8(void *k, uint32_t v, uint32_t b)
+{
+	return visit(k, v, b, 1);
+}
+
+static int visit4(void *k, uint32_t v, uint32_t b)
+{
+	return visit(k, v, b, 0);
+}
+
 static inline __attribute__((always_inline)) int
 search(struct twz_search *ws, uint32_t source, const int eight)
 {
@@ -157,15 +240,14 @@ search(struct twz_search *ws, uint32_t source, const int eight)
 	uint32_t lo = gr->comp_first[comp], hi = gr->comp_first[comp + 1];
 	struct twz_search_cell *cell = ws->cell;
 	const uint8_t *legal = ws->legal;
-	const uint32_t *forced = ws->forced;
 	const uint32_t *h = ws->half_sqrt8;
-	const uint64_t *spread = ws->spread;
 	const uint32_t *node_cell = gr->node_cell;
 	uint32_t src = node_cell[source];
 	/* A copy the compiler may keep in registers: the ring's arrays stay
 	 * where they are, only the buckets in them grow. */
 	struct twz_ring ring = ws->ring;
-	unsigned pending;
+	struct visit k = { cell, legal, ws->forced, h, ws->spread,
+			   ws->offset, &ring };
 
 	/* Only the source's region can be reached. */
 	for (uint32_t v = lo; v < hi; v++)
@@ -184,73 +266,9 @@ search(struct twz_search *ws, uint32_t source, const int eight)
 		if (twz_ring_push(&ring, 2 % RING, w) != 0)
 			return -1;
 	}
-	pending = legal[src] != 0;
-
-	for (uint32_t b = 2; pending; b++) {
-		unsigned r = b % RING;
-		/* New entries land two or three buckets up: this one's length
-		 * is fixed while it is drained. A cell is queued again only
-		 * when its bucket drops, so the entry that matches its bucket
-		 * is its only live one. */
-		uint32_t len = ring.len[r];
-		const uint32_t *items = ring.bucket[r];
-		for (uint32_t i = 0; i < len; i++) {
-			uint32_t v = items[i];
-			const struct twz_search_cell *cv = &cell[v];
-			if (cv->bucket != b)
-				continue;  /* a stale entry */
-			uint64_t c = cv->sets, out;
-			uint32_t d = cv->diagonal;
-			uint32_t sl = (uint32_t)c;
-			if (eight) {
-				uint32_t sh = (uint32_t)(c >> 32);
-				out = (uint64_t)sh << 32 |
-				      (sl | sh | (sh << 8 | sh >> 24));
-			} else {
-				uint32_t ew = (sl >> 8 | sl >> 24) & 0xFF;
-				out = sl | ew * 0x00010001u;
-			}
-			uint32_t f = forced[v];
-			if (f) {
-				for (unsigned k = 0; k < 4; k++)
-					out |= spread[f >> (8 * k) & 0xFF] &
-					       ((c >> (8 * k) & 0xFF) * BYTES_01);
-			}
-			out &= spread[legal[v]];
-			uint32_t bs = b + 2, bd = b + h[d + 1] - h[d];
-			for (unsigned nz = nonzero_bytes(out); nz; nz &= nz - 1) {
-				unsigned m = (unsigned)__builtin_ctz(nz);
-				uint32_t w = (uint32_t)((int32_t)v + ws->offset[m]);
-				uint64_t sw = out & (uint64_t)0xFF << (8 * m);
-				int diag = m >= 4;
-				uint32_t bw = diag ? bd : bs, dw = d + (uint32_t)diag;
-				struct twz_search_cell *cw = &cell[w];
-				uint32_t bo = cw->bucket;
-				if (bw < bo) {
-					cw->bucket = bw;
-					cw->diagonal = dw;
-					cw->sets = sw;
-					if (twz_ring_push(&ring, bw % RING, w) != 0)
-						return -1;
-				} else if (bw == bo) {
-					/* Settled cells sit in lower buckets:
-					 * never replaced, never equal. */
-					if (cw->diagonal == dw) {
-						cw->sets |= sw;
-					} else if (twz_cost_less(cost_of(h, bw, dw),
-								 cost_of(h, bw, cw->diagonal))) {
-						/* Queued in this bucket already. */
-						cw->diagonal = dw;
-						cw->sets = sw;
-					}
-				}
-			}
-		}
-		ring.len[r] = 0;
-		pending = 0;
-		for (int i = 0; i < RING; i++)
-			pending |= ring.len[i] != 0;
-	}
+	if (twz_search_loop(&ring, 2, NULL, RING, &k,
+			    eight ? visit8 : visit4) != 0)
+		return -1;
 	for (uint32_t t = lo; t < hi; t++) {
 		const struct twz_search_cell *ct = &cell[node_cell[t]];
 		uint64_t s = ct->sets;

@@ -6,8 +6,9 @@
  * move costs at least 1, two buckets, so a node's optimal predecessors
  * all sit in lower buckets: draining the buckets in order settles each
  * node after all of them, and equal costs are found exactly.
- * first_moves.c (CPD, canonical expansion) and search_transit.c (the
- * bounded TRANSIT searches) run their loops over these.
+ * twz_search_loop below is the one loop: first_moves.c (CPD, canonical
+ * expansion) and search_transit.c (the bounded TRANSIT searches) give it
+ * what a node's visit does.
  */
 #ifndef SEARCH_H
 #define SEARCH_H
@@ -43,6 +44,52 @@ static inline int twz_ring_push(struct twz_ring *r, uint32_t i, uint32_t v)
 		return -1;
 	r->bucket[i][r->len[i]++] = v;
 	return 0;
+}
+
+/*
+ * The one search loop: drain the buckets in order from bucket b, handing
+ * every entry v to visit(ctx, v, b). visit skips a stale entry (its node
+ * since dropped to a lower bucket, or settled), or settles v and relaxes
+ * its moves, pushing only into later buckets within the ring: so a
+ * bucket's length is fixed while it is drained. visit returns 0 to go
+ * on, 1 to stop here (entries are left behind), -1 on error; the loop
+ * returns the same, 0 once every bucket is empty.
+ *
+ * With fixed != 0 the ring has that many buckets, bucket b holds the
+ * first entries, and the loop ends when all are empty; otherwise *queued counts the entries (pushes add one,
+ * the loop takes one per entry handed out) and the loop ends at 0.
+ * Bucket numbers fit 32 bits: a shortest path has fewer moves than the
+ * level has cells (TWZ_MAX_CELLS, 2^26), each at most 3 half units.
+ * visit and fixed are constants at each call, so each caller compiles
+ * to its own specialised copy with visit inlined.
+ */
+static inline __attribute__((always_inline)) int
+twz_search_loop(struct twz_ring *ring, uint32_t b, uint64_t *queued,
+		const uint32_t fixed, void *ctx,
+		int (*visit)(void *ctx, uint32_t v, uint32_t b))
+{
+	for (;; b++) {
+		if (!fixed && !*queued)
+			return 0;
+		uint32_t r = (uint32_t)(b & ((fixed ? fixed : ring->size) - 1));
+		uint32_t len = ring->len[r];
+		const uint32_t *items = ring->bucket[r];
+		for (uint32_t i = 0; i < len; i++) {
+			if (!fixed)
+				(*queued)--;  /* counts what a stop leaves */
+			int e = visit(ctx, items[i], b);
+			if (e)
+				return e;
+		}
+		ring->len[r] = 0;
+		if (fixed) {
+			unsigned pending = 0;
+			for (uint32_t i = 0; i < fixed; i++)
+				pending |= ring->len[i] != 0;
+			if (!pending)
+				return 0;
+		}
+	}
 }
 
 #endif

@@ -20,25 +20,28 @@
 int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 {
 	size_t n = tg->node_count ? tg->node_count : 1;
+	/* Every per-node array in one block, the widest entries first. */
+	uint8_t *p = malloc(n * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t) + 4));
 
 	memset(ws, 0, sizeof *ws);
 	ws->tg = tg;
-	ws->key = malloc(n * sizeof *ws->key);
-	ws->tie = malloc(n * sizeof *ws->tie);
-	ws->moves = malloc(n);
-	ws->state = calloc(n, 1);
-	ws->mark = malloc(n);
-	ws->legal = malloc(n);
-	ws->touched = malloc(n * sizeof *ws->touched);
-	ws->order = malloc(n * sizeof *ws->order);
 	/* A shortest path has fewer than n moves, so diagonal counts of
 	 * every cost met stay <= n. */
 	ws->half_sqrt8 = twz_half_sqrt8_table(n + 1);
-	if (!ws->key || !ws->tie || !ws->moves || !ws->state || !ws->mark ||
-	    !ws->legal || !ws->touched || !ws->order || !ws->half_sqrt8) {
+	if (!p || !ws->half_sqrt8) {
+		free(p);
 		twz_tsearch_free(ws);
 		return -1;
 	}
+	ws->key = (uint64_t *)p;
+	ws->tie = ws->key + n;
+	ws->touched = (uint32_t *)(ws->tie + n);
+	ws->order = ws->touched + n;
+	ws->moves = (uint8_t *)(ws->order + n);
+	ws->state = ws->moves + n;
+	ws->mark = ws->state + n;
+	ws->legal = ws->mark + n;
+	memset(ws->state, 0, n);
 	for (uint32_t v = 0; v < tg->node_count; v++)
 		ws->legal[v] = (uint8_t)twz_graph_moves(tg, v);
 	return 0;
@@ -46,14 +49,7 @@ int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 
 void twz_tsearch_free(struct twz_tsearch *ws)
 {
-	free(ws->key);
-	free(ws->tie);
-	free(ws->moves);
-	free(ws->state);
-	free(ws->mark);
-	free(ws->legal);
-	free(ws->touched);
-	free(ws->order);
+	free(ws->key);  /* the block of every per-node array */
 	free(ws->half_sqrt8);
 	twz_ring_free(&ws->ring);
 	memset(ws, 0, sizeof *ws);
@@ -188,100 +184,147 @@ static inline int relax(struct twz_tsearch *ws, enum mode mode, uint32_t w,
 	return push(ws, bw, w);
 }
 
-/* The one loop; `mode` is a constant at each call, so each use compiles
- * to its own specialised copy. */
-static inline int run(struct twz_tsearch *ws, uint32_t s, enum mode mode,
-		      uint32_t want, const uint8_t *flag, const uint32_t *index,
-		      uint32_t min, const struct twz_shortcuts *sc)
-{
-	const struct twz_graph *tg = ws->tg;
-	uint32_t bx = tg->node_bx[s], by = tg->node_by[s];
-	uint32_t got = 0;
+/* What a node's visit needs: the search and its mode's parameters. */
+struct visit {
+	struct twz_tsearch *ws;
+	uint32_t s, bx, by;         /* the source and its block */
+	uint32_t want, got;         /* MODE_FLAGS, MODE_TARGETS */
+	const uint8_t *flag;        /* MODE_FLAGS */
+	const uint32_t *index;      /* MODE_TARGETS */
+	uint32_t min;
+	const struct twz_shortcuts *sc;  /* MODE_LOCAL, may be NULL */
+};
 
-	if (start(ws, s, sc ? sc->span : 0) != 0)
-		return -1;
-	if ((mode == MODE_FLAGS || mode == MODE_TARGETS) && want == 0)
-		return 0;
-	for (uint64_t b = 0; ws->queued; b++) {
-		uint32_t r = (uint32_t)(b & (ws->ring.size - 1));
-		/* New entries land in later buckets (the ring is longer than
-		 * any move or shortcut): this one's length is fixed while it
-		 * is drained. */
-		uint32_t len = ws->ring.len[r];
-		for (uint32_t i = 0; i < len; i++) {
-			uint32_t v = ws->ring.bucket[r][i];
-			ws->queued--;  /* counts what an early return leaves */
-			uint64_t kv = ws->key[v];
-			if ((ws->state[v] & SETTLED) || bucket_of(ws, kv) != b)
-				continue;  /* stale entry */
-			ws->state[v] |= SETTLED;
-			ws->order[ws->order_len++] = v;
-			if (mode == MODE_FLAGS && flag[v] && ++got == want)
-				return 0;
-			if (mode == MODE_TARGETS && index[v] != TWZ_NODE_NONE &&
-			    index[v] >= min && ++got == want)
-				return 0;
-			if (mode == MODE_SELECT && !near(tg, v, bx, by))
-				continue;  /* a node just outside: an end */
-			const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-			uint8_t fv = ws->moves[v];
-			for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
-				unsigned m = (unsigned)__builtin_ctz(mask);
-				uint32_t w = nb[m];
-				uint8_t sw = ws->state[w];
-				if (sw & SETTLED)
-					continue;
-				if (mode == MODE_LOCAL && !(sw & AREA))
-					continue;
-				uint64_t tw = 0;
-				if (mode == MODE_SELECT)
-					tw = ws->tie[v] + tie_of(tg->node_cell[v],
-								 tg->node_cell[w]);
-				uint8_t fm = v == s ? (uint8_t)(1u << m) : fv;
-				if (relax(ws, mode, w, kv + move_key(m), tw, fm) != 0)
-					return -1;
-			}
-			if (mode != MODE_LOCAL || !sc || sc->pos[v] == TWZ_NODE_NONE)
-				continue;
-			uint32_t i = sc->pos[v];
-			for (uint32_t k = sc->first[i]; k < sc->first[i + 1]; k++) {
-				uint32_t w = sc->to[k];
-				if (w == v || (ws->state[w] & SETTLED))
-					continue;
-				if (relax(ws, mode, w, kv + sc->key[k], 0, fv) != 0)
-					return -1;
-			}
-		}
-		ws->ring.len[r] = 0;
+/* Settle v of bucket b, stop when the mode says so, relax its moves (and
+ * shortcuts). `mode` is a constant at each use, so each mode compiles to
+ * its own specialised copy of the loop. */
+static inline __attribute__((always_inline)) int
+visit(struct visit *k, uint32_t v, uint32_t b, enum mode mode)
+{
+	struct twz_tsearch *ws = k->ws;
+	const struct twz_graph *tg = ws->tg;
+	const struct twz_shortcuts *sc = k->sc;
+	uint64_t kv = ws->key[v];
+
+	if ((ws->state[v] & SETTLED) || bucket_of(ws, kv) != b)
+		return 0;  /* stale entry */
+	ws->state[v] |= SETTLED;
+	ws->order[ws->order_len++] = v;
+	if (mode == MODE_FLAGS && k->flag[v] && ++k->got == k->want)
+		return 1;
+	if (mode == MODE_TARGETS && k->index[v] != TWZ_NODE_NONE &&
+	    k->index[v] >= k->min && ++k->got == k->want)
+		return 1;
+	if (mode == MODE_SELECT && !near(tg, v, k->bx, k->by))
+		return 0;  /* a node just outside: an end */
+	const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+	uint8_t fv = ws->moves[v];
+	for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
+		unsigned m = (unsigned)__builtin_ctz(mask);
+		uint32_t w = nb[m];
+		uint8_t sw = ws->state[w];
+		if (sw & SETTLED)
+			continue;
+		if (mode == MODE_LOCAL && !(sw & AREA))
+			continue;
+		uint64_t tw = 0;
+		if (mode == MODE_SELECT)
+			tw = ws->tie[v] + tie_of(tg->node_cell[v],
+						 tg->node_cell[w]);
+		uint8_t fm = v == k->s ? (uint8_t)(1u << m) : fv;
+		if (relax(ws, mode, w, kv + move_key(m), tw, fm) != 0)
+			return -1;
 	}
-	ws->partial = 0;  /* every bucket drained */
+	if (mode != MODE_LOCAL || !sc || sc->pos[v] == TWZ_NODE_NONE)
+		return 0;
+	uint32_t i = sc->pos[v];
+	for (uint32_t j = sc->first[i]; j < sc->first[i + 1]; j++) {
+		uint32_t w = sc->to[j];
+		if (w == v || (ws->state[w] & SETTLED))
+			continue;
+		if (relax(ws, mode, w, kv + sc->key[j], 0, fv) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int visit_local(void *k, uint32_t v, uint32_t b)
+{
+	return visit(k, v, b, MODE_LOCAL);
+}
+
+static int visit_flags(void *k, uint32_t v, uint32_t b)
+{
+	return visit(k, v, b, MODE_FLAGS);
+}
+
+static int visit_targets(void *k, uint32_t v, uint32_t b)
+{
+	return visit(k, v, b, MODE_TARGETS);
+}
+
+static int visit_select(void *k, uint32_t v, uint32_t b)
+{
+	return visit(k, v, b, MODE_SELECT);
+}
+
+/* Search from k->s in `mode`, over the loop of search.h. */
+static inline __attribute__((always_inline)) int
+run(struct visit *k, enum mode mode,
+    int (*fn)(void *k, uint32_t v, uint32_t b))
+{
+	struct twz_tsearch *ws = k->ws;
+	const struct twz_graph *tg = ws->tg;
+
+	k->bx = tg->node_bx[k->s];
+	k->by = tg->node_by[k->s];
+	k->got = 0;
+	if (start(ws, k->s, k->sc ? k->sc->span : 0) != 0)
+		return -1;
+	if ((mode == MODE_FLAGS || mode == MODE_TARGETS) && k->want == 0)
+		return 0;
+	/* The ring is longer than any move or shortcut: new entries land
+	 * in later buckets. */
+	int e = twz_search_loop(&ws->ring, 0, &ws->queued, 0, k, fn);
+	if (e < 0)
+		return -1;
+	if (e == 0)
+		ws->partial = 0;  /* every bucket drained */
 	return 0;
 }
 
 int twz_tsearch_local(struct twz_tsearch *ws, uint32_t s,
 		      const struct twz_shortcuts *sc)
 {
-	return run(ws, s, MODE_LOCAL, 0, NULL, NULL, 0, sc);
+	struct visit k = { .ws = ws, .s = s, .sc = sc };
+
+	return run(&k, MODE_LOCAL, visit_local);
 }
 
 int twz_tsearch_flags(struct twz_tsearch *ws, uint32_t s, const uint8_t *flag,
 		      uint32_t want)
 {
-	return run(ws, s, MODE_FLAGS, want, flag, NULL, 0, NULL);
+	struct visit k = { .ws = ws, .s = s, .want = want, .flag = flag };
+
+	return run(&k, MODE_FLAGS, visit_flags);
 }
 
 int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
 			const uint32_t *index, uint32_t min, uint32_t want)
 {
-	return run(ws, s, MODE_TARGETS, want, NULL, index, min, NULL);
+	struct visit k = { .ws = ws, .s = s, .want = want, .index = index,
+			   .min = min };
+
+	return run(&k, MODE_TARGETS, visit_targets);
 }
 
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
 {
 	const struct twz_graph *tg = ws->tg;
 	uint32_t bx = tg->node_bx[u], by = tg->node_by[u];
+	struct visit k = { .ws = ws, .s = u };
 
-	if (run(ws, u, MODE_SELECT, 0, NULL, NULL, 0, NULL) != 0)
+	if (run(&k, MODE_SELECT, visit_select) != 0)
 		return -1;
 	/* Backwards over the settling order: a node is marked when it is an
 	 * end itself or a tight move leads to a marked node. Successors on a
