@@ -170,24 +170,6 @@ static void build(const char *level, const char *out, const char *codec,
 	twz_test_run_free(&r);
 }
 
-/* A generated level written as a Moving AI .map. */
-static void write_map(const char *path, const struct twz_grid *g)
-{
-	size_t cap = 64 + ((size_t)g->width + 1) * g->height;
-	char *text = malloc(cap);
-	ck_assert_ptr_nonnull(text);
-	int n = snprintf(text, cap, "type octile\nheight %u\nwidth %u\nmap\n",
-			 g->height, g->width);
-	size_t len = (size_t)n;
-	for (uint32_t y = 0; y < g->height; y++) {
-		for (uint32_t x = 0; x < g->width; x++)
-			text[len++] = twz_grid_walkable(g, x, y) ? '.' : '@';
-		text[len++] = '\n';
-	}
-	twz_test_write_file(path, text, len);
-	free(text);
-}
-
 /* ---- the JSON line of a query ------------------------------------------- */
 
 struct parsed {
@@ -399,7 +381,7 @@ START_TEST(test_tool_build_threads_identical)
 	char levels[2][8400];
 
 	twz_test_generate(&g, TWZ_TEST_CAVES, 48, 32, 11);
-	write_map(in_work("caves.map"), &g);
+	twz_test_write_map(in_work("caves.map"), &g);
 	twz_grid_free(&g);
 	snprintf(levels[0], sizeof levels[0], "%s", twz_test_level_file("rooms.map"));
 	snprintf(levels[1], sizeof levels[1], "%s", in_work("caves.map"));
@@ -456,7 +438,7 @@ START_TEST(test_tool_build_killed_leaves_no_partial_output)
 	int ws;
 
 	twz_test_generate(&g, TWZ_TEST_OPEN_HOLLOW, 64, 64, 2);
-	write_map(in_work("big.map"), &g);
+	twz_test_write_map(in_work("big.map"), &g);
 	twz_grid_free(&g);
 	pid_t pid = twz_test_spawn_tool(args);
 	nanosleep(&pause, NULL);
