@@ -8,6 +8,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "test_support.h"
 #include "twigz.h"
 #include "twz_validate.h"
+#include "twz_writer.h"
 
 /* The command's documented exit statuses. */
 enum {
@@ -453,6 +456,112 @@ START_TEST(test_tool_build_killed_leaves_no_partial_output)
 	} else {
 		ck_assert_int_eq(errno, ENOENT);
 	}
+}
+END_TEST
+
+/* A level, the output and the scratch directory after a signal: no
+ * temporary file, and no output or a complete one. */
+static void assert_signal_left_no_tmp(const char *out)
+{
+	struct stat st;
+
+	if (stat(out, &st) == 0) {
+		/* It was renamed first: then the file is whole. */
+		twz_db *db;
+		ck_assert_int_eq(twz_open(out, 0, &db), TWZ_OK);
+		twz_close(db);
+	} else {
+		ck_assert_int_eq(errno, ENOENT);
+	}
+	char *names = listing(work);
+	ck_assert_msg(!strstr(names, ".tmp."), "a temporary file is left: %s", names);
+	free(names);
+}
+
+/* SIGTERM and SIGINT at several points of a bake, the last ones late
+ * enough to fall in or after the write: never a temporary file left. */
+START_TEST(test_tool_build_signal_leaves_no_tmp)
+{
+	static const long delays_ms[] = { 20, 150, 400, 700, 900 };
+	struct twz_grid g;
+	char level[8400], out[8400];
+
+	/* Own copies: in_work's buffers rotate. */
+	snprintf(level, sizeof level, "%s", in_work("big.map"));
+	snprintf(out, sizeof out, "%s", in_work("big.twz"));
+	const char *const args[] = { "build", level, "-o", out, "--threads", "1",
+				     "--quiet", NULL };
+	twz_test_generate(&g, TWZ_TEST_OPEN_HOLLOW, 64, 64, 2);
+	twz_test_write_map(level, &g);
+	twz_grid_free(&g);
+	for (size_t i = 0; i < sizeof delays_ms / sizeof delays_ms[0]; i++) {
+		struct timespec pause = { 0, delays_ms[i] * 1000 * 1000 };
+		int ws;
+
+		unlink(out);
+		pid_t pid = twz_test_spawn_tool(args);
+		nanosleep(&pause, NULL);
+		kill(pid, i & 1 ? SIGINT : SIGTERM);
+		ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+		ck_assert_msg(WIFEXITED(ws) ? WEXITSTATUS(ws) == 0 : WIFSIGNALED(ws),
+			      "the tool ended with status %d", ws);
+		assert_signal_left_no_tmp(out);
+	}
+}
+END_TEST
+
+/* The write window itself, hit every time: a thread of the writing
+ * process waits for the temporary file to appear, then signals its own
+ * process. The process ends by that signal, and leaves no file. */
+struct tmp_watch {
+	int sig;
+};
+
+static void *watch_for_tmp(void *arg)
+{
+	const struct tmp_watch *w = arg;
+
+	for (;;) {
+		char *names = listing(work);
+		int seen = strstr(names, ".tmp.") != NULL;
+		free(names);
+		if (seen)
+			break;
+		sched_yield();
+	}
+	kill(getpid(), w->sig);
+	return NULL;
+}
+
+START_TEST(test_tool_write_signal_removes_tmp)
+{
+	static const int sigs[] = { SIGTERM, SIGINT };
+	struct tmp_watch w = { sigs[_i] };
+	size_t len = (size_t)64 << 20;
+	int ws;
+
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* As in the tool: the runner's own handlers are not ours. */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		uint8_t *buf = calloc(1, len);
+		struct twz_error err = { { 0 }, 0 };
+		pthread_t t;
+		if (!buf || pthread_create(&t, NULL, watch_for_tmp, &w) != 0)
+			_exit(3);
+		/* Many writes, so the signal lands inside the window. */
+		for (int k = 0; k < 64; k++)
+			twz_write_atomic(in_work("window.twz"), buf, len, &err);
+		_exit(2);
+	}
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	ck_assert_msg(WIFSIGNALED(ws) && WTERMSIG(ws) == sigs[_i],
+		      "the writer ended with status %d, not by signal %d", ws, sigs[_i]);
+	char *names = listing(work);
+	ck_assert_msg(!strstr(names, ".tmp."), "a temporary file is left: %s", names);
+	free(names);
 }
 END_TEST
 
@@ -905,6 +1014,8 @@ static Suite *twz_tool_suite(void)
 	tcase_add_test(tc, test_tool_build_threads_identical);
 	tcase_add_test(tc, test_tool_build_failure_keeps_old_output);
 	tcase_add_test(tc, test_tool_build_killed_leaves_no_partial_output);
+	tcase_add_test(tc, test_tool_build_signal_leaves_no_tmp);
+	tcase_add_loop_test(tc, test_tool_write_signal_removes_tmp, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = scratch_tcase("Query");
