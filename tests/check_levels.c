@@ -248,6 +248,13 @@ static const struct bad_text bad_maps[] = {
 	{ "\x7f" "ELF\x02\x01\x01", 0, 1, "unknown header line" },
 	{ "", 0, 0, "empty" },
 	{ "\n", 0, 1, "empty line" },
+	/* a field given twice: neither silently wins */
+	{ "type octile\nheight 2\nwidth 2\nheight 3\nmap\n..\n..\n", 0, 4,
+	  "'height' given again (first on line 2)" },
+	{ "type octile\nwidth 2\nheight 2\nwidth 2\nmap\n..\n..\n", 0, 4,
+	  "'width' given again" },
+	{ "type octile\nheight 2\ntype octile\nwidth 2\nmap\n..\n..\n", 0, 3,
+	  "'type' given again" },
 	/* sizes beyond the limits, refused before the rows are read */
 	{ "type octile\nheight 16384\nwidth 16384\nmap\n", 0, 0, "exceed the limit" },
 	{ "type octile\nheight 8192\nwidth 8193\nmap\n", 0, 0, "exceed the limit" },
@@ -282,6 +289,7 @@ static const struct {
 	{ "bad_row.map", 7, "row 2 has 5 cells, expected 6" },
 	{ "bad_cell.map", 6, "unknown cell 'X'" },
 	{ "bad_short.map", 6, "only 2 of 3 map rows" },
+	{ "bad_repeat.map", 4, "'height' given again (first on line 2)" },
 	{ "no_such_level.map", 0, "cannot open" },
 	{ "", 0, "cannot read" },       /* the directory itself */
 };
