@@ -313,7 +313,7 @@ double twz_bench_open_us(const char *dbpath, unsigned flags)
 int twz_bench_load_scen(const twz_db *db, const char *path,
 			struct twz_scen *sc, struct twz_error *err)
 {
-	return twz_db_load_scen(db, path, sc, err);
+	return twz_db_load_scen(db, path, 0, sc, err);
 }
 
 static void ctx_free(struct bench_ctx *c)

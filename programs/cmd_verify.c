@@ -18,7 +18,7 @@ int twz_cmd_verify(int argc, char **argv)
 	const char *dbpath = argv[0], *scen = argv[1];
 	struct twz_query_session qs;
 	size_t passed = 0, failed = 0;
-	int rc = twz_session_open(&qs, dbpath, scen);
+	int rc = twz_session_open(&qs, dbpath, scen, 0);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < qs.sc.count; i++) {
@@ -26,7 +26,13 @@ int twz_cmd_verify(int argc, char **argv)
 		struct twz_path_result r;
 		twz_session_solve(&qs, e->sx, e->sy, e->gx, e->gy, &r);
 		const char *why = NULL;
-		if (r.status != TWZ_OK)
+		if (e->unreachable) {
+			/* Printed as -1: right when there is no path. */
+			if (r.status == TWZ_OK)
+				why = "found a path where the scenario has none";
+			else if (r.status != TWZ_E_UNREACHABLE)
+				why = twz_strerror(r.status);
+		} else if (r.status != TWZ_OK)
 			why = twz_strerror(r.status);
 		else if (!r.legal)
 			why = "path has an illegal step";

@@ -656,6 +656,58 @@ START_TEST(test_levels_scen_tolerance_2_decimals)
 }
 END_TEST
 
+/* ---- .scen: no path, and problems only ------------------------------------ */
+
+/* "-1" (and "-1.0") is how generated scenario files say there is no
+ * path; any other negative length is still refused. */
+START_TEST(test_levels_scen_minus_one_is_no_path)
+{
+	static const char text[] = "version 1\n"
+				   "0\ta.map\t8\t6\t1\t2\t3\t4\t-1\n"
+				   "0\ta.map\t8\t6\t1\t2\t3\t4\t-1.00\n"
+				   "0\ta.map\t8\t6\t1\t2\t3\t4\t2.5\n";
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+
+	ck_assert_msg(parse_scen(text, sizeof text - 1, "gen.scen", &sc, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_eq(sc.count, 3);
+	ck_assert_int_eq(sc.entries[0].unreachable, 1);
+	ck_assert_int_eq(sc.entries[1].unreachable, 1);
+	ck_assert_int_eq(sc.entries[2].unreachable, 0);
+	ck_assert_double_eq(sc.entries[2].optimal, 2.5);
+	twz_scen_free(&sc);
+
+	static const char minus_two[] = "0\ta.map\t8\t6\t1\t2\t3\t4\t-2\n";
+	ck_assert_int_eq(parse_scen(minus_two, sizeof minus_two - 1, "gen.scen",
+				    &sc, &err), -1);
+	assert_message(&err, "gen.scen", 1, "optimal length is not");
+}
+END_TEST
+
+/* A reader of the problems alone takes any ninth field, or none. */
+START_TEST(test_levels_scen_problems_only)
+{
+	static const char text[] = "0 a.map 8 6 1 2 3 4\n"
+				   "0 a.map 8 6 5 2 3 1 whatever\n";
+	uint8_t *buf = twz_test_dup_bytes((const uint8_t *)text, sizeof text - 1);
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+
+	ck_assert_msg(twz_scen_parse_flags(buf, sizeof text - 1, "q.scen",
+					   TWZ_SCEN_NO_OPTIMUM, &sc, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_eq(sc.count, 2);
+	ck_assert_uint_eq(sc.entries[1].sx, 5);
+	ck_assert_uint_eq(sc.entries[1].gy, 1);
+	twz_scen_free(&sc);
+	/* Without the flag, both lines are wrong. */
+	ck_assert_int_eq(twz_scen_parse(buf, sizeof text - 1, "q.scen", &sc, &err), -1);
+	assert_message(&err, "q.scen", 1, "too few fields");
+	free(buf);
+}
+END_TEST
+
 /* ---- suite --------------------------------------------------------------- */
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -689,6 +741,8 @@ static Suite *twz_levels_suite(void)
 	tcase_add_test(tc, test_levels_scen_version_1_0_crlf);
 	tcase_add_loop_test(tc, test_levels_scen_layout_variants, 0, 4);
 	tcase_add_test(tc, test_levels_scen_checked_against_grid);
+	tcase_add_test(tc, test_levels_scen_minus_one_is_no_path);
+	tcase_add_test(tc, test_levels_scen_problems_only);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("ScenMalformed");

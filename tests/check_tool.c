@@ -646,6 +646,24 @@ START_TEST(test_tool_query_scen_json_in_order)
 }
 END_TEST
 
+/* query reads the problems alone: a -1, a word or no ninth field at all. */
+START_TEST(test_tool_query_scen_needs_no_optimum)
+{
+	struct twz_test_run r;
+
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
+	TOOL(&r, "query", in_work("rooms.twz"), "--scen",
+	     twz_test_level_file("rooms_problems_only.scen"));
+	assert_status(&r, EXIT_OK);
+	ck_assert_msg(strstr(r.out, "(15,5) -> (11,2): cost 9.000000") == r.out,
+		      "first answer: '%s'", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "(4,7) -> (0,0): unreachable\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "(0,0) -> (19,9): cost "));
+	ck_assert_uint_eq(r.err_len, 0);
+	twz_test_run_free(&r);
+}
+END_TEST
+
 START_TEST(test_tool_query_bad_places)
 {
 	static const char *const bad[][4] = {
@@ -687,6 +705,19 @@ START_TEST(test_tool_verify_counts)
 	ck_assert_str_eq(r.out, "13 passed, 1 failed\n");
 	/* The failure is named by file and line. */
 	assert_one_error_line(&r, "rooms_wrong.map.scen:4:", NULL);
+	twz_test_run_free(&r);
+
+	/* -1, no path: passed when the database finds none, failed when it
+	 * finds one. */
+	TOOL(&r, "verify", in_work("rooms.twz"), twz_test_level_file("rooms_no_path.scen"));
+	assert_status(&r, EXIT_OK);
+	ck_assert_str_eq(r.out, "3 passed, 0 failed\n");
+	twz_test_run_free(&r);
+	TOOL(&r, "verify", in_work("rooms.twz"),
+	     twz_test_level_file("rooms_no_path_wrong.scen"));
+	assert_status(&r, EXIT_VERIFY);
+	ck_assert_str_eq(r.out, "1 passed, 1 failed\n");
+	assert_one_error_line(&r, "rooms_no_path_wrong.scen:3:", "found a path");
 	twz_test_run_free(&r);
 
 	/* A scenario that does not parse is bad input, not a failed check. */
@@ -1022,6 +1053,7 @@ static Suite *twz_tool_suite(void)
 	tcase_add_test(tc, test_tool_query_json_form);
 	tcase_add_test(tc, test_tool_query_scen_json_in_order);
 	tcase_add_test(tc, test_tool_query_bad_places);
+	tcase_add_test(tc, test_tool_query_scen_needs_no_optimum);
 	suite_add_tcase(s, tc);
 
 	tc = scratch_tcase("VerifyInfo");
