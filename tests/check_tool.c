@@ -905,6 +905,12 @@ START_TEST(test_tool_version)
 	ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0, "'%s' should start '%s'",
 		      r.out, want);
 	ck_assert_uint_eq(r.err_len, 0);
+	/* The build's project version, as the test environment says it. */
+	const char *project = getenv("TWZ_PROJECT_VERSION");
+	ck_assert_msg(project && *project, "TWZ_PROJECT_VERSION is not set");
+	snprintf(want, sizeof want, "twigz %s (", project);
+	ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0, "'%s' should start '%s'",
+		      r.out, want);
 	twz_test_run_free(&r);
 }
 END_TEST
