@@ -96,7 +96,16 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 	char shown[8];
 
 	memset(g, 0, sizeof *g);
-	if (len == 0) {
+	/* Editors on Windows start a UTF-8 file with a byte-order mark; it
+	 * is no part of the header. The level hash stays that of the whole
+	 * file. */
+	const uint8_t *text = buf;
+	size_t text_len = len;
+	if (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
+		text += 3;
+		text_len -= 3;
+	}
+	if (text_len == 0) {
 		/* There is no line 0 to name. */
 		twz_error_set(err, "%s: empty file", name);
 		return -1;
@@ -105,7 +114,7 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 		twz_error_set(err, "%s: binary data (a NUL byte) in a text level", name);
 		return -1;
 	}
-	twz_lines_init(&it, buf, len);
+	twz_lines_init(&it, text, text_len);
 
 	/* Header: type, height, width in any order, then "map". */
 	for (;;) {

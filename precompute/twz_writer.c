@@ -309,6 +309,15 @@ int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", path);
 		return -1;
 	}
+	/* rename() onto a directory fails late and obscurely (EBUSY for
+	 * "."): say what is wrong before writing anything. */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		twz_error_kind_set(err, TWZ_ERR_IO, "%s: is a directory, not a file to write",
+				   path);
+		free(tmp);
+		return -1;
+	}
 	snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
 	tmp_block(&guard);
 	fd = mkstemp(tmp);

@@ -92,12 +92,15 @@ int twz_cmd_unpack(int argc, char **argv)
 		return twz_cli_usage("%s", "unpack needs a database");
 	if (!out)
 		return twz_cli_usage("%s", "unpack needs -o OUT.twz");
+	int rc = twz_cli_check_output("-o", out);
+	if (rc)
+		return rc;
 
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	twz_db *db, *check;
-	int rc = twz_cli_open_db(in, &db);
+	rc = twz_cli_open_db(in, &db);
 	if (rc)
 		return rc;
 	if (unpack(db, in, &buf, &len, &err) != 0) {

@@ -154,6 +154,11 @@ int twz_scen_parse_flags(const uint8_t *buf, size_t len, const char *name,
 		twz_error_set(err, "%s: binary data (a NUL byte) in a scenario file", name);
 		return -1;
 	}
+	/* A UTF-8 byte-order mark, as editors on Windows write it. */
+	if (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
+		buf += 3;
+		len -= 3;
+	}
 	twz_lines_init(&it, buf, len);
 	while (twz_lines_next(&it, &line, &line_len)) {
 		const char *f[SCEN_FIELDS];

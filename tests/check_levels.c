@@ -112,6 +112,7 @@ static const char *const good_maps[] = {
 	"type\toctile\nheight\t2\nwidth   3\nmap  \n.@.\n...\n",       /* tabs, runs */
 	"type octile \nheight 2 \nwidth 3\t\nmap\n.@.\n...\n",        /* trailing */
 	"type octile\nheight 2\nwidth 3\nmap\nSOG\nG.S\n",
+	"\xef\xbb\xbftype octile\nheight 2\nwidth 3\nmap\n.@.\n...\n", /* UTF-8 BOM */
 };
 
 START_TEST(test_levels_map_header_variants)
@@ -431,6 +432,8 @@ START_TEST(test_levels_scen_layout_variants)
 		"3  a.map 8 6   1 2 3 4 2.82842712  \n\n   \n3 a.map 8 6 1 2 3 4 2.83",
 		"version\t1\r\n3\ta.map\t8\t6\t1\t2\t3\t4\t2.828427\t\r\n\r\n",
 		"version 1.0\n3\ta.map\t8\t6\t1\t2\t3\t4\t2.8284271247461903\n",
+		/* a UTF-8 byte-order mark, as editors on Windows write it */
+		"\xef\xbb\xbfversion 1\n3\ta.map\t8\t6\t1\t2\t3\t4\t2.82842712\n",
 	};
 	struct twz_scen sc;
 	struct twz_error err = { { 0 }, 0 };
@@ -739,7 +742,7 @@ static Suite *twz_levels_suite(void)
 	tcase_add_test(tc, test_levels_scen_version_1_tabs);
 	tcase_add_test(tc, test_levels_scen_old_spaces_no_version);
 	tcase_add_test(tc, test_levels_scen_version_1_0_crlf);
-	tcase_add_loop_test(tc, test_levels_scen_layout_variants, 0, 4);
+	tcase_add_loop_test(tc, test_levels_scen_layout_variants, 0, 5);
 	tcase_add_test(tc, test_levels_scen_checked_against_grid);
 	tcase_add_test(tc, test_levels_scen_minus_one_is_no_path);
 	tcase_add_test(tc, test_levels_scen_problems_only);

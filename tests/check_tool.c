@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "cmd_bench.h"
 #include "level_map.h"
 #include "level_scen.h"
 #include "test_support.h"
@@ -845,6 +846,190 @@ START_TEST(test_tool_error_malformed_level)
 }
 END_TEST
 
+/* Every command takes --help or -h, wherever it is among its words, and
+ * prints its usage on stdout with status 0. */
+START_TEST(test_tool_command_help)
+{
+	static const char *const cmds[] = { "build", "query", "verify", "info",
+					     "bench", "unpack" };
+
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		struct twz_test_run r;
+		char want[32];
+
+		snprintf(want, sizeof want, "  twigz %s ", cmds[i]);
+		TOOL(&r, cmds[i], "--help");
+		assert_status(&r, EXIT_OK);
+		ck_assert_msg(strncmp(r.out, "usage:\n", 7) == 0 && strstr(r.out, want),
+			      "%s --help printed '%s'", cmds[i], r.out);
+		ck_assert_uint_eq(r.err_len, 0);
+		twz_test_run_free(&r);
+		TOOL(&r, cmds[i], "SOMETHING", "-h");
+		assert_status(&r, EXIT_OK);
+		ck_assert_ptr_nonnull(strstr(r.out, want));
+		twz_test_run_free(&r);
+	}
+}
+END_TEST
+
+/* -o names a file: a directory or "-" (standard output) is refused in one
+ * line before anything is baked, and nothing is written. */
+START_TEST(test_tool_output_not_a_file)
+{
+	static const char *const cmds[] = { "build", "unpack" };
+	struct twz_test_run r;
+
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "raw", "1");
+	for (size_t i = 0; i < 2; i++) {
+		const char *in = i ? in_work("rooms.twz") : twz_test_level_file("rooms.map");
+		const char *const dir_args[] = { cmds[i], in, "-o", ".", NULL };
+		const char *const dash_args[] = { cmds[i], in, "-o", "-", NULL };
+
+		twz_test_run_tool(dir_args, work, 0, &r);
+		assert_status(&r, EXIT_IO);
+		assert_one_error_line(&r, ".: is a directory", NULL);
+		twz_test_run_free(&r);
+		/* A usage error: its line, then the usage. */
+		twz_test_run_tool(dash_args, work, 0, &r);
+		assert_status(&r, EXIT_USAGE);
+		ck_assert_msg(strncmp(r.err, "twigz: -o -: twigz writes files", 31) == 0 &&
+				      strstr(r.err, "\nusage:\n"),
+			      "stderr: '%s'", r.err);
+		twz_test_run_free(&r);
+		assert_listing(work, "rooms.twz");
+	}
+}
+END_TEST
+
+/* verify --json: one object a problem in scenario order, then the
+ * summary; the plain output is the one line of counts. */
+START_TEST(test_tool_verify_json)
+{
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_test_run r;
+	char want[128];
+
+	ck_assert_int_eq(twz_scen_load(twz_test_level_file("rooms.map.scen"), &sc, &err), 0);
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "raw", "1");
+	TOOL(&r, "verify", in_work("rooms.twz"), twz_test_level_file("rooms.map.scen"),
+	     "--json");
+	assert_status(&r, EXIT_OK);
+	ck_assert_uint_eq(r.err_len, 0);
+	const char *p = r.out;
+	for (size_t i = 0; i < sc.count; i++) {
+		const struct twz_scen_entry *e = &sc.entries[i];
+		const char *nl = strchr(p, '\n');
+		ck_assert_msg(nl != NULL, "only %zu lines: '%s'", i, r.out);
+		snprintf(want, sizeof want, "{\"line\":%lu,\"start\":[%u,%u],\"goal\":[%u,%u],"
+			 "\"expected\":", e->line, e->sx, e->sy, e->gx, e->gy);
+		ck_assert_msg(strncmp(p, want, strlen(want)) == 0, "line %zu: '%.*s'",
+			      i + 1, (int)(nl - p), p);
+		const char *cost = strstr(p, "\"cost\":");
+		ck_assert_msg(cost && cost < nl, "line %zu has no cost", i + 1);
+		ck_assert(twz_scen_cost_matches(e, strtod(cost + 7, NULL)));
+		const char *passed = strstr(p, "\"passed\":true}");
+		ck_assert_msg(passed && passed < nl, "line %zu did not pass", i + 1);
+		p = nl + 1;
+	}
+	ck_assert_str_eq(p, "{\"passed\":14,\"failed\":0}\n");
+	twz_test_run_free(&r);
+
+	TOOL(&r, "verify", in_work("rooms.twz"),
+	     twz_test_level_file("rooms_no_path_wrong.scen"), "--json");
+	assert_status(&r, EXIT_VERIFY);
+	ck_assert_ptr_nonnull(strstr(r.out, "\"expected\":null,\"cost\":null,\"passed\":true}"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"passed\":false,\"why\":\"found a path"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\n{\"passed\":1,\"failed\":1}\n"));
+	twz_test_run_free(&r);
+	twz_scen_free(&sc);
+}
+END_TEST
+
+/* A level and a scenario saved with a UTF-8 byte-order mark. */
+START_TEST(test_tool_byte_order_mark)
+{
+	struct twz_test_run r;
+	size_t len;
+	uint8_t *map = twz_test_read_file(twz_test_level_file("rooms.map"), &len);
+	uint8_t *bom = malloc(len + 3);
+
+	ck_assert_ptr_nonnull(bom);
+	memcpy(bom, "\xef\xbb\xbf", 3);
+	memcpy(bom + 3, map, len);
+	twz_test_write_file(in_work("bom.map"), bom, len + 3);
+	free(map);
+	map = twz_test_read_file(twz_test_level_file("rooms.map.scen"), &len);
+	bom = realloc(bom, len + 3);
+	ck_assert_ptr_nonnull(bom);
+	memcpy(bom + 3, map, len);
+	twz_test_write_file(in_work("bom.scen"), bom, len + 3);
+	free(map);
+	free(bom);
+
+	build(in_work("bom.map"), in_work("bom.twz"), "zstd", "1");
+	TOOL(&r, "verify", in_work("bom.twz"), in_work("bom.scen"));
+	assert_status(&r, EXIT_OK);
+	ck_assert_str_eq(r.out, "14 passed, 0 failed\n");
+	twz_test_run_free(&r);
+}
+END_TEST
+
+/* The bench table keeps its columns aligned whatever the figures: each
+ * row's reference and A* cells start where their headings do. */
+START_TEST(test_tool_bench_columns_fit_large_figures)
+{
+	struct twz_bench_result r;
+	char *text = NULL;
+	size_t len = 0;
+
+	memset(&r, 0, sizeof r);
+	r.nodes = 4000000;
+	r.regions = 1;
+	r.has_ref = 1;
+	r.pairs = 1000000000000ull;
+	r.next_ns = 123456789.5;
+	r.ref_next_ns = 98765432.1;
+	r.from_scenario = _i;
+	r.paths = 123456789;
+	r.steps = 999999999999ull;
+	r.step_ns = 7.5;
+	r.ref_step_ns = 123456.7;
+	r.astar_step_ns = 99999999.9;
+	r.path_us = 1234567.25;
+	r.ref_path_us = 0.5;
+	r.astar_path_us = 987654321.75;
+	r.lag_ns = 5;
+	r.ref_lag_ns = 12345678.9;
+	r.astar_lag_us = 3;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	twz_bench_print(f, "big.twz", &r, 0);
+	fclose(f);
+
+	/* The fourth line is the heading. */
+	const char *line = text;
+	for (int k = 0; k < 3; k++)
+		line = strchr(line, '\n') + 1;
+	const char *ref = strstr(line, "binary search"), *astar = strstr(line, "A*");
+	ck_assert_ptr_nonnull(ref);
+	ck_assert_ptr_nonnull(astar);
+	size_t ref_at = (size_t)(ref - line), astar_at = (size_t)(astar - line);
+	for (int row = 0; row < 4; row++) {
+		line = strchr(line, '\n') + 1;
+		const char *nl = strchr(line, '\n');
+		ck_assert_msg(nl && (size_t)(nl - line) > astar_at, "short row: %s", text);
+		ck_assert_msg(line[ref_at - 1] == ' ' && line[ref_at] != ' ',
+			      "reference column moved in:\n%s", text);
+		if (row > 0)
+			ck_assert_msg(line[astar_at - 1] == ' ' && line[astar_at] != ' ',
+				      "A* column moved in:\n%s", text);
+		ck_assert_msg(nl[-1] != ' ', "blanks at the end of a row:\n%s", text);
+	}
+	free(text);
+}
+END_TEST
+
 START_TEST(test_tool_error_usage)
 {
 	static const char *const bad[][8] = {
@@ -1071,6 +1256,11 @@ static Suite *twz_tool_suite(void)
 	tcase_add_test(tc, test_tool_error_missing_level);
 	tcase_add_test(tc, test_tool_error_malformed_level);
 	tcase_add_test(tc, test_tool_error_usage);
+	tcase_add_test(tc, test_tool_command_help);
+	tcase_add_test(tc, test_tool_output_not_a_file);
+	tcase_add_test(tc, test_tool_verify_json);
+	tcase_add_test(tc, test_tool_byte_order_mark);
+	tcase_add_loop_test(tc, test_tool_bench_columns_fit_large_figures, 0, 2);
 	tcase_add_test(tc, test_tool_version);
 	tcase_add_test(tc, test_tool_error_damaged_db);
 	tcase_add_test(tc, test_tool_error_unwritable_output);
