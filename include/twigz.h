@@ -84,6 +84,15 @@ TWZ_API unsigned twz_version_number(void);
  * Open a .twz file: memory-maps it read-only, validates every structure
  * FORMAT.md lists (and the checksums unless TWZ_OPEN_SKIP_CHECKSUMS), and
  * inflates zstd sections. On failure *out is NULL.
+ *
+ * The file must not change in place while it is open. Validation happens
+ * once, here; queries then read raw sections straight from the mapping,
+ * trusting the offsets and indexes open checked. A raw file rewritten or
+ * truncated under an open handle can therefore make queries read outside
+ * the mapping (wrong answers, a crash, or SIGBUS on a page that is gone),
+ * not only fault. To replace a database, write the new file elsewhere in
+ * the same directory and rename() it over the old one: an open handle
+ * keeps the old file, and a new twz_open sees one whole file or the other.
  */
 TWZ_API twz_status twz_open(const char *path, unsigned flags, twz_db **out);
 
