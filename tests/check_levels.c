@@ -744,6 +744,10 @@ static Suite *twz_levels_suite(void)
 	tcase_add_test(tc, test_levels_scen_version_1_0_crlf);
 	tcase_add_loop_test(tc, test_levels_scen_layout_variants, 0, 5);
 	tcase_add_test(tc, test_levels_scen_checked_against_grid);
+	suite_add_tcase(s, tc);
+
+	/* The optimal length column: -1 for no path, or not read at all. */
+	tc = tcase_create("ScenOptimum");
 	tcase_add_test(tc, test_levels_scen_minus_one_is_no_path);
 	tcase_add_test(tc, test_levels_scen_problems_only);
 	suite_add_tcase(s, tc);
