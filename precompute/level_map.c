@@ -92,11 +92,20 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 	const char *line, *key, *val;
 	size_t line_len, key_len, val_len;
 	uint32_t width = 0, height = 0;
-	int have_type = 0;
+	unsigned long type_line = 0, height_line = 0, width_line = 0;
 	char shown[8];
 
 	memset(g, 0, sizeof *g);
-	if (len == 0) {
+	/* Editors on Windows start a UTF-8 file with a byte-order mark; it
+	 * is no part of the header. The level hash stays that of the whole
+	 * file. */
+	const uint8_t *text = buf;
+	size_t text_len = len;
+	if (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
+		text += 3;
+		text_len -= 3;
+	}
+	if (text_len == 0) {
 		/* There is no line 0 to name. */
 		twz_error_set(err, "%s: empty file", name);
 		return -1;
@@ -105,7 +114,7 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 		twz_error_set(err, "%s: binary data (a NUL byte) in a text level", name);
 		return -1;
 	}
-	twz_lines_init(&it, buf, len);
+	twz_lines_init(&it, text, text_len);
 
 	/* Header: type, height, width in any order, then "map". */
 	for (;;) {
@@ -120,13 +129,24 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 		}
 		if (word_is(key, key_len, "map") && val_len == 0)
 			break;
+		unsigned long *seen = word_is(key, key_len, "type") ? &type_line :
+				      word_is(key, key_len, "height") ? &height_line :
+				      word_is(key, key_len, "width") ? &width_line : NULL;
+		/* A repeated field is a mistake, not an override: refuse it
+		 * rather than let one of the two win silently. */
+		if (seen && *seen) {
+			twz_error_set(err, "%s:%lu: '%.*s' given again (first on line %lu)",
+				      name, it.number, (int)key_len, key, *seen);
+			return -1;
+		}
+		if (seen)
+			*seen = it.number;
 		if (word_is(key, key_len, "type")) {
 			if (!word_is(val, val_len, "octile")) {
 				twz_error_set(err, "%s:%lu: unknown map type '%.*s' (only 'octile' is known)",
 					      name, it.number, (int)(val_len > 40 ? 40 : val_len), val);
 				return -1;
 			}
-			have_type = 1;
 		} else if (word_is(key, key_len, "height") ||
 			   word_is(key, key_len, "width")) {
 			uint32_t v;
@@ -150,9 +170,9 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 			return -1;
 		}
 	}
-	if (!have_type || !width || !height) {
+	if (!type_line || !width || !height) {
 		twz_error_set(err, "%s:%lu: header lacks %s before 'map'", name, it.number,
-			      !have_type ? "'type'" : !height ? "'height'" : "'width'");
+			      !type_line ? "'type'" : !height ? "'height'" : "'width'");
 		return -1;
 	}
 	if ((uint64_t)width * height > TWZ_MAX_CELLS) {

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -225,25 +226,110 @@ out_free:
 	return rc;
 }
 
+/* ---- the temporary file under a signal ------------------------------ */
+
+/*
+ * A terminal's Ctrl-C, or a build system's SIGTERM, between mkstemp and
+ * rename would leave a whole OUT.twz.tmp.* behind. While it exists, these
+ * signals (when they would end the process anyway) remove it first, then
+ * end the process as they would have. The path is set and cleared with
+ * the signals blocked, so the handler sees it whole or not at all.
+ */
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define TMP_SIGNAL_COUNT (sizeof tmp_signals / sizeof tmp_signals[0])
+
+static const char *volatile tmp_pending;
+
+static void tmp_on_signal(int sig)
+{
+	const char *tmp = tmp_pending;
+
+	if (tmp)
+		unlink(tmp);
+	/* SA_RESETHAND restored the default action: end the process by it. */
+	raise(sig);
+}
+
+struct tmp_guard {
+	sigset_t set, old_mask;
+	struct sigaction old[TMP_SIGNAL_COUNT];
+	unsigned char installed[TMP_SIGNAL_COUNT];
+};
+
+static void tmp_block(struct tmp_guard *g)
+{
+	sigemptyset(&g->set);
+	for (size_t i = 0; i < TMP_SIGNAL_COUNT; i++)
+		sigaddset(&g->set, tmp_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &g->set, &g->old_mask);
+}
+
+/* With the signals blocked: mark tmp for removal on a signal that takes
+ * the default action (an ignored or handled one is left as it is). */
+static void tmp_guard(struct tmp_guard *g, const char *tmp)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = tmp_on_signal;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	tmp_pending = tmp;
+	for (size_t i = 0; i < TMP_SIGNAL_COUNT; i++) {
+		g->installed[i] = 0;
+		if (sigaction(tmp_signals[i], NULL, &g->old[i]) == 0 &&
+		    !(g->old[i].sa_flags & SA_SIGINFO) &&
+		    g->old[i].sa_handler == SIG_DFL &&
+		    sigaction(tmp_signals[i], &sa, NULL) == 0)
+			g->installed[i] = 1;
+	}
+	pthread_sigmask(SIG_SETMASK, &g->old_mask, NULL);
+}
+
+/* With the signals blocked again: forget tmp, restore the actions, then
+ * let a signal that came meanwhile act as it would have. */
+static void tmp_release(struct tmp_guard *g)
+{
+	tmp_pending = NULL;
+	for (size_t i = 0; i < TMP_SIGNAL_COUNT; i++)
+		if (g->installed[i])
+			sigaction(tmp_signals[i], &g->old[i], NULL);
+	pthread_sigmask(SIG_SETMASK, &g->old_mask, NULL);
+}
+
 int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
 		     struct twz_error *err)
 {
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + 16);
+	struct tmp_guard guard;
 	int fd;
 
 	if (!tmp) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", path);
 		return -1;
 	}
-	snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot create a temporary file: %s", path,
-			      strerror(errno));
+	/* rename() onto a directory fails late and obscurely (EBUSY for
+	 * "."): say what is wrong before writing anything. */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		twz_error_kind_set(err, TWZ_ERR_IO, "%s: is a directory, not a file to write",
+				   path);
 		free(tmp);
 		return -1;
 	}
+	snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+	tmp_block(&guard);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+		pthread_sigmask(SIG_SETMASK, &guard.old_mask, NULL);
+		twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot create a temporary file: %s", path,
+			      strerror(e));
+		free(tmp);
+		return -1;
+	}
+	tmp_guard(&guard, tmp);
 	/* mkstemp makes 0600; a database is an ordinary asset. */
 	mode_t mask = umask(0);
 	umask(mask);
@@ -264,16 +350,22 @@ int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
 		goto fail;
 	}
 	fd = -1;
+	tmp_block(&guard);
 	if (rename(tmp, path) != 0)
-		goto fail;
+		goto fail_blocked;
+	tmp_release(&guard);
 	free(tmp);
 	return 0;
 
 fail:
-	twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+	tmp_block(&guard);
+fail_blocked:;
+	int e = errno;
 	if (fd >= 0)
 		close(fd);
 	unlink(tmp);
+	tmp_release(&guard);
+	twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot write: %s", path, strerror(e));
 	free(tmp);
 	return -1;
 }

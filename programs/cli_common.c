@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char twz_usage_text[] =
 	"usage:\n"
@@ -17,12 +18,13 @@ const char twz_usage_text[] =
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
 	"  twigz query DB SX SY GX GY [--json]\n"
 	"  twigz query DB --scen FILE.scen [--json]\n"
-	"  twigz verify DB FILE.scen\n"
+	"  twigz verify DB FILE.scen [--json]\n"
 	"  twigz info DB [--json]\n"
 	"  twigz bench DB [FILE.scen] [--json] [--pairs N] [--seed N]\n"
 	"  twigz unpack IN.twz -o OUT.twz\n"
 	"  twigz render LEVEL|DB -o OUT.png|OUT.svg [--path SX,SY,GX,GY]... (render --help)\n"
 	"  twigz --version\n"
+	"  twigz COMMAND --help\n"
 	"exit status: 0 ok, 1 verification failed, 2 usage, 3 bad input,\n"
 	"             4 I/O error, 5 out of memory\n";
 
@@ -41,6 +43,42 @@ static int usage_v(const char *fmt, ...)
 int twz_cli_usage(const char *fmt, const char *arg)
 {
 	return usage_v(fmt, arg);
+}
+
+void twz_cli_command_usage(const char *cmd)
+{
+	const char *p = twz_usage_text;
+	size_t cl = strlen(cmd);
+	int on = 0;
+
+	fputs("usage:\n", stdout);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		/* "  twigz CMD ..." starts a command's lines, deeper indented
+		 * lines continue them, and the exit statuses close the text. */
+		if (!strncmp(p, "  twigz ", 8))
+			on = !strncmp(p + 8, cmd, cl) && (p[8 + cl] == ' ' || p[8 + cl] == '\n');
+		else if (strncmp(p, "    ", 4))
+			on = !strncmp(p, "exit status", 11);
+		if (on)
+			fwrite(p, 1, len, stdout);
+		p += len;
+	}
+}
+
+int twz_cli_check_output(const char *opt, const char *path)
+{
+	struct stat sb;
+
+	if (!strcmp(path, "-"))
+		return usage_v("%s -: twigz writes files, not standard output; give a file name",
+			       opt);
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "twigz: %s: is a directory; %s needs a file name\n", path, opt);
+		return EXIT_IO;
+	}
+	return 0;
 }
 
 int twz_cli_error(const struct twz_error *err)

@@ -8,6 +8,8 @@
 #ifndef CLI_COMMON_H
 #define CLI_COMMON_H
 
+#include <stdio.h>
+
 #include "commands.h"
 #include "twigz.h"
 #include "twz_error.h"
@@ -25,6 +27,14 @@ extern const char twz_usage_text[];
 
 /* Prints "twigz: <fmt with arg>" and the usage; returns EXIT_USAGE. */
 int twz_cli_usage(const char *fmt, const char *arg);
+
+/* `twigz CMD --help`: CMD's lines of the usage text on stdout. */
+void twz_cli_command_usage(const char *cmd);
+
+/* An output file name a command will write: not "-" (the tool writes
+ * files, not standard output) and not a directory. 0, or an exit status
+ * after a one-line error. */
+int twz_cli_check_output(const char *opt, const char *path);
 
 /* Prints the error's one line; returns the exit status for its kind. */
 int twz_cli_error(const struct twz_error *err);

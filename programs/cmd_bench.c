@@ -313,7 +313,7 @@ double twz_bench_open_us(const char *dbpath, unsigned flags)
 int twz_bench_load_scen(const twz_db *db, const char *path,
 			struct twz_scen *sc, struct twz_error *err)
 {
-	return twz_db_load_scen(db, path, sc, err);
+	return twz_db_load_scen(db, path, 0, sc, err);
 }
 
 static void ctx_free(struct bench_ctx *c)
@@ -552,12 +552,61 @@ static void ref_cell(char *buf, size_t cap, const struct twz_bench_result *r,
 		     double reference, double ours, const char *fmt)
 {
 	if (!r->has_ref) {
-		snprintf(buf, cap, "%8s", "-");
+		snprintf(buf, cap, "-");
 		return;
 	}
 	int n = snprintf(buf, cap, fmt, reference);
 	if (n > 0 && (size_t)n < cap)
 		snprintf(buf + n, cap - (size_t)n, " (%.2fx)", ratio(reference, ours));
+}
+
+/* The timing table: its columns are as wide as their widest cell, so a
+ * large figure moves the columns instead of breaking them. */
+enum { COL_LABEL, COL_OURS, COL_REF, COL_ASTAR, COL_NOTE, COLS };
+
+typedef char bench_cell[64];
+
+struct bench_table {
+	bench_cell cell[5][COLS];
+	unsigned rows;
+};
+
+/* A new row of empty cells but its label. */
+static bench_cell *table_row(struct bench_table *t, const char *label)
+{
+	bench_cell *row = t->cell[t->rows++];
+	for (unsigned c = 0; c < COLS; c++)
+		row[c][0] = 0;
+	snprintf(row[COL_LABEL], sizeof row[COL_LABEL], "%s", label);
+	return row;
+}
+
+static void table_print(FILE *f, const struct bench_table *t)
+{
+	int w[COLS] = { 0 };
+
+	for (unsigned i = 0; i < t->rows; i++)
+		for (unsigned c = 0; c < COLS; c++) {
+			int len = (int)strlen(t->cell[i][c]);
+			if (len > w[c])
+				w[c] = len;
+		}
+	for (unsigned i = 0; i < t->rows; i++) {
+		const bench_cell *row = t->cell[i];
+		char line[5 * 64 + 16];
+		/* Our figures right aligned under "twigz", the rest left
+		 * aligned; no blanks at the end of a line. */
+		int n = snprintf(line, sizeof line, "%-*s  %*s  %-*s  %-*s  %s",
+				 w[COL_LABEL], row[COL_LABEL], w[COL_OURS],
+				 row[COL_OURS], w[COL_REF], row[COL_REF],
+				 w[COL_ASTAR], row[COL_ASTAR], row[COL_NOTE]);
+		if (n < 0)
+			continue;
+		size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+		while (len && line[len - 1] == ' ')
+			len--;
+		fprintf(f, "%.*s\n", (int)len, line);
+	}
 }
 
 void twz_bench_print(FILE *f, const char *dbpath,
@@ -581,31 +630,42 @@ void twz_bench_print(FILE *f, const char *dbpath,
 		r->file_bytes, codec, r->memory_bytes, r->bits_per_pair);
 	fprintf(f, "open           %.1f us, %.1f us without checksums\n",
 		r->open_us, r->open_trusted_us);
-	char fm[32], st[32], pa[32], lag[32];
-	ref_cell(fm, sizeof fm, r, r->ref_next_ns, r->next_ns, "%8.1f ns");
-	ref_cell(st, sizeof st, r, r->ref_step_ns, r->step_ns, "%8.1f ns");
-	ref_cell(pa, sizeof pa, r, r->ref_path_us, r->path_us, "%8.2f us");
-	ref_cell(lag, sizeof lag, r, r->ref_lag_ns, r->lag_ns, "%8.1f ns");
-	fprintf(f, "                 twigz       binary search         A*\n");
-	if (r->pairs)
-		fprintf(f, "first move   %8.1f ns  %-19s                 "
-			"[%" PRIu64 " random pairs]\n", r->next_ns, fm, r->pairs);
+
+	struct bench_table t = { .rows = 0 };
+	bench_cell *row = table_row(&t, "");
+	snprintf(row[COL_OURS], sizeof *row, "twigz");
+	snprintf(row[COL_REF], sizeof *row, "binary search");
+	snprintf(row[COL_ASTAR], sizeof *row, "A*");
+	if (r->pairs) {
+		row = table_row(&t, "first move");
+		snprintf(row[COL_OURS], sizeof *row, "%.1f ns", r->next_ns);
+		ref_cell(row[COL_REF], sizeof *row, r, r->ref_next_ns, r->next_ns, "%.1f ns");
+		snprintf(row[COL_NOTE], sizeof *row, "[%" PRIu64 " random pairs]", r->pairs);
+	}
 	if (r->paths) {
-		fprintf(f, "per step     %8.1f ns  %-19s %9.1f ns (%.0fx)"
-			"  [%" PRIu64 " steps]\n", r->step_ns, st,
-			r->astar_step_ns, ratio(r->astar_step_ns, r->step_ns),
-			r->steps);
-		fprintf(f, "whole path   %8.2f us  %-19s %9.2f us (%.0fx)"
-			"  [%" PRIu64 " %s paths]\n", r->path_us, pa,
-			r->astar_path_us, ratio(r->astar_path_us, r->path_us),
-			r->paths, from);
-		fprintf(f, "first-move lag %6.1f ns  %-19s %9.2f us (%.0fx)\n",
-			r->lag_ns, lag, r->astar_lag_us,
-			ratio(r->astar_lag_us * 1e3, r->lag_ns));
+		row = table_row(&t, "per step");
+		snprintf(row[COL_OURS], sizeof *row, "%.1f ns", r->step_ns);
+		ref_cell(row[COL_REF], sizeof *row, r, r->ref_step_ns, r->step_ns, "%.1f ns");
+		snprintf(row[COL_ASTAR], sizeof *row, "%.1f ns (%.0fx)", r->astar_step_ns,
+			 ratio(r->astar_step_ns, r->step_ns));
+		snprintf(row[COL_NOTE], sizeof *row, "[%" PRIu64 " steps]", r->steps);
+		row = table_row(&t, "whole path");
+		snprintf(row[COL_OURS], sizeof *row, "%.2f us", r->path_us);
+		ref_cell(row[COL_REF], sizeof *row, r, r->ref_path_us, r->path_us, "%.2f us");
+		snprintf(row[COL_ASTAR], sizeof *row, "%.2f us (%.0fx)", r->astar_path_us,
+			 ratio(r->astar_path_us, r->path_us));
+		snprintf(row[COL_NOTE], sizeof *row, "[%" PRIu64 " %s paths]", r->paths, from);
+		row = table_row(&t, "first-move lag");
+		snprintf(row[COL_OURS], sizeof *row, "%.1f ns", r->lag_ns);
+		ref_cell(row[COL_REF], sizeof *row, r, r->ref_lag_ns, r->lag_ns, "%.1f ns");
+		snprintf(row[COL_ASTAR], sizeof *row, "%.2f us (%.0fx)", r->astar_lag_us,
+			 ratio(r->astar_lag_us * 1e3, r->lag_ns));
+	}
+	table_print(f, &t);
+	if (r->paths)
 		fprintf(f, "A*             %" PRIu64 " paths, every cost equal to the "
 			"database's; %.0f nodes closed per path\n",
 			r->astar_checked, r->astar_expanded);
-	}
 }
 
 /* ---- the command --------------------------------------------------- */

@@ -114,6 +114,10 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "build needs a level file");
 	if (!b->out)
 		return twz_cli_usage("%s", "build needs -o OUT.twz");
+	/* Before the bake, not after it. */
+	int rc = twz_cli_check_output("-o", b->out);
+	if (rc)
+		return rc;
 	if (b->transit_opts && !b->transit)
 		return twz_cli_usage("%s", "--transit-* options need --method transit");
 	return 0;

@@ -116,7 +116,8 @@ int twz_cmd_query(int argc, char **argv)
 	}
 
 	struct twz_query_session qs;
-	int rc = twz_session_open(&qs, dbpath, scen);
+	/* Only the problems are read: the optimum is verify's business. */
+	int rc = twz_session_open(&qs, dbpath, scen, TWZ_SCEN_NO_OPTIMUM);
 	if (rc)
 		return rc;
 	if (!scen && (rc = single_problem(&qs, dbpath, c)) != 0)

@@ -147,6 +147,9 @@ int twz_cmd_render(int argc, char **argv)
 		return usage_error("render needs a level or a database");
 	if (!out)
 		return usage_error("render needs -o OUT.png or -o OUT.svg");
+	int checked = twz_cli_check_output("-o", out);
+	if (checked)
+		return checked;
 	if (ends_with(out, ".svg")) {
 		opt.kind = TWZ_CANVAS_SVG;
 	} else if (ends_with(out, ".png")) {

@@ -19,7 +19,9 @@ static int unpack(const twz_db *db, const char *in, uint8_t **buf,
 {
 	const struct twz_container *c = twz_inspect_container(db);
 	struct twz_out_section sec[TWZ_MAX_SECTIONS];
+	void *owned[TWZ_MAX_SECTIONS] = { 0 };
 	unsigned count = 0;
+	int rc = -1;
 
 	/* The runtime skips sections of a newer minor version, and feature
 	 * bits it does not know: copying the rest would lose them. */
@@ -33,11 +35,17 @@ static int unpack(const twz_db *db, const char *in, uint8_t **buf,
 		uint32_t kind = c->sections[i].kind;
 		const uint8_t *data;
 		size_t size;
-		twz_inspect_section(db, kind, &data, &size);
-		if (kind == 0 || !data) {
+		int got = twz_inspect_section_bytes(db, i, &data, &size,
+						    &owned[count]);
+		if (got > 0) {
 			twz_error_set(err, "%s: section %u has kind %u, which this version does not know; unpack it with a newer version",
 				      in, i, kind);
-			return -1;
+			goto out;
+		}
+		if (got < 0) {
+			twz_error_set(err, "%s: section %u cannot be inflated again (out of memory, or the file changed)",
+				      in, i);
+			goto out;
 		}
 		sec[count++] = (struct twz_out_section){ kind, data, size };
 	}
@@ -55,7 +63,11 @@ static int unpack(const twz_db *db, const char *in, uint8_t **buf,
 		.codec = TWZ_CODEC_RAW,
 		.level = c->build_level,
 	};
-	return twz_encode(&h, sec, count, buf, len, err);
+	rc = twz_encode(&h, sec, count, buf, len, err);
+out:
+	for (unsigned i = 0; i <= count && i < TWZ_MAX_SECTIONS; i++)
+		free(owned[i]);
+	return rc;
 }
 
 int twz_cmd_unpack(int argc, char **argv)
@@ -80,12 +92,15 @@ int twz_cmd_unpack(int argc, char **argv)
 		return twz_cli_usage("%s", "unpack needs a database");
 	if (!out)
 		return twz_cli_usage("%s", "unpack needs -o OUT.twz");
+	int rc = twz_cli_check_output("-o", out);
+	if (rc)
+		return rc;
 
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	twz_db *db, *check;
-	int rc = twz_cli_open_db(in, &db);
+	rc = twz_cli_open_db(in, &db);
 	if (rc)
 		return rc;
 	if (unpack(db, in, &buf, &len, &err) != 0) {

@@ -1,9 +1,12 @@
 /*
- * cmd_verify.c - `twigz verify DB FILE.scen`: every problem of the
- * scenario answered by the database, each path checked move by move and
- * its cost against the printed optimum. Exit status 1 when any fails.
+ * cmd_verify.c - `twigz verify DB FILE.scen [--json]`: every problem of
+ * the scenario answered by the database, each path checked move by move
+ * and its cost against the printed optimum (or, for an optimum of -1,
+ * checked to be unreachable). Exit status 1 when any fails. --json
+ * prints one object a problem, in scenario order, then a summary.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli_common.h"
 #include "query_session.h"
@@ -11,27 +14,76 @@
 /* Failures printed one a line; the rest are only counted. */
 #define MAX_SHOWN 10
 
+/* Why e's answer r is wrong, or NULL when it is right. */
+static const char *judge(const struct twz_scen_entry *e,
+			 const struct twz_path_result *r)
+{
+	if (e->unreachable) {
+		/* Printed as -1: right when there is no path. */
+		if (r->status == TWZ_OK)
+			return "found a path where the scenario has none";
+		if (r->status != TWZ_E_UNREACHABLE)
+			return twz_strerror(r->status);
+		return NULL;
+	}
+	if (r->status != TWZ_OK)
+		return twz_strerror(r->status);
+	if (!r->legal)
+		return "path has an illegal step";
+	if (!twz_scen_cost_matches(e, r->cost))
+		return "cost differs from the optimum";
+	return NULL;
+}
+
+static void print_json(const struct twz_scen_entry *e,
+		       const struct twz_path_result *r, const char *why)
+{
+	printf("{\"line\":%lu,\"start\":[%u,%u],\"goal\":[%u,%u],", e->line,
+	       e->sx, e->sy, e->gx, e->gy);
+	if (e->unreachable)
+		printf("\"expected\":null,");
+	else
+		printf("\"expected\":%.10g,", e->optimal);
+	if (r->status == TWZ_OK)
+		printf("\"cost\":%.10g,", r->cost);
+	else
+		printf("\"cost\":null,");
+	printf("\"passed\":%s", why ? "false" : "true");
+	if (why)
+		printf(",\"why\":\"%s\"", why);
+	printf("}\n");
+}
+
 int twz_cmd_verify(int argc, char **argv)
 {
-	if (argc != 2)
+	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
+	const char *files[2] = { NULL, NULL };   /* the database, the .scen */
+	const char *a;
+	int json = 0;
+
+	while ((a = twz_cli_next(&ar))) {
+		if (!strcmp(a, "--json"))
+			json = 1;
+		else
+			twz_cli_operand(&ar, a, files, 2);
+	}
+	if (ar.status)
+		return ar.status;
+	if (!files[1])
 		return twz_cli_usage("%s", "verify needs DB FILE.scen");
-	const char *dbpath = argv[0], *scen = argv[1];
+	const char *dbpath = files[0], *scen = files[1];
 	struct twz_query_session qs;
 	size_t passed = 0, failed = 0;
-	int rc = twz_session_open(&qs, dbpath, scen);
+	int rc = twz_session_open(&qs, dbpath, scen, 0);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < qs.sc.count; i++) {
 		const struct twz_scen_entry *e = &qs.sc.entries[i];
 		struct twz_path_result r;
 		twz_session_solve(&qs, e->sx, e->sy, e->gx, e->gy, &r);
-		const char *why = NULL;
-		if (r.status != TWZ_OK)
-			why = twz_strerror(r.status);
-		else if (!r.legal)
-			why = "path has an illegal step";
-		else if (!twz_scen_cost_matches(e, r.cost))
-			why = "cost differs from the optimum";
+		const char *why = judge(e, &r);
+		if (json)
+			print_json(e, &r, why);
 		if (!why) {
 			passed++;
 			continue;
@@ -42,7 +94,10 @@ int twz_cmd_verify(int argc, char **argv)
 				scen, e->line, e->sx, e->sy, e->gx, e->gy, why,
 				r.cost, e->optimal);
 	}
-	printf("%zu passed, %zu failed\n", passed, failed);
+	if (json)
+		printf("{\"passed\":%zu,\"failed\":%zu}\n", passed, failed);
+	else
+		printf("%zu passed, %zu failed\n", passed, failed);
 	twz_session_close(&qs);
 	return failed ? EXIT_VERIFY : 0;
 }

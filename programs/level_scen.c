@@ -94,9 +94,57 @@ static const char *field_names[SCEN_FIELDS] = {
 	"goal y", "optimal length"
 };
 
+/* "-1", "-1.0", "-1.00"...: how generated files say there is no path. */
+static int is_no_path(const char *s, size_t len)
+{
+	if (len < 2 || s[0] != '-' || s[1] != '1')
+		return 0;
+	if (len == 2)
+		return 1;
+	if (s[2] != '.' || len == 3)
+		return 0;
+	for (size_t i = 3; i < len; i++)
+		if (s[i] != '0')
+			return 0;
+	return 1;
+}
+
+/* The ninth field of e: its optimum and tolerance. 0 or -1. */
+static int parse_optimum(const char *f, size_t fl, const char *name,
+			 struct twz_scen_entry *e, struct twz_error *err)
+{
+	int decimals;
+
+	if (is_no_path(f, fl)) {
+		e->optimal = -1;
+		e->tolerance = 0;
+		e->unreachable = 1;
+		return 0;
+	}
+	if (parse_length(f, fl, &e->optimal, &decimals) != 0) {
+		twz_error_set(err, "%s:%lu: optimal length is not a number (or -1, no path): '%.*s'",
+			      name, e->line, (int)(fl > 40 ? 40 : fl), f);
+		return -1;
+	}
+	/* Within 1e-4 relative or half a unit of the last printed digit,
+	 * whichever is larger. */
+	double half_digit = 0.5 * pow(10.0, -decimals);
+	double rel = 1e-4 * e->optimal;
+	e->tolerance = rel > half_digit ? rel : half_digit;
+	return 0;
+}
+
 int twz_scen_parse(const uint8_t *buf, size_t len, const char *name,
 		   struct twz_scen *sc, struct twz_error *err)
 {
+	return twz_scen_parse_flags(buf, len, name, 0, sc, err);
+}
+
+int twz_scen_parse_flags(const uint8_t *buf, size_t len, const char *name,
+			 unsigned flags, struct twz_scen *sc,
+			 struct twz_error *err)
+{
+	int want_optimum = !(flags & TWZ_SCEN_NO_OPTIMUM);
 	struct twz_lines it;
 	const char *line;
 	size_t line_len, cap = 0;
@@ -105,6 +153,11 @@ int twz_scen_parse(const uint8_t *buf, size_t len, const char *name,
 	if (memchr(buf, 0, len)) {
 		twz_error_set(err, "%s: binary data (a NUL byte) in a scenario file", name);
 		return -1;
+	}
+	/* A UTF-8 byte-order mark, as editors on Windows write it. */
+	if (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
+		buf += 3;
+		len -= 3;
 	}
 	twz_lines_init(&it, buf, len);
 	while (twz_lines_next(&it, &line, &line_len)) {
@@ -122,7 +175,7 @@ int twz_scen_parse(const uint8_t *buf, size_t len, const char *name,
 			}
 			continue;
 		}
-		if (n != SCEN_FIELDS) {
+		if (n != SCEN_FIELDS && (want_optimum || n != SCEN_FIELDS - 1)) {
 			twz_error_set(err, "%s:%lu: %s fields, expected %d",
 				      name, it.number, n > SCEN_FIELDS ? "too many" : "too few",
 				      SCEN_FIELDS);
@@ -142,17 +195,8 @@ int twz_scen_parse(const uint8_t *buf, size_t len, const char *name,
 				goto fail;
 			}
 		}
-		int decimals;
-		if (parse_length(f[8], fl[8], &e.optimal, &decimals) != 0) {
-			twz_error_set(err, "%s:%lu: optimal length is not a number: '%.*s'",
-				      name, it.number, (int)(fl[8] > 40 ? 40 : fl[8]), f[8]);
+		if (want_optimum && parse_optimum(f[8], fl[8], name, &e, err) != 0)
 			goto fail;
-		}
-		/* Within 1e-4 relative or half a unit of the last printed
-		 * digit, whichever is larger. */
-		double half_digit = 0.5 * pow(10.0, -decimals);
-		double rel = 1e-4 * e.optimal;
-		e.tolerance = rel > half_digit ? rel : half_digit;
 
 		if (sc->count == cap) {
 			size_t ncap = cap ? cap * 2 : 256;
@@ -175,13 +219,19 @@ fail:
 
 int twz_scen_load(const char *path, struct twz_scen *sc, struct twz_error *err)
 {
+	return twz_scen_load_flags(path, 0, sc, err);
+}
+
+int twz_scen_load_flags(const char *path, unsigned flags,
+			struct twz_scen *sc, struct twz_error *err)
+{
 	size_t len;
 	uint8_t *buf = twz_read_file(path, TWZ_MAX_SCEN_BYTES, &len, err);
 
 	memset(sc, 0, sizeof *sc);
 	if (!buf)
 		return -1;
-	int rc = twz_scen_parse(buf, len, path, sc, err);
+	int rc = twz_scen_parse_flags(buf, len, path, flags, sc, err);
 	free(buf);
 	return rc;
 }

@@ -22,13 +22,13 @@ static int cell_walkable(const void *ctx, int64_t x, int64_t y)
 	return twz_node_at(ctx, x, y) != TWZ_NONE;
 }
 
-int twz_db_load_scen(const twz_db *db, const char *path,
+int twz_db_load_scen(const twz_db *db, const char *path, unsigned flags,
 		     struct twz_scen *sc, struct twz_error *err)
 {
 	twz_info info;
 
 	twz_get_info(db, &info);
-	if (twz_scen_load(path, sc, err) != 0)
+	if (twz_scen_load_flags(path, flags, sc, err) != 0)
 		return -1;
 	if (twz_scen_check_grid(sc, path, info.width, info.height, db_walkable,
 				db, err) != 0) {
@@ -46,7 +46,7 @@ void twz_session_close(struct twz_query_session *qs)
 }
 
 int twz_session_open(struct twz_query_session *qs, const char *dbpath,
-		     const char *scen)
+		     const char *scen, unsigned scen_flags)
 {
 	struct twz_error err = { { 0 }, 0 };
 	int rc;
@@ -63,7 +63,7 @@ int twz_session_open(struct twz_query_session *qs, const char *dbpath,
 		twz_session_close(qs);
 		return EXIT_NOMEM;
 	}
-	if (scen && twz_db_load_scen(qs->db, scen, &qs->sc, &err) != 0) {
+	if (scen && twz_db_load_scen(qs->db, scen, scen_flags, &qs->sc, &err) != 0) {
 		twz_session_close(qs);
 		return twz_cli_error(&err);
 	}

@@ -13,10 +13,10 @@
 #include "twigz.h"
 #include "twz_error.h"
 
-/* Load a scenario for db and check it fits the database's grid: same
- * size, start and goal walkable. 0 on success (nothing left to free on
- * failure). */
-int twz_db_load_scen(const twz_db *db, const char *path,
+/* Load a scenario for db (flags: TWZ_SCEN_*) and check it fits the
+ * database's grid: same size, start and goal walkable. 0 on success
+ * (nothing left to free on failure). */
+int twz_db_load_scen(const twz_db *db, const char *path, unsigned flags,
 		     struct twz_scen *sc, struct twz_error *err);
 
 struct twz_query_session {
@@ -29,7 +29,7 @@ struct twz_query_session {
 
 /* 0, or an exit status after a one-line error (nothing left open). */
 int twz_session_open(struct twz_query_session *qs, const char *dbpath,
-		     const char *scen);
+		     const char *scen, unsigned scen_flags);
 void twz_session_close(struct twz_query_session *qs);
 
 struct twz_path_result {

@@ -24,14 +24,32 @@ static const struct {
 	{ "render", twz_cmd_render },
 };
 
+/* --help or -h among a command's words asks for its usage (render has
+ * its own, longer help). */
+static int asks_help(const char *cmd, int argc, char **argv)
+{
+	if (!strcmp(cmd, "render"))
+		return 0;
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return twz_cli_usage("%s", "no command");
 	const char *cmd = argv[1];
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		if (!strcmp(cmd, commands[i].name))
-			return commands[i].run(argc - 2, argv + 2);
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		if (asks_help(cmd, argc - 2, argv + 2)) {
+			twz_cli_command_usage(cmd);
+			return 0;
+		}
+		return commands[i].run(argc - 2, argv + 2);
+	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("twigz %s (format %d.%d; reads 1.0 to %d.%d)\n", twz_version(),
 		       TWZ_FORMAT_MAJOR, TWZ_FORMAT_MINOR, TWZ_FORMAT_MAJOR,

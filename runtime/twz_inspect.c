@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "twz_db.h"
 
 const struct twz_container *twz_inspect_container(const twz_db *db)
@@ -24,6 +26,47 @@ const void *twz_inspect_section(const twz_db *db, unsigned kind,
 	*data = db->content.data[kind];
 	*size = (size_t)db->content.size[kind];
 	return db->inflated[kind];
+}
+
+int twz_inspect_section_bytes(const twz_db *db, uint32_t i,
+			      const uint8_t **data, size_t *size, void **owned)
+{
+	*data = NULL;
+	*size = 0;
+	*owned = NULL;
+	if (i >= db->c.section_count)
+		return 1;
+	const struct twz_section_ref *s = &db->c.sections[i];
+	if (s->kind == 0 || s->kind >= TWZ_SECTION_KIND_LIMIT)
+		return 1;
+	if (db->content.data[s->kind]) {
+		*data = db->content.data[s->kind];
+		*size = (size_t)db->content.size[s->kind];
+		return 0;
+	}
+	/* Open skips kinds of a newer minor version (as load() does), and
+	 * frees what it inflated once its back end has derived its own
+	 * tables from it: only the latter is inflated again. */
+	int transit = db->c.method == TWZ_METHOD_TRANSIT &&
+		      s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
+		      s->kind <= TWZ_SECTION_TRANSIT_MAX;
+	if ((s->kind > TWZ_SECTION_KIND_MAX && !transit) ||
+	    s->codec != TWZ_CODEC_ZSTD)
+		return 1;
+	void *buf = malloc(s->raw_size ? (size_t)s->raw_size : 1);
+	if (!buf)
+		return -1;
+	size_t got = ZSTD_decompress(buf, (size_t)s->raw_size,
+				     db->file + s->offset, (size_t)s->size);
+	if (ZSTD_isError(got) || got != s->raw_size ||
+	    twz_checksum(buf, (size_t)s->raw_size) != s->raw_checksum) {
+		free(buf);
+		return -1;
+	}
+	*data = buf;
+	*size = (size_t)s->raw_size;
+	*owned = buf;
+	return 0;
 }
 
 void twz_inspect_file(const twz_db *db, const uint8_t **bytes, size_t *len)

@@ -112,6 +112,7 @@ static const char *const good_maps[] = {
 	"type\toctile\nheight\t2\nwidth   3\nmap  \n.@.\n...\n",       /* tabs, runs */
 	"type octile \nheight 2 \nwidth 3\t\nmap\n.@.\n...\n",        /* trailing */
 	"type octile\nheight 2\nwidth 3\nmap\nSOG\nG.S\n",
+	"\xef\xbb\xbftype octile\nheight 2\nwidth 3\nmap\n.@.\n...\n", /* UTF-8 BOM */
 };
 
 START_TEST(test_levels_map_header_variants)
@@ -248,6 +249,13 @@ static const struct bad_text bad_maps[] = {
 	{ "\x7f" "ELF\x02\x01\x01", 0, 1, "unknown header line" },
 	{ "", 0, 0, "empty" },
 	{ "\n", 0, 1, "empty line" },
+	/* a field given twice: neither silently wins */
+	{ "type octile\nheight 2\nwidth 2\nheight 3\nmap\n..\n..\n", 0, 4,
+	  "'height' given again (first on line 2)" },
+	{ "type octile\nwidth 2\nheight 2\nwidth 2\nmap\n..\n..\n", 0, 4,
+	  "'width' given again" },
+	{ "type octile\nheight 2\ntype octile\nwidth 2\nmap\n..\n..\n", 0, 3,
+	  "'type' given again" },
 	/* sizes beyond the limits, refused before the rows are read */
 	{ "type octile\nheight 16384\nwidth 16384\nmap\n", 0, 0, "exceed the limit" },
 	{ "type octile\nheight 8192\nwidth 8193\nmap\n", 0, 0, "exceed the limit" },
@@ -282,6 +290,7 @@ static const struct {
 	{ "bad_row.map", 7, "row 2 has 5 cells, expected 6" },
 	{ "bad_cell.map", 6, "unknown cell 'X'" },
 	{ "bad_short.map", 6, "only 2 of 3 map rows" },
+	{ "bad_repeat.map", 4, "'height' given again (first on line 2)" },
 	{ "no_such_level.map", 0, "cannot open" },
 	{ "", 0, "cannot read" },       /* the directory itself */
 };
@@ -423,6 +432,8 @@ START_TEST(test_levels_scen_layout_variants)
 		"3  a.map 8 6   1 2 3 4 2.82842712  \n\n   \n3 a.map 8 6 1 2 3 4 2.83",
 		"version\t1\r\n3\ta.map\t8\t6\t1\t2\t3\t4\t2.828427\t\r\n\r\n",
 		"version 1.0\n3\ta.map\t8\t6\t1\t2\t3\t4\t2.8284271247461903\n",
+		/* a UTF-8 byte-order mark, as editors on Windows write it */
+		"\xef\xbb\xbfversion 1\n3\ta.map\t8\t6\t1\t2\t3\t4\t2.82842712\n",
 	};
 	struct twz_scen sc;
 	struct twz_error err = { { 0 }, 0 };
@@ -648,6 +659,58 @@ START_TEST(test_levels_scen_tolerance_2_decimals)
 }
 END_TEST
 
+/* ---- .scen: no path, and problems only ------------------------------------ */
+
+/* "-1" (and "-1.0") is how generated scenario files say there is no
+ * path; any other negative length is still refused. */
+START_TEST(test_levels_scen_minus_one_is_no_path)
+{
+	static const char text[] = "version 1\n"
+				   "0\ta.map\t8\t6\t1\t2\t3\t4\t-1\n"
+				   "0\ta.map\t8\t6\t1\t2\t3\t4\t-1.00\n"
+				   "0\ta.map\t8\t6\t1\t2\t3\t4\t2.5\n";
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+
+	ck_assert_msg(parse_scen(text, sizeof text - 1, "gen.scen", &sc, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_eq(sc.count, 3);
+	ck_assert_int_eq(sc.entries[0].unreachable, 1);
+	ck_assert_int_eq(sc.entries[1].unreachable, 1);
+	ck_assert_int_eq(sc.entries[2].unreachable, 0);
+	ck_assert_double_eq(sc.entries[2].optimal, 2.5);
+	twz_scen_free(&sc);
+
+	static const char minus_two[] = "0\ta.map\t8\t6\t1\t2\t3\t4\t-2\n";
+	ck_assert_int_eq(parse_scen(minus_two, sizeof minus_two - 1, "gen.scen",
+				    &sc, &err), -1);
+	assert_message(&err, "gen.scen", 1, "optimal length is not");
+}
+END_TEST
+
+/* A reader of the problems alone takes any ninth field, or none. */
+START_TEST(test_levels_scen_problems_only)
+{
+	static const char text[] = "0 a.map 8 6 1 2 3 4\n"
+				   "0 a.map 8 6 5 2 3 1 whatever\n";
+	uint8_t *buf = twz_test_dup_bytes((const uint8_t *)text, sizeof text - 1);
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+
+	ck_assert_msg(twz_scen_parse_flags(buf, sizeof text - 1, "q.scen",
+					   TWZ_SCEN_NO_OPTIMUM, &sc, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_eq(sc.count, 2);
+	ck_assert_uint_eq(sc.entries[1].sx, 5);
+	ck_assert_uint_eq(sc.entries[1].gy, 1);
+	twz_scen_free(&sc);
+	/* Without the flag, both lines are wrong. */
+	ck_assert_int_eq(twz_scen_parse(buf, sizeof text - 1, "q.scen", &sc, &err), -1);
+	assert_message(&err, "q.scen", 1, "too few fields");
+	free(buf);
+}
+END_TEST
+
 /* ---- suite --------------------------------------------------------------- */
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -679,8 +742,14 @@ static Suite *twz_levels_suite(void)
 	tcase_add_test(tc, test_levels_scen_version_1_tabs);
 	tcase_add_test(tc, test_levels_scen_old_spaces_no_version);
 	tcase_add_test(tc, test_levels_scen_version_1_0_crlf);
-	tcase_add_loop_test(tc, test_levels_scen_layout_variants, 0, 4);
+	tcase_add_loop_test(tc, test_levels_scen_layout_variants, 0, 5);
 	tcase_add_test(tc, test_levels_scen_checked_against_grid);
+	suite_add_tcase(s, tc);
+
+	/* The optimal length column: -1 for no path, or not read at all. */
+	tc = tcase_create("ScenOptimum");
+	tcase_add_test(tc, test_levels_scen_minus_one_is_no_path);
+	tcase_add_test(tc, test_levels_scen_problems_only);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("ScenMalformed");

@@ -667,6 +667,17 @@ START_TEST(test_runtime_version)
 }
 END_TEST
 
+/* The version is the build's project version (the test environment
+ * carries it), not a number kept by hand in a header. */
+START_TEST(test_runtime_version_is_the_project_version)
+{
+	const char *project = getenv("TWZ_PROJECT_VERSION");
+
+	ck_assert_msg(project && *project, "TWZ_PROJECT_VERSION is not set");
+	ck_assert_str_eq(twz_version(), project);
+}
+END_TEST
+
 /* The status values are ABI: pinned here so a renumbering fails. */
 START_TEST(test_runtime_status_values_pinned)
 {
@@ -719,6 +730,7 @@ static Suite *twz_runtime_suite(void)
 	tc = tcase_create("Version");
 	tcase_add_test(tc, test_runtime_strerror_never_null);
 	tcase_add_test(tc, test_runtime_version);
+	tcase_add_test(tc, test_runtime_version_is_the_project_version);
 	tcase_add_test(tc, test_runtime_status_values_pinned);
 	suite_add_tcase(s, tc);
 	return s;

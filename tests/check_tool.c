@@ -8,6 +8,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +20,13 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "cmd_bench.h"
 #include "level_map.h"
 #include "level_scen.h"
 #include "test_support.h"
 #include "twigz.h"
 #include "twz_validate.h"
+#include "twz_writer.h"
 
 /* The command's documented exit statuses. */
 enum {
@@ -168,24 +172,6 @@ static void build(const char *level, const char *out, const char *codec,
 	ck_assert_uint_eq(r.out_len, 0);
 	ck_assert_msg(r.err_len == 0, "--quiet build wrote '%s'", r.err);
 	twz_test_run_free(&r);
-}
-
-/* A generated level written as a Moving AI .map. */
-static void write_map(const char *path, const struct twz_grid *g)
-{
-	size_t cap = 64 + ((size_t)g->width + 1) * g->height;
-	char *text = malloc(cap);
-	ck_assert_ptr_nonnull(text);
-	int n = snprintf(text, cap, "type octile\nheight %u\nwidth %u\nmap\n",
-			 g->height, g->width);
-	size_t len = (size_t)n;
-	for (uint32_t y = 0; y < g->height; y++) {
-		for (uint32_t x = 0; x < g->width; x++)
-			text[len++] = twz_grid_walkable(g, x, y) ? '.' : '@';
-		text[len++] = '\n';
-	}
-	twz_test_write_file(path, text, len);
-	free(text);
 }
 
 /* ---- the JSON line of a query ------------------------------------------- */
@@ -399,7 +385,7 @@ START_TEST(test_tool_build_threads_identical)
 	char levels[2][8400];
 
 	twz_test_generate(&g, TWZ_TEST_CAVES, 48, 32, 11);
-	write_map(in_work("caves.map"), &g);
+	twz_test_write_map(in_work("caves.map"), &g);
 	twz_grid_free(&g);
 	snprintf(levels[0], sizeof levels[0], "%s", twz_test_level_file("rooms.map"));
 	snprintf(levels[1], sizeof levels[1], "%s", in_work("caves.map"));
@@ -456,7 +442,7 @@ START_TEST(test_tool_build_killed_leaves_no_partial_output)
 	int ws;
 
 	twz_test_generate(&g, TWZ_TEST_OPEN_HOLLOW, 64, 64, 2);
-	write_map(in_work("big.map"), &g);
+	twz_test_write_map(in_work("big.map"), &g);
 	twz_grid_free(&g);
 	pid_t pid = twz_test_spawn_tool(args);
 	nanosleep(&pause, NULL);
@@ -471,6 +457,112 @@ START_TEST(test_tool_build_killed_leaves_no_partial_output)
 	} else {
 		ck_assert_int_eq(errno, ENOENT);
 	}
+}
+END_TEST
+
+/* A level, the output and the scratch directory after a signal: no
+ * temporary file, and no output or a complete one. */
+static void assert_signal_left_no_tmp(const char *out)
+{
+	struct stat st;
+
+	if (stat(out, &st) == 0) {
+		/* It was renamed first: then the file is whole. */
+		twz_db *db;
+		ck_assert_int_eq(twz_open(out, 0, &db), TWZ_OK);
+		twz_close(db);
+	} else {
+		ck_assert_int_eq(errno, ENOENT);
+	}
+	char *names = listing(work);
+	ck_assert_msg(!strstr(names, ".tmp."), "a temporary file is left: %s", names);
+	free(names);
+}
+
+/* SIGTERM and SIGINT at several points of a bake, the last ones late
+ * enough to fall in or after the write: never a temporary file left. */
+START_TEST(test_tool_build_signal_leaves_no_tmp)
+{
+	static const long delays_ms[] = { 20, 150, 400, 700, 900 };
+	struct twz_grid g;
+	char level[8400], out[8400];
+
+	/* Own copies: in_work's buffers rotate. */
+	snprintf(level, sizeof level, "%s", in_work("big.map"));
+	snprintf(out, sizeof out, "%s", in_work("big.twz"));
+	const char *const args[] = { "build", level, "-o", out, "--threads", "1",
+				     "--quiet", NULL };
+	twz_test_generate(&g, TWZ_TEST_OPEN_HOLLOW, 64, 64, 2);
+	twz_test_write_map(level, &g);
+	twz_grid_free(&g);
+	for (size_t i = 0; i < sizeof delays_ms / sizeof delays_ms[0]; i++) {
+		struct timespec pause = { 0, delays_ms[i] * 1000 * 1000 };
+		int ws;
+
+		unlink(out);
+		pid_t pid = twz_test_spawn_tool(args);
+		nanosleep(&pause, NULL);
+		kill(pid, i & 1 ? SIGINT : SIGTERM);
+		ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+		ck_assert_msg(WIFEXITED(ws) ? WEXITSTATUS(ws) == 0 : WIFSIGNALED(ws),
+			      "the tool ended with status %d", ws);
+		assert_signal_left_no_tmp(out);
+	}
+}
+END_TEST
+
+/* The write window itself, hit every time: a thread of the writing
+ * process waits for the temporary file to appear, then signals its own
+ * process. The process ends by that signal, and leaves no file. */
+struct tmp_watch {
+	int sig;
+};
+
+static void *watch_for_tmp(void *arg)
+{
+	const struct tmp_watch *w = arg;
+
+	for (;;) {
+		char *names = listing(work);
+		int seen = strstr(names, ".tmp.") != NULL;
+		free(names);
+		if (seen)
+			break;
+		sched_yield();
+	}
+	kill(getpid(), w->sig);
+	return NULL;
+}
+
+START_TEST(test_tool_write_signal_removes_tmp)
+{
+	static const int sigs[] = { SIGTERM, SIGINT };
+	struct tmp_watch w = { sigs[_i] };
+	size_t len = (size_t)64 << 20;
+	int ws;
+
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* As in the tool: the runner's own handlers are not ours. */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		uint8_t *buf = calloc(1, len);
+		struct twz_error err = { { 0 }, 0 };
+		pthread_t t;
+		if (!buf || pthread_create(&t, NULL, watch_for_tmp, &w) != 0)
+			_exit(3);
+		/* Many writes, so the signal lands inside the window. */
+		for (int k = 0; k < 64; k++)
+			twz_write_atomic(in_work("window.twz"), buf, len, &err);
+		_exit(2);
+	}
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	ck_assert_msg(WIFSIGNALED(ws) && WTERMSIG(ws) == sigs[_i],
+		      "the writer ended with status %d, not by signal %d", ws, sigs[_i]);
+	char *names = listing(work);
+	ck_assert_msg(!strstr(names, ".tmp."), "a temporary file is left: %s", names);
+	free(names);
 }
 END_TEST
 
@@ -555,6 +647,24 @@ START_TEST(test_tool_query_scen_json_in_order)
 }
 END_TEST
 
+/* query reads the problems alone: a -1, a word or no ninth field at all. */
+START_TEST(test_tool_query_scen_needs_no_optimum)
+{
+	struct twz_test_run r;
+
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "zstd", "1");
+	TOOL(&r, "query", in_work("rooms.twz"), "--scen",
+	     twz_test_level_file("rooms_problems_only.scen"));
+	assert_status(&r, EXIT_OK);
+	ck_assert_msg(strstr(r.out, "(15,5) -> (11,2): cost 9.000000") == r.out,
+		      "first answer: '%s'", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "(4,7) -> (0,0): unreachable\n"));
+	ck_assert_ptr_nonnull(strstr(r.out, "(0,0) -> (19,9): cost "));
+	ck_assert_uint_eq(r.err_len, 0);
+	twz_test_run_free(&r);
+}
+END_TEST
+
 START_TEST(test_tool_query_bad_places)
 {
 	static const char *const bad[][4] = {
@@ -596,6 +706,19 @@ START_TEST(test_tool_verify_counts)
 	ck_assert_str_eq(r.out, "13 passed, 1 failed\n");
 	/* The failure is named by file and line. */
 	assert_one_error_line(&r, "rooms_wrong.map.scen:4:", NULL);
+	twz_test_run_free(&r);
+
+	/* -1, no path: passed when the database finds none, failed when it
+	 * finds one. */
+	TOOL(&r, "verify", in_work("rooms.twz"), twz_test_level_file("rooms_no_path.scen"));
+	assert_status(&r, EXIT_OK);
+	ck_assert_str_eq(r.out, "3 passed, 0 failed\n");
+	twz_test_run_free(&r);
+	TOOL(&r, "verify", in_work("rooms.twz"),
+	     twz_test_level_file("rooms_no_path_wrong.scen"));
+	assert_status(&r, EXIT_VERIFY);
+	ck_assert_str_eq(r.out, "1 passed, 1 failed\n");
+	assert_one_error_line(&r, "rooms_no_path_wrong.scen:3:", "found a path");
 	twz_test_run_free(&r);
 
 	/* A scenario that does not parse is bad input, not a failed check. */
@@ -723,6 +846,190 @@ START_TEST(test_tool_error_malformed_level)
 }
 END_TEST
 
+/* Every command takes --help or -h, wherever it is among its words, and
+ * prints its usage on stdout with status 0. */
+START_TEST(test_tool_command_help)
+{
+	static const char *const cmds[] = { "build", "query", "verify", "info",
+					     "bench", "unpack" };
+
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		struct twz_test_run r;
+		char want[32];
+
+		snprintf(want, sizeof want, "  twigz %s ", cmds[i]);
+		TOOL(&r, cmds[i], "--help");
+		assert_status(&r, EXIT_OK);
+		ck_assert_msg(strncmp(r.out, "usage:\n", 7) == 0 && strstr(r.out, want),
+			      "%s --help printed '%s'", cmds[i], r.out);
+		ck_assert_uint_eq(r.err_len, 0);
+		twz_test_run_free(&r);
+		TOOL(&r, cmds[i], "SOMETHING", "-h");
+		assert_status(&r, EXIT_OK);
+		ck_assert_ptr_nonnull(strstr(r.out, want));
+		twz_test_run_free(&r);
+	}
+}
+END_TEST
+
+/* -o names a file: a directory or "-" (standard output) is refused in one
+ * line before anything is baked, and nothing is written. */
+START_TEST(test_tool_output_not_a_file)
+{
+	static const char *const cmds[] = { "build", "unpack" };
+	struct twz_test_run r;
+
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "raw", "1");
+	for (size_t i = 0; i < 2; i++) {
+		const char *in = i ? in_work("rooms.twz") : twz_test_level_file("rooms.map");
+		const char *const dir_args[] = { cmds[i], in, "-o", ".", NULL };
+		const char *const dash_args[] = { cmds[i], in, "-o", "-", NULL };
+
+		twz_test_run_tool(dir_args, work, 0, &r);
+		assert_status(&r, EXIT_IO);
+		assert_one_error_line(&r, ".: is a directory", NULL);
+		twz_test_run_free(&r);
+		/* A usage error: its line, then the usage. */
+		twz_test_run_tool(dash_args, work, 0, &r);
+		assert_status(&r, EXIT_USAGE);
+		ck_assert_msg(strncmp(r.err, "twigz: -o -: twigz writes files", 31) == 0 &&
+				      strstr(r.err, "\nusage:\n"),
+			      "stderr: '%s'", r.err);
+		twz_test_run_free(&r);
+		assert_listing(work, "rooms.twz");
+	}
+}
+END_TEST
+
+/* verify --json: one object a problem in scenario order, then the
+ * summary; the plain output is the one line of counts. */
+START_TEST(test_tool_verify_json)
+{
+	struct twz_scen sc;
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_test_run r;
+	char want[128];
+
+	ck_assert_int_eq(twz_scen_load(twz_test_level_file("rooms.map.scen"), &sc, &err), 0);
+	build(twz_test_level_file("rooms.map"), in_work("rooms.twz"), "raw", "1");
+	TOOL(&r, "verify", in_work("rooms.twz"), twz_test_level_file("rooms.map.scen"),
+	     "--json");
+	assert_status(&r, EXIT_OK);
+	ck_assert_uint_eq(r.err_len, 0);
+	const char *p = r.out;
+	for (size_t i = 0; i < sc.count; i++) {
+		const struct twz_scen_entry *e = &sc.entries[i];
+		const char *nl = strchr(p, '\n');
+		ck_assert_msg(nl != NULL, "only %zu lines: '%s'", i, r.out);
+		snprintf(want, sizeof want, "{\"line\":%lu,\"start\":[%u,%u],\"goal\":[%u,%u],"
+			 "\"expected\":", e->line, e->sx, e->sy, e->gx, e->gy);
+		ck_assert_msg(strncmp(p, want, strlen(want)) == 0, "line %zu: '%.*s'",
+			      i + 1, (int)(nl - p), p);
+		const char *cost = strstr(p, "\"cost\":");
+		ck_assert_msg(cost && cost < nl, "line %zu has no cost", i + 1);
+		ck_assert(twz_scen_cost_matches(e, strtod(cost + 7, NULL)));
+		const char *passed = strstr(p, "\"passed\":true}");
+		ck_assert_msg(passed && passed < nl, "line %zu did not pass", i + 1);
+		p = nl + 1;
+	}
+	ck_assert_str_eq(p, "{\"passed\":14,\"failed\":0}\n");
+	twz_test_run_free(&r);
+
+	TOOL(&r, "verify", in_work("rooms.twz"),
+	     twz_test_level_file("rooms_no_path_wrong.scen"), "--json");
+	assert_status(&r, EXIT_VERIFY);
+	ck_assert_ptr_nonnull(strstr(r.out, "\"expected\":null,\"cost\":null,\"passed\":true}"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"passed\":false,\"why\":\"found a path"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\n{\"passed\":1,\"failed\":1}\n"));
+	twz_test_run_free(&r);
+	twz_scen_free(&sc);
+}
+END_TEST
+
+/* A level and a scenario saved with a UTF-8 byte-order mark. */
+START_TEST(test_tool_byte_order_mark)
+{
+	struct twz_test_run r;
+	size_t len;
+	uint8_t *map = twz_test_read_file(twz_test_level_file("rooms.map"), &len);
+	uint8_t *bom = malloc(len + 3);
+
+	ck_assert_ptr_nonnull(bom);
+	memcpy(bom, "\xef\xbb\xbf", 3);
+	memcpy(bom + 3, map, len);
+	twz_test_write_file(in_work("bom.map"), bom, len + 3);
+	free(map);
+	map = twz_test_read_file(twz_test_level_file("rooms.map.scen"), &len);
+	bom = realloc(bom, len + 3);
+	ck_assert_ptr_nonnull(bom);
+	memcpy(bom + 3, map, len);
+	twz_test_write_file(in_work("bom.scen"), bom, len + 3);
+	free(map);
+	free(bom);
+
+	build(in_work("bom.map"), in_work("bom.twz"), "zstd", "1");
+	TOOL(&r, "verify", in_work("bom.twz"), in_work("bom.scen"));
+	assert_status(&r, EXIT_OK);
+	ck_assert_str_eq(r.out, "14 passed, 0 failed\n");
+	twz_test_run_free(&r);
+}
+END_TEST
+
+/* The bench table keeps its columns aligned whatever the figures: each
+ * row's reference and A* cells start where their headings do. */
+START_TEST(test_tool_bench_columns_fit_large_figures)
+{
+	struct twz_bench_result r;
+	char *text = NULL;
+	size_t len = 0;
+
+	memset(&r, 0, sizeof r);
+	r.nodes = 4000000;
+	r.regions = 1;
+	r.has_ref = 1;
+	r.pairs = 1000000000000ull;
+	r.next_ns = 123456789.5;
+	r.ref_next_ns = 98765432.1;
+	r.from_scenario = _i;
+	r.paths = 123456789;
+	r.steps = 999999999999ull;
+	r.step_ns = 7.5;
+	r.ref_step_ns = 123456.7;
+	r.astar_step_ns = 99999999.9;
+	r.path_us = 1234567.25;
+	r.ref_path_us = 0.5;
+	r.astar_path_us = 987654321.75;
+	r.lag_ns = 5;
+	r.ref_lag_ns = 12345678.9;
+	r.astar_lag_us = 3;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	twz_bench_print(f, "big.twz", &r, 0);
+	fclose(f);
+
+	/* The fourth line is the heading. */
+	const char *line = text;
+	for (int k = 0; k < 3; k++)
+		line = strchr(line, '\n') + 1;
+	const char *ref = strstr(line, "binary search"), *astar = strstr(line, "A*");
+	ck_assert_ptr_nonnull(ref);
+	ck_assert_ptr_nonnull(astar);
+	size_t ref_at = (size_t)(ref - line), astar_at = (size_t)(astar - line);
+	for (int row = 0; row < 4; row++) {
+		line = strchr(line, '\n') + 1;
+		const char *nl = strchr(line, '\n');
+		ck_assert_msg(nl && (size_t)(nl - line) > astar_at, "short row: %s", text);
+		ck_assert_msg(line[ref_at - 1] == ' ' && line[ref_at] != ' ',
+			      "reference column moved in:\n%s", text);
+		if (row > 0)
+			ck_assert_msg(line[astar_at - 1] == ' ' && line[astar_at] != ' ',
+				      "A* column moved in:\n%s", text);
+		ck_assert_msg(nl[-1] != ' ', "blanks at the end of a row:\n%s", text);
+	}
+	free(text);
+}
+END_TEST
+
 START_TEST(test_tool_error_usage)
 {
 	static const char *const bad[][8] = {
@@ -783,6 +1090,12 @@ START_TEST(test_tool_version)
 	ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0, "'%s' should start '%s'",
 		      r.out, want);
 	ck_assert_uint_eq(r.err_len, 0);
+	/* The build's project version, as the test environment says it. */
+	const char *project = getenv("TWZ_PROJECT_VERSION");
+	ck_assert_msg(project && *project, "TWZ_PROJECT_VERSION is not set");
+	snprintf(want, sizeof want, "twigz %s (", project);
+	ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0, "'%s' should start '%s'",
+		      r.out, want);
 	twz_test_run_free(&r);
 }
 END_TEST
@@ -923,12 +1236,15 @@ static Suite *twz_tool_suite(void)
 	tcase_add_test(tc, test_tool_build_threads_identical);
 	tcase_add_test(tc, test_tool_build_failure_keeps_old_output);
 	tcase_add_test(tc, test_tool_build_killed_leaves_no_partial_output);
+	tcase_add_test(tc, test_tool_build_signal_leaves_no_tmp);
+	tcase_add_loop_test(tc, test_tool_write_signal_removes_tmp, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = scratch_tcase("Query");
 	tcase_add_test(tc, test_tool_query_json_form);
 	tcase_add_test(tc, test_tool_query_scen_json_in_order);
 	tcase_add_test(tc, test_tool_query_bad_places);
+	tcase_add_test(tc, test_tool_query_scen_needs_no_optimum);
 	suite_add_tcase(s, tc);
 
 	tc = scratch_tcase("VerifyInfo");
@@ -940,6 +1256,11 @@ static Suite *twz_tool_suite(void)
 	tcase_add_test(tc, test_tool_error_missing_level);
 	tcase_add_test(tc, test_tool_error_malformed_level);
 	tcase_add_test(tc, test_tool_error_usage);
+	tcase_add_test(tc, test_tool_command_help);
+	tcase_add_test(tc, test_tool_output_not_a_file);
+	tcase_add_test(tc, test_tool_verify_json);
+	tcase_add_test(tc, test_tool_byte_order_mark);
+	tcase_add_loop_test(tc, test_tool_bench_columns_fit_large_figures, 0, 2);
 	tcase_add_test(tc, test_tool_version);
 	tcase_add_test(tc, test_tool_error_damaged_db);
 	tcase_add_test(tc, test_tool_error_unwritable_output);

@@ -221,6 +221,61 @@ START_TEST(test_unpack_raw_input_unchanged)
 }
 END_TEST
 
+/* A zstd TRANSIT bake unpacks to exactly the raw bake of the same level
+ * and options, although open frees its inflated distance planes once it
+ * has converted them. _i picks the connectivity. */
+START_TEST(test_unpack_transit_matches_raw_bake)
+{
+	const char *conn = _i ? "4" : "8";
+	char level[4200], z[4200], r[4200], u[4200], err[1024];
+	struct twz_test_run run;
+	struct twz_grid g;
+
+	twz_test_generate(&g, TWZ_TEST_OPEN_HOLLOW, 48, 40, 5);
+	work_path(level, sizeof level, "open.map");
+	twz_test_write_map(level, &g);
+	twz_grid_free(&g);
+
+	work_path(z, sizeof z, "transit_zstd.twz");
+	work_path(r, sizeof r, "transit_raw.twz");
+	work_path(u, sizeof u, "transit_unpacked.twz");
+	const char *const zargs[] = { "build", level, "-o", z, "--method", "transit",
+				      "--connectivity", conn, "--quiet", NULL };
+	const char *const rargs[] = { "build", level, "-o", r, "--method", "transit",
+				      "--connectivity", conn, "--codec", "raw",
+				      "--quiet", NULL };
+	twz_test_run_tool(zargs, NULL, 0, &run);
+	ck_assert_msg(run.status == 0, "zstd bake: %s", run.err);
+	twz_test_run_free(&run);
+	twz_test_run_tool(rargs, NULL, 0, &run);
+	ck_assert_msg(run.status == 0, "raw bake: %s", run.err);
+	twz_test_run_free(&run);
+
+	size_t zlen, rlen, ulen;
+	uint8_t *zbuf = twz_test_read_file(z, &zlen);
+	struct twz_container c;
+	ck_assert_int_eq(twz_parse_container(zbuf, zlen, &c), TWZ_OK);
+	ck_assert_uint_eq(c.method, TWZ_METHOD_TRANSIT);
+	int planes = 0;
+	for (uint32_t i = 0; i < c.section_count; i++)
+		planes |= c.sections[i].kind == TWZ_SECTION_TRANSIT_NODE_DIST &&
+			  c.sections[i].codec == TWZ_CODEC_ZSTD;
+	ck_assert_msg(planes, "the zstd bake stored its distances raw");
+
+	int rc = run_tool(err, sizeof err, z, "-o", u, NULL);
+	ck_assert_msg(rc == 0, "unpack: exit %d: %s", rc, err);
+	ck_assert_str_eq(err, "");
+	uint8_t *rbuf = twz_test_read_file(r, &rlen);
+	uint8_t *ubuf = twz_test_read_file(u, &ulen);
+	ck_assert_uint_eq(ulen, rlen);
+	ck_assert_msg(memcmp(ubuf, rbuf, rlen) == 0,
+		      "the unpacked file is not the raw bake");
+	free(ubuf);
+	free(rbuf);
+	free(zbuf);
+}
+END_TEST
+
 /* ---- bad input -------------------------------------------------------- */
 
 static uint8_t *small_zstd_db(size_t *len)
@@ -331,6 +386,7 @@ static Suite *twz_unpack_suite(void)
 	tcase_add_loop_test(tc, test_unpack_round_trip, 0, 6 * TWZ_TEST_KIND_COUNT);
 	tcase_add_loop_test(tc, test_unpack_output_is_zero_copy, 0, 3);
 	tcase_add_loop_test(tc, test_unpack_raw_input_unchanged, 0, 3);
+	tcase_add_loop_test(tc, test_unpack_transit_matches_raw_bake, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("BadInput");

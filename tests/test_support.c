@@ -819,6 +819,24 @@ void twz_test_write_file(const char *path, const void *buf, size_t len)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+/* A generated level written as a Moving AI .map. */
+void twz_test_write_map(const char *path, const struct twz_grid *g)
+{
+	size_t cap = 64 + ((size_t)g->width + 1) * g->height;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	int n = snprintf(text, cap, "type octile\nheight %u\nwidth %u\nmap\n",
+			 g->height, g->width);
+	size_t len = (size_t)n;
+	for (uint32_t y = 0; y < g->height; y++) {
+		for (uint32_t x = 0; x < g->width; x++)
+			text[len++] = twz_grid_walkable(g, x, y) ? '.' : '@';
+		text[len++] = '\n';
+	}
+	twz_test_write_file(path, text, len);
+	free(text);
+}
+
 uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len)
 {
 	uint8_t *copy = malloc(len ? len : 1);

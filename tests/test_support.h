@@ -148,6 +148,10 @@ uint8_t *twz_test_read_file(const char *path, size_t *len);
 /* Write buf as the whole file; fails the test on any error. */
 void twz_test_write_file(const char *path, const void *buf, size_t len);
 
+/* g written as a Moving AI .map ("type octile"); fails the test on any
+ * error. */
+void twz_test_write_map(const char *path, const struct twz_grid *g);
+
 /* A malloc'd exact-size copy (AddressSanitizer sees a read past its end). */
 uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len);
 

@@ -26,6 +26,14 @@ const struct twz_container *twz_inspect_container(const twz_db *db);
 const void *twz_inspect_section(const twz_db *db, unsigned kind,
 				const uint8_t **data, size_t *size);
 
+/* Section index i of the table, decoded: the bytes open kept (in the
+ * file or an inflated buffer), or inflated again into *owned (free() it)
+ * when open freed them after use (TRANSIT distance planes). 0 on
+ * success, 1 when the runtime does not read the section's kind, -1 when
+ * it cannot be decoded (no memory, or the file changed since open). */
+int twz_inspect_section_bytes(const twz_db *db, uint32_t i,
+			      const uint8_t **data, size_t *size, void **owned);
+
 /* The file's bytes as opened (the mapping, or the caller's buffer). */
 void twz_inspect_file(const twz_db *db, const uint8_t **bytes, size_t *len);
 
