@@ -141,8 +141,10 @@ int twz_pool_run(const struct twz_pool *p, unsigned threads)
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
+	/* Erase the progress line: the summary (or the next stage's line)
+	 * takes its place. Progress is shown only on a terminal. */
 	if (p->opt->progress && p->items)
-		fputc('\n', stderr);
+		fputs("\r\033[K", stderr);
 	return atomic_load(&r.failed) ? -1 : 0;
 }
 
