@@ -54,7 +54,8 @@ int twz_scen_check_grid(const struct twz_scen *sc, const char *name,
 			int (*walkable)(const void *ctx, uint32_t x, uint32_t y),
 			const void *ctx, struct twz_error *err);
 
-/* A cost matches the printed optimum (DESIGN.md's tolerance rule). */
+/* A cost matches the printed optimum: within 1e-4 relative or half a
+ * unit of the last printed digit, whichever is larger. */
 static inline int twz_scen_cost_matches(const struct twz_scen_entry *e,
 					double cost)
 {

@@ -110,7 +110,7 @@ step_example() {
 	flags=$(pkg-config --cflags --libs twigz)
 	# shellcheck disable=SC2086 # flags are split on purpose
 	cc -std=c11 -Wall -Wextra -Werror -o "$dir/walk-uninstalled" "$dir/walk.c" $flags
-	LD_LIBRARY_PATH="$B/runtime" "$dir/walk-uninstalled" "$dir/demo.twz" 3 3 60 29
+	LD_LIBRARY_PATH="$B/include" "$dir/walk-uninstalled" "$dir/demo.twz" 3 3 60 29
 }
 
 step_runtime_only() {

@@ -4,7 +4,7 @@
  * levels are, files, and runs of the twigz tool.
  *
  * The Dijkstra and its move rule are written here from the movement rules
- * (DESIGN.md), not from precompute/, which is what the suites test.
+ * (the README and FORMAT.md), not from precompute/, which is what the suites test.
  */
 #include "test_support.h"
 
@@ -506,7 +506,7 @@ uint8_t *twz_test_bake_layout(const struct twz_grid *g, unsigned connectivity,
 
 /* ---- the plain Dijkstra ---------------------------------------------- */
 
-/* Moves as DESIGN.md and FORMAT.md number them: N E S W, then NE SE SW NW,
+/* Moves as FORMAT.md numbers them: N E S W, then NE SE SW NW,
  * y growing downward. */
 static const int move_dx[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 static const int move_dy[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };

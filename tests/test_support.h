@@ -114,7 +114,7 @@ const char *twz_test_movingai_where(void);
 int twz_test_movingai_load(const char *name, struct twz_grid *g,
 			   struct twz_scen *sc, char *scen_path, size_t cap);
 
-/* The movement rule written from DESIGN.md, independently of graph.c:
+/* The movement rule written from the README, independently of graph.c:
  * move m (0..3 N E S W, 4..7 NE SE SW NW, y down) from (x, y) is legal. */
 int twz_test_move_legal(const struct twz_grid *g, unsigned connectivity,
 			uint32_t x, uint32_t y, unsigned m);

@@ -36,8 +36,8 @@
 #include "twigz.h"
 
 /*
- * The dev levels, with the anchors DESIGN.md gives for them (SRC and
- * Hsymbol measured on this kind of machine): SRC's bake seconds, file
+ * The dev levels, with the reference figures of the README for them (SRC
+ * and Hsymbol measured on this kind of machine): SRC's bake seconds, file
  * bytes and path step, Hsymbol's file bytes (0: not measured).
  */
 struct level {
@@ -192,7 +192,7 @@ static void print_tables(const struct level_figures *lf, unsigned n,
 	printf("### Size and bake\n\n");
 	printf("Bake: wall time and peak memory of the whole `twigz build` "
 	       "(zstd, %u thread%s), node pairs baked per second. "
-	       "SRC and Hsymbol sizes are DESIGN.md's anchors.\n\n",
+	       "SRC and Hsymbol sizes are the README's reference figures.\n\n",
 	       threads, threads == 1 ? "" : "s");
 	printf("| level (nodes) | bake | M pairs/s | peak memory | zstd file "
 	       "| raw file | in memory | bits/pair | SRC / zstd file "
@@ -237,7 +237,7 @@ static void print_tables(const struct level_figures *lf, unsigned n,
 	       "checked against the database's.\n\n",
 	       n ? lf[0].r.pairs : 0);
 	printf("| level | first move | binary search | x | SRC first move "
-	       "(DESIGN) | x | per step | binary search | x | SRC step (DESIGN) "
+	       "| x | per step | binary search | x | SRC step "
 	       "| x | whole path | A* | x | lag | A* lag |\n");
 	printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
 	       "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");

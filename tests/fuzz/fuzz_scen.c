@@ -4,8 +4,9 @@
  *
  * A scenario is either refused with one printable line that names the
  * file, or every entry it yields is usable: a finite, non-negative optimum
- * that matches itself, and a check against a grid that answers rather than
- * reading out of bounds.
+ * that matches itself (or -1 marking a problem with no path), and a check
+ * against a grid that answers rather than reading out of bounds. A file
+ * the full reader takes, the problems-only reader takes too.
  */
 #include <math.h>
 #include <stdint.h>
@@ -44,11 +45,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (size_t i = 0; i < sc.count; i++) {
 		const struct twz_scen_entry *e = &sc.entries[i];
+		require(e->line >= 1);
+		if (e->unreachable) {
+			require(e->optimal == -1);
+			continue;
+		}
 		require(isfinite(e->optimal) && e->optimal >= 0);
 		require(isfinite(e->tolerance) && e->tolerance > 0);
 		require(twz_scen_cost_matches(e, e->optimal));
-		require(e->line >= 1);
 	}
+	struct twz_scen problems;
+	require(twz_scen_parse_flags(data, size, NAME, TWZ_SCEN_NO_OPTIMUM,
+				     &problems, &err) == 0);
+	require(problems.count == sc.count);
+	twz_scen_free(&problems);
 
 	/* Against a level of the size the first entry names, when small. */
 	struct fake_grid g = { 64, 64, { 0 } };
