@@ -209,10 +209,10 @@ visit(const struct visit *k, uint32_t v, uint32_t b, const int eight)
 		} else if (bw == bo) {
 			/* Settled cells sit in lower buckets: never
 			 * replaced, never equal. */
-			if (cw->diagonal == dw) {
+			enum twz_offer o = twz_offer(h, bw, dw, cw->diagonal);
+			if (o == TWZ_OFFER_EQUAL) {
 				cw->sets |= sw;
-			} else if (twz_cost_less(cost_of(h, bw, dw),
-						 cost_of(h, bw, cw->diagonal))) {
+			} else if (o == TWZ_OFFER_BETTER) {
 				/* Queued in this bucket already. */
 				cw->diagonal = dw;
 				cw->sets = sw;

@@ -16,9 +16,33 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "graph.h"
+
 /* floor(2 * sqrt(2) * d) for d in [0, count): a malloc'd table, NULL
  * when out of memory. */
 uint32_t *twz_half_sqrt8_table(size_t count);
+
+/* How an offer of dw diagonal moves in bucket b compares with a node in
+ * the same bucket with dn diagonal moves: the part of relaxing a move
+ * both searches share (a lower bucket always wins, a higher one always
+ * loses). In one bucket, straight = (b - h[diagonal]) / 2, so equal
+ * diagonal counts are equal costs. h is the table of
+ * twz_half_sqrt8_table. */
+enum twz_offer {
+	TWZ_OFFER_WORSE,   /* keep the node as it is */
+	TWZ_OFFER_EQUAL,   /* the same cost: merge the first moves */
+	TWZ_OFFER_BETTER,  /* a lower cost: replace them */
+};
+
+static inline __attribute__((always_inline)) enum twz_offer
+twz_offer(const uint32_t *h, uint32_t b, uint32_t dw, uint32_t dn)
+{
+	if (dw == dn)
+		return TWZ_OFFER_EQUAL;
+	struct twz_cost a = { (b - h[dw]) / 2, dw };
+	struct twz_cost c = { (b - h[dn]) / 2, dn };
+	return twz_cost_less(a, c) ? TWZ_OFFER_BETTER : TWZ_OFFER_WORSE;
+}
 
 /* A ring of buckets of node or cell ids; bucket b lives in b & (size - 1). */
 struct twz_ring {

@@ -171,8 +171,10 @@ static inline int relax(struct twz_tsearch *ws, enum mode mode, uint32_t w,
 			return 0;
 		}
 		uint64_t bo = bucket_of(ws, old);
+		/* Buckets fit 32 bits (see search.h). */
 		if (bw > bo || (bw == bo &&
-				!twz_cost_less(twz_key_cost(kw), twz_key_cost(old))))
+				twz_offer(ws->half_sqrt8, (uint32_t)bw, (uint32_t)kw,
+					  (uint32_t)old) != TWZ_OFFER_BETTER))
 			return 0;
 	} else {
 		ws->state[w] |= QUEUED;
