@@ -1028,11 +1028,10 @@ START_TEST(test_hostile_feature_bits_and_layouts)
 }
 END_TEST
 
-/* A TRANSIT file whose regions are merged into one id: its node order
- * proves nothing about connectedness, so the validator joins the pieces
- * itself and refuses an id that names several (else a pair of the two
- * pieces would be answered from tables that cannot join them). */
-START_TEST(test_hostile_transit_joined_regions)
+/* A raw TRANSIT file of a generated level, one thread, default options:
+ * malloc'd bytes that open. */
+static uint8_t *transit_raw(enum twz_test_level_kind kind, uint32_t w,
+			    uint32_t h, uint64_t seed, size_t *len)
 {
 	struct twz_grid g;
 	struct twz_bake_options opt;
@@ -1040,27 +1039,37 @@ START_TEST(test_hostile_transit_joined_regions)
 	struct twz_transit_db tdb;
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf;
-	size_t len;
-	uint64_t size;
 
-	twz_test_generate(&g, TWZ_TEST_POCKETS, 40, 30, 3);
+	twz_test_generate(&g, kind, w, h, seed);
 	twz_bake_options_default(&opt);
 	opt.codec = TWZ_CODEC_RAW;
 	opt.threads = 1;
 	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
-	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, &len, &err) == 0,
+	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, len, &err) == 0,
 		      "%s", err.msg);
-	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_OK);
-	ck_assert_uint_gt(twz_le32(buf + TWZ_H_COMPONENT_COUNT), 1);
+	ck_assert_int_eq(twz_test_try_open(buf, *len, 0), TWZ_OK);
+	twz_transit_db_free(&tdb);
+	twz_grid_free(&g);
+	return buf;
+}
 
+/* A TRANSIT file whose regions are merged into one id: its node order
+ * proves nothing about connectedness, so the validator joins the pieces
+ * itself and refuses an id that names several (else a pair of the two
+ * pieces would be answered from tables that cannot join them). */
+START_TEST(test_hostile_transit_joined_regions)
+{
+	size_t len;
+	uint64_t size;
+	uint8_t *buf = transit_raw(TWZ_TEST_POCKETS, 40, 30, 3, &len);
+
+	ck_assert_uint_gt(twz_le32(buf + TWZ_H_COMPONENT_COUNT), 1);
 	uint8_t *comp = raw_section(buf, TWZ_SECTION_NODE_COMPONENT, &size);
 	memset(comp, 0, (size_t)size);
 	twz_put32(buf + TWZ_H_COMPONENT_COUNT, 1);
 	reseal(buf, len);
 	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_E_DAMAGED);
 	free(buf);
-	twz_transit_db_free(&tdb);
-	twz_grid_free(&g);
 }
 END_TEST
 
@@ -1069,23 +1078,9 @@ END_TEST
  * the bucketed sections it does not have (a NULL pointer). */
 START_TEST(test_hostile_transit_feature_bits)
 {
-	struct twz_grid g;
-	struct twz_bake_options opt;
-	struct twz_transit_options topt = { 0, 0, 0 };
-	struct twz_transit_db tdb;
-	struct twz_error err = { { 0 }, 0 };
-	uint8_t *buf;
 	size_t len;
 	twz_db *db;
-
-	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 8);
-	twz_bake_options_default(&opt);
-	opt.codec = TWZ_CODEC_RAW;
-	opt.threads = 1;
-	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
-	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, &len, &err) == 0,
-		      "%s", err.msg);
-	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_OK);
+	uint8_t *buf = transit_raw(TWZ_TEST_ROOMS, 40, 30, 8, &len);
 	uint32_t nodes = twz_le32(buf + TWZ_H_NODE_COUNT);
 
 	twz_put64(buf + TWZ_H_REQUIRED, TWZ_FEATURE_BUCKETED_ROWS);
@@ -1102,8 +1097,6 @@ START_TEST(test_hostile_transit_feature_bits)
 	all_queries_end(db, nodes);
 	twz_close(db);
 	free(buf);
-	twz_transit_db_free(&tdb);
-	twz_grid_free(&g);
 }
 END_TEST
 
