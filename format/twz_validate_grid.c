@@ -14,22 +14,41 @@ static int node_cell_at(const void *node_cell, uint32_t n, uint64_t i)
 	return at32(node_cell, n) == i;
 }
 
-/* Different ids are never reachable from each other: no legal move joins
- * two. In DFS order (CPD) a region's nodes are also one range, and each
- * but its first was reached from an earlier neighbour, so one id is one
- * connected region, not several that only share an id: then "same id" is
- * exactly "reachable". TRANSIT's block order gives no such proof, so
- * connected() below gives it with memory. */
+/* The root of node n's set: path halving keeps later finds short. */
+static inline uint32_t set_root(uint32_t *parent, uint32_t n)
+{
+	while (parent[n] != n) {
+		parent[n] = parent[parent[n]];
+		n = parent[n];
+	}
+	return n;
+}
+
+/*
+ * Different ids are never reachable from each other: no legal move joins
+ * two. And one id is one connected region, not several that only share
+ * an id, so "same id" is exactly "reachable":
+ * - in DFS order (CPD) a region's nodes are one range, and each but its
+ *   first was reached from an earlier neighbour;
+ * - any other order (TRANSIT's blocks) proves nothing, so the same pass
+ *   joins every node with the nodes its moves reach (a union-find in the
+ *   caller's scratch, parent) and counts the pieces: every region has a
+ *   node, so a region of several pieces makes more pieces than regions.
+ */
 static inline twz_status components(const struct twz_container *c,
 				    const struct twz_cells *cells,
 				    const uint8_t *node_cell,
-				    const uint8_t *comp, const int narrow,
-				    const int dfs)
+				    const uint8_t *comp, uint32_t *parent,
+				    const int narrow, const int dfs)
 {
 	struct twz_cells g = *cells;
 	uint32_t next = 0, prev = 0;
+	uint64_t pieces = 0;
 
 	g.narrow = narrow;
+	if (!dfs)
+		for (uint32_t n = 0; n < c->node_count; n++)
+			parent[n] = n;
 	for (uint32_t n = 0; n < c->node_count; n++) {
 		uint32_t k = at32(comp, n);
 		if (k > next || k >= c->component_count ||
@@ -47,54 +66,24 @@ static inline twz_status components(const struct twz_container *c,
 				continue;
 			if (at32(comp, v) != k)
 				return TWZ_E_DAMAGED;
-			if (dfs)
+			if (dfs) {
 				joined |= v < n;
+			} else if (v > n) {
+				/* Each move is seen from both ends: one
+				 * joins. */
+				uint32_t a = set_root(parent, n);
+				uint32_t b = set_root(parent, v);
+				if (a != b)
+					parent[a > b ? a : b] = a < b ? a : b;
+			}
 		}
 		if (!joined)
 			return TWZ_E_DAMAGED;
 	}
-	return next == c->component_count ? TWZ_OK : TWZ_E_DAMAGED;
-}
-
-/* The root of node n's set: path halving keeps later finds short. */
-static inline uint32_t set_root(uint32_t *parent, uint32_t n)
-{
-	while (parent[n] != n) {
-		parent[n] = parent[parent[n]];
-		n = parent[n];
-	}
-	return n;
-}
-
-/* Each region one connected piece, without help from the order: join
- * every node with the nodes its legal moves reach (a union-find in the
- * caller's scratch, the smaller node becoming the root), then count the
- * pieces. Moves never cross regions (checked first) and every region has
- * a node, so a region of several pieces makes more pieces than regions. */
-static inline twz_status connected(const struct twz_container *c,
-				   const struct twz_cells *cells,
-				   const uint8_t *node_cell, uint32_t *parent,
-				   const int narrow)
-{
-	struct twz_cells g = *cells;
-	uint64_t pieces = 0;
-
-	g.narrow = narrow;
-	for (uint32_t n = 0; n < c->node_count; n++)
-		parent[n] = n;
-	for (uint32_t n = 0; n < c->node_count; n++) {
-		uint32_t cell = at32(node_cell, n);
-		uint32_t x = cell % g.width, y = cell / g.width;
-		/* Each move is seen from both ends: half of them join all. */
-		for (unsigned m = 0; m < g.connectivity; m++) {
-			uint32_t v = twz_cells_neighbour(&g, x, y, m);
-			if (v == TWZ_NODE_NONE || v < n)
-				continue;
-			uint32_t a = set_root(parent, n), b = set_root(parent, v);
-			if (a != b)
-				parent[a > b ? a : b] = a < b ? a : b;
-		}
-	}
+	if (next != c->component_count)
+		return TWZ_E_DAMAGED;
+	if (dfs)
+		return TWZ_OK;
 	for (uint32_t n = 0; n < c->node_count; n++)
 		pieces += parent[n] == n;
 	return pieces == c->component_count ? TWZ_OK : TWZ_E_DAMAGED;
@@ -105,21 +94,15 @@ static twz_status check_components(const struct twz_container *c,
 				   const uint8_t *node_cell, const uint8_t *comp,
 				   uint32_t *scratch)
 {
-	twz_status st;
-
 	/* One copy of the loop for each width and order: it is run once a
 	 * move, and then tests neither. */
 	if (c->node_order == TWZ_ORDER_DFS)
-		return g->narrow ? components(c, g, node_cell, comp, 1, 1)
-				 : components(c, g, node_cell, comp, 0, 1);
-	st = g->narrow ? components(c, g, node_cell, comp, 1, 0)
-		       : components(c, g, node_cell, comp, 0, 0);
-	if (st != TWZ_OK)
-		return st;
+		return g->narrow ? components(c, g, node_cell, comp, NULL, 1, 1)
+				 : components(c, g, node_cell, comp, NULL, 0, 1);
 	if (!scratch)
 		return TWZ_E_NOMEM;
-	return g->narrow ? connected(c, g, node_cell, scratch, 1)
-			 : connected(c, g, node_cell, scratch, 0);
+	return g->narrow ? components(c, g, node_cell, comp, scratch, 1, 0)
+			 : components(c, g, node_cell, comp, scratch, 0, 0);
 }
 
 twz_status twz_check_nodes(const struct twz_container *c,
