@@ -14,7 +14,8 @@
  * sample of sources are compared with a plain Dijkstra on the level read
  * here, and the golden files with their known answers. Then the error
  * paths: no file, a directory, a device, empty, short, truncated and
- * damaged files, and a file with a UTF-8 name. Files it writes go to the
+ * damaged files, and a file with a UTF-8 name; and threads that query one
+ * handle at once answer as one thread did. Files it writes go to the
  * working directory and are removed (which, on Windows, also proves that
  * twz_close unmapped them).
  */
@@ -34,6 +35,8 @@
 #ifdef _WIN32
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
+#else
+#include <pthread.h>
 #endif
 
 static unsigned long checks, failures;
@@ -584,6 +587,124 @@ out:
 	free(node);
 }
 
+/* ---- one handle, many threads ---------------------------------------- */
+
+#define THREADS 4
+#define PAIRS 512
+
+/* What a query answers for a pair, folded into one number. */
+static uint64_t answer(const twz_db *db, twz_node s, twz_node t,
+		       twz_node *path, size_t cap)
+{
+	uint32_t a = 0, b = 0;
+	size_t len = 0;
+	uint64_t h = twz_next(db, s, t);
+
+	h = h * 1000003u + (uint64_t)twz_cost_exact(db, s, t, &a, &b);
+	h = h * 1000003u + a;
+	h = h * 1000003u + b;
+	h = h * 1000003u + (uint64_t)twz_path(db, s, t, path, cap, &len);
+	for (size_t i = 0; i < len && i < cap; i++)
+		h = h * 1000003u + path[i];
+	return h;
+}
+
+struct worker {
+	const twz_db *db;
+	const twz_node *pairs;  /* [2 * PAIRS] */
+	const uint64_t *want;   /* [PAIRS] */
+	unsigned id;
+	unsigned long wrong;
+	int no_memory;
+};
+
+static void work(struct worker *w)
+{
+	size_t cap = twz_node_count(w->db);
+	twz_node *path = malloc((cap ? cap : 1) * sizeof *path);
+
+	if (!path) {
+		w->no_memory = 1;
+		return;
+	}
+	/* Each thread walks the pairs several times, from its own start. */
+	for (unsigned round = 0; round < 4; round++)
+		for (size_t i = 0; i < PAIRS; i++) {
+			size_t k = (i + round * 97u + w->id * 131u) % PAIRS;
+			if (answer(w->db, w->pairs[2 * k], w->pairs[2 * k + 1], path,
+				   cap) != w->want[k])
+				w->wrong++;
+		}
+	free(path);
+}
+
+#ifdef _WIN32
+static DWORD WINAPI work_thread(void *arg)
+{
+	work(arg);
+	return 0;
+}
+#else
+static void *work_thread(void *arg)
+{
+	work(arg);
+	return NULL;
+}
+#endif
+
+/* Several threads query one handle at once and answer as one did. */
+static void check_threads(const twz_db *db, const char *name)
+{
+	uint32_t n = twz_node_count(db);
+	twz_node *pairs = malloc(2 * PAIRS * sizeof *pairs), *path;
+	uint64_t *want = malloc(PAIRS * sizeof *want), rng = 0x9E3779B97F4A7C15u;
+	struct worker w[THREADS];
+
+	path = malloc((n ? n : 1) * sizeof *path);
+	if (!n || !pairs || !want || !path) {
+		CHECK(n == 0, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < 2 * PAIRS; i++) {
+		rng = rng * 6364136223846793005u + 1442695040888963407u;
+		pairs[i] = (twz_node)((rng >> 33) % n);
+	}
+	for (size_t i = 0; i < PAIRS; i++)
+		want[i] = answer(db, pairs[2 * i], pairs[2 * i + 1], path, n);
+	for (int k = 0; k < THREADS; k++)
+		w[k] = (struct worker){ db, pairs, want, (unsigned)k, 0, 0 };
+#ifdef _WIN32
+	HANDLE th[THREADS];
+	for (int k = 0; k < THREADS; k++) {
+		th[k] = CreateThread(NULL, 0, work_thread, &w[k], 0, NULL);
+		CHECK(th[k] != NULL, "%s: CreateThread", name);
+	}
+	for (int k = 0; k < THREADS; k++)
+		if (th[k]) {
+			WaitForSingleObject(th[k], INFINITE);
+			CloseHandle(th[k]);
+		}
+#else
+	pthread_t th[THREADS];
+	int started[THREADS];
+	for (int k = 0; k < THREADS; k++) {
+		started[k] = pthread_create(&th[k], NULL, work_thread, &w[k]) == 0;
+		CHECK(started[k], "%s: pthread_create", name);
+	}
+	for (int k = 0; k < THREADS; k++)
+		if (started[k])
+			pthread_join(th[k], NULL);
+#endif
+	for (int k = 0; k < THREADS; k++)
+		CHECK(!w[k].wrong && !w[k].no_memory,
+		      "%s: thread %d: %lu answers differ from one thread's", name,
+		      k, w[k].wrong);
+out:
+	free(pairs);
+	free(want);
+	free(path);
+}
+
 /* The database in path, from its file and from memory. */
 static void check_file(const char *path, const struct level *lv)
 {
@@ -594,8 +715,10 @@ static void check_file(const char *path, const struct level *lv)
 	CHECK(bytes != NULL, "%s: cannot read it", path);
 	twz_status st = twz_open(path, 0, &db);
 	CHECK(st == TWZ_OK && db, "%s: twz_open: %s", path, twz_strerror(st));
-	if (db)
+	if (db) {
 		check_db(db, lv, path, len);
+		check_threads(db, path);
+	}
 	twz_close(db);
 	if (!bytes)
 		return;
