@@ -84,6 +84,7 @@ TWZ_API unsigned twz_version_number(void);
  * Open a .twz file: memory-maps it read-only, validates every structure
  * FORMAT.md lists (and the checksums unless TWZ_OPEN_SKIP_CHECKSUMS), and
  * inflates zstd sections. On failure *out is NULL.
+ * path is UTF-8 on Windows (any Unicode name); elsewhere, bytes as open() takes.
  *
  * The file must not change in place while it is open. Validation happens
  * once, here; queries then read raw sections straight from the mapping,

@@ -4,13 +4,9 @@
  * queries read. Everything a query will rely on is checked here, once.
  */
 #include "twz_backend.h"
+#include "twz_platform.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zstd.h>
 
 /* Decode one section into v; zstd sections are inflated into a buffer the
@@ -160,50 +156,25 @@ twz_status twz_open_memory(const void *buf, size_t len, unsigned flags,
 
 twz_status twz_open(const char *path, unsigned flags, twz_db **out)
 {
-	struct stat sb;
-	void *map;
-	int fd;
+	const uint8_t *map;
+	size_t len;
 
 	if (!out)
 		return TWZ_E_ARGUMENT;
 	*out = NULL;
 	if (!path)
 		return TWZ_E_ARGUMENT;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return TWZ_E_IO;
-	if (fstat(fd, &sb) != 0) {
-		int err = errno;
-		close(fd);
-		errno = err;
-		return TWZ_E_IO;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
-		/* errno says why: a directory or device is not a database. */
-		errno = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL;
-		return TWZ_E_IO;
-	}
-	if ((uint64_t)sb.st_size < TWZ_MAGIC_SIZE) {
-		close(fd);
-		return TWZ_E_NOT_TWIGZ;
-	}
-	if ((uint64_t)sb.st_size > SIZE_MAX) {
-		close(fd);
-		return TWZ_E_LIMIT;
-	}
-	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);  /* the mapping keeps the file */
-	if (map == MAP_FAILED)
-		return TWZ_E_IO;
+	twz_status st = twz_map_file(path, TWZ_MAGIC_SIZE, &map, &len);
+	if (st != TWZ_OK)
+		return st;
 
 	twz_db *db = calloc(1, sizeof *db);
 	if (!db) {
-		munmap(map, (size_t)sb.st_size);
+		twz_unmap_file(map, len);
 		return TWZ_E_NOMEM;
 	}
 	db->file = map;
-	db->file_len = (size_t)sb.st_size;
+	db->file_len = len;
 	db->mapped = 1;
 	return open_common(db, flags, out);
 }
@@ -217,7 +188,7 @@ void twz_close(twz_db *db)
 	if (db->backend)
 		db->backend->fini(db);
 	if (db->mapped)
-		munmap((void *)db->file, db->file_len);
+		twz_unmap_file(db->file, db->file_len);
 	free(db);
 }
 

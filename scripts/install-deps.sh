@@ -13,8 +13,13 @@ set -eu
 # Runtime and tool: libzstd-dev libxxhash-dev. Tests: check.
 # Optional features: libpng-dev (pictures), clang and its sanitizer and
 # libFuzzer runtimes libclang-rt-dev (fuzzing, ThreadSanitizer).
+# The runtime for Windows (scripts/test.sh, step windows): the MinGW-w64
+# cross compiler gcc-mingw-w64-x86-64-win32, Wine for 64-bit programs,
+# wine64 (no i386 architecture needed) with its wine command, and
+# xz-utils to unpack zstd's source (scripts/mingw-deps.sh).
 PACKAGES="gcc libc6-dev meson ninja-build pkg-config libzstd-dev
-libxxhash-dev check libpng-dev clang libclang-rt-dev"
+libxxhash-dev check libpng-dev clang libclang-rt-dev
+gcc-mingw-w64-x86-64-win32 wine64 wine xz-utils"
 
 if ! command -v dpkg-query >/dev/null 2>&1 ||
    ! command -v apt-get >/dev/null 2>&1; then

@@ -22,6 +22,11 @@
 #   fuzz          clang build with -Dfuzz=true; each libFuzzer target for
 #                 TWZ_FUZZ_SECONDS (default 25) on its seed corpus
 #                 (tests/fuzz/README.md); skipped when clang is missing
+#   windows       the runtime alone cross-built for 64-bit Windows with
+#                 MinGW-w64 (cross/, scripts/mingw-deps.sh); its driver
+#                 runs under Wine on the golden files and on databases the
+#                 release build's tool bakes; skipped when the cross
+#                 compiler or Wine is missing
 #
 # Environment:
 #   TWIGZ_BUILD_DIR  release build directory (default: build); the other
@@ -30,7 +35,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-STEPS="deps release data example runtime_only sanitize tsan fuzz"
+STEPS="deps release data example runtime_only sanitize tsan fuzz windows"
 B=${TWIGZ_BUILD_DIR:-build}
 
 # Sets up a build directory, or reconfigures it with the same options.
@@ -171,6 +176,47 @@ step_fuzz() {
 	TWZ_FUZZ_SECONDS=${TWZ_FUZZ_SECONDS:-25} \
 		meson test -C "$dir" --no-rebuild --print-errorlogs \
 		--num-processes 1 --suite fuzz
+}
+
+step_windows() {
+	cross=x86_64-w64-mingw32
+	if ! command -v "$cross-gcc" >/dev/null 2>&1 ||
+	   ! command -v wine >/dev/null 2>&1; then
+		echo "windows: skipped: $cross-gcc or wine is missing" \
+		     "(scripts/install-deps.sh installs them)"
+		return 0
+	fi
+	dir="$B-windows"
+	here=$(pwd)
+	case "$dir" in /*) abs=$dir ;; *) abs=$here/$dir ;; esac
+	# Wine keeps its state in the build directory, quietly.
+	WINEPREFIX="$abs/wine"
+	WINEDEBUG=-all
+	WINEDLLOVERRIDES="mscoree,mshtml="
+	export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES
+	sh scripts/mingw-deps.sh "$dir/deps"
+	setup "$dir" --cross-file cross/$cross.ini \
+		--cross-file "$dir/deps/deps.ini" -Druntime_only=true -Dtests=enabled
+	ninja -C "$dir"
+	# Databases baked natively: one of each back end and codec, and a
+	# 4-connected level.
+	[ -f "$B/meson-private/coredata.dat" ] ||
+		setup "$B" --buildtype=release -Dtests=enabled
+	ninja -C "$B" programs/twigz
+	mkdir -p "$dir/baked"
+	tool="$B/programs/twigz"
+	"$tool" build data/demo.map -o "$dir/baked/demo.twz" --quiet
+	"$tool" build data/maze.map -o "$dir/baked/maze.twz" --method transit --quiet
+	"$tool" build data/caves.map -o "$dir/baked/caves.twz" --codec raw \
+		--connectivity 4 --quiet
+	TWZ_BAKED="$here/data/demo.map;$abs/baked/demo.twz"
+	TWZ_BAKED="$TWZ_BAKED;$here/data/maze.map;$abs/baked/maze.twz"
+	TWZ_BAKED="$TWZ_BAKED;$here/data/caves.map;$abs/baked/caves.twz"
+	export TWZ_BAKED
+	rc=0
+	meson test -C "$dir" --print-errorlogs --timeout-multiplier 3 || rc=$?
+	wineserver -k 2>/dev/null || true
+	return "$rc"
 }
 
 failed=""
