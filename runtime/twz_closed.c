@@ -41,6 +41,28 @@ static int diagonal_step(const twz_db *db, twz_node a, twz_node b)
 	return ax != bx && ay != by;
 }
 
+/* The static path p[0 .. n) to t gives every node on it its cost: the
+ * memo's spine, which the first moves of the nodes a detour touches soon
+ * join. */
+static void heuristic_seed(const twz_db *db, struct twz_scratch *sc,
+			   const twz_node *p, size_t n)
+{
+	struct twz_scratch_node *nd = sc->node;
+	struct twz__cost h = { 0, 0 };
+	uint32_t hg = sc->h_generation;
+
+	for (size_t i = n; i-- > 0; ) {
+		if (i + 1 < n) {
+			if (diagonal_step(db, p[i], p[i + 1]))
+				h.d++;
+			else
+				h.s++;
+		}
+		nd[p[i]].u.h = h;
+		nd[p[i]].h_stamp = hg;
+	}
+}
+
 /* The static cost from v to t (same region r) into sc->node[v].u.h. */
 static twz_status heuristic(const twz_db *db, struct twz_scratch *sc,
 			    const struct twz_span *r, twz_node v, twz_node t)
@@ -100,8 +122,17 @@ static inline int before(const struct twz_scratch_node *nd, uint32_t a,
 	uint32_t xs = x->g.s + x->u.h.s, xd = x->g.d + x->u.h.d;
 	uint32_t ys = y->g.s + y->u.h.s, yd = y->g.d + y->u.h.d;
 
-	if (xs != ys || xd != yd)
+	if (xs != ys || xd != yd) {
+		/* Doubles settle all but near-equal costs (their rounding is
+		 * far below the margin); those are compared exactly. */
+		double fx = xs + xd * 1.41421356237309504880;
+		double fy = ys + yd * 1.41421356237309504880;
+		if (fx < fy - 1e-6)
+			return 1;
+		if (fx > fy + 1e-6)
+			return 0;
 		return twz__cost_less(xs, xd, ys, yd);
+	}
 	if (x->g.s != y->g.s || x->g.d != y->g.d)
 		return twz__cost_less(y->g.s, y->g.d, x->g.s, x->g.d);
 	return a < b;
@@ -192,7 +223,6 @@ static twz_status astar(const twz_db *db, struct twz_scratch *sc,
 	twz_status st;
 
 	twz__scratch_begin(sc);
-	heuristic_target(sc, t);
 	const uint32_t open = twz__open_stamp(sc), done = twz__done_stamp(sc);
 	if ((st = heuristic(db, sc, r, s, t)) != TWZ_OK)
 		return st;
@@ -308,6 +338,8 @@ twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
 			*diagonal = pd;
 		return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
 	}
+	heuristic_target(sc, t);
+	heuristic_seed(db, sc, sc->stack, n);
 	return astar(db, sc, closed, &r, s, t, buf, cap, len, straight,
 		     diagonal);
 }
