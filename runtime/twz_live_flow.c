@@ -19,21 +19,14 @@
  */
 #include "twz_scratch.h"
 
-#include <math.h>
-
 #define RING 3
 
-/* floor(c), c = s + d sqrt(2), exactly. */
-static inline uint32_t bucket_of(struct twz__cost c)
+/* floor(c), c = s + d sqrt(2), exactly (d < node count: a path has fewer
+ * moves than there are nodes). */
+static inline uint32_t bucket_of(const struct twz_scratch *sc,
+				 struct twz__cost c)
 {
-	uint64_t dd = 2 * (uint64_t)c.d * c.d;
-	uint64_t q = (uint64_t)sqrt((double)dd);
-
-	while (q * q > dd)
-		q--;
-	while ((q + 1) * (q + 1) <= dd)
-		q++;
-	return c.s + (uint32_t)q;
+	return c.s + sc->diag_floor[c.d];
 }
 
 struct ring {
@@ -110,11 +103,11 @@ static void sweep_octile(const twz_db *db, struct twz_scratch *sc,
 					nd[v].g = g;
 					nd[v].stamp = open;
 					next[v] = u;
-					ring_insert(&rg, nd, bucket_of(g), v);
+					ring_insert(&rg, nd, bucket_of(sc, g), v);
 				} else if (twz__cost_less(g.s, g.d, nd[v].g.s,
 							  nd[v].g.d)) {
-					uint32_t ob = bucket_of(nd[v].g);
-					uint32_t nb = bucket_of(g);
+					uint32_t ob = bucket_of(sc, nd[v].g);
+					uint32_t nb = bucket_of(sc, g);
 					nd[v].g = g;
 					next[v] = u;
 					if (ob != nb) {

@@ -7,7 +7,20 @@
  */
 #include "twz_scratch.h"
 
+#include <math.h>
 #include <stdlib.h>
+
+/* floor(sqrt(v)) exactly (v < 2^53). */
+static uint64_t isqrt(uint64_t v)
+{
+	uint64_t q = (uint64_t)sqrt((double)v);
+
+	while (q * q > v)
+		q--;
+	while ((q + 1) * (q + 1) <= v)
+		q++;
+	return q;
+}
 
 twz_status twz_scratch_create(const twz_db *db, twz_scratch **out)
 {
@@ -29,7 +42,10 @@ twz_status twz_scratch_create(const twz_db *db, twz_scratch **out)
 	sc->heap = malloc(slots * sizeof *sc->heap);
 	sc->stack = malloc((slots + 1) * sizeof *sc->stack);
 	sc->moves = malloc(slots);
-	if (!sc->node || !sc->heap || !sc->stack || !sc->moves) {
+	if (db->c.connectivity == 8)
+		sc->diag_floor = malloc((slots + 1) * sizeof *sc->diag_floor);
+	if (!sc->node || !sc->heap || !sc->stack || !sc->moves ||
+	    (db->c.connectivity == 8 && !sc->diag_floor)) {
 		twz_scratch_free(sc);
 		return TWZ_E_NOMEM;
 	}
@@ -43,6 +59,9 @@ twz_status twz_scratch_create(const twz_db *db, twz_scratch **out)
 				bits |= 1u << m;
 		sc->moves[v] = (uint8_t)bits;
 	}
+	/* A path has fewer moves than there are nodes. */
+	for (size_t d = 0; sc->diag_floor && d <= slots; d++)
+		sc->diag_floor[d] = (uint32_t)isqrt(2 * (uint64_t)d * d);
 	*out = sc;
 	return TWZ_OK;
 }
@@ -55,6 +74,7 @@ void twz_scratch_free(twz_scratch *sc)
 	free(sc->heap);
 	free(sc->stack);
 	free(sc->moves);
+	free(sc->diag_floor);
 	free(sc);
 }
 

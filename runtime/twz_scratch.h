@@ -56,6 +56,8 @@ struct twz_scratch {
 	uint32_t heap_len;
 	uint32_t *stack;       /* [node_count + 1]: paths, chains, queues */
 	uint8_t *moves;        /* [node_count]: static legal moves, a bit each */
+	uint32_t *diag_floor;  /* [node_count + 1], 8-connected levels:
+				* floor(d * sqrt(2)) for d diagonal moves */
 };
 
 /* Start a search: a fresh generation, whose stamps no node holds yet. */
