@@ -706,6 +706,273 @@ START_TEST(test_movingai_closed)
 }
 END_TEST
 
+/* ---- the tool: twigz query --closed, twigz render --closed ------------- */
+
+/* A level, its database and a closed-cells file in a fresh directory. */
+struct tool_level {
+	struct level lv;
+	char dir[4096];
+	char db[4200];
+	char closed[4200];
+};
+
+static void tool_level_open(struct tool_level *tl)
+{
+	memset(tl, 0, sizeof *tl);
+	twz_test_generate(&tl->lv.grid, TWZ_TEST_ROOMS, 40, 30, 77);
+	level_open(&tl->lv, CPD, 8);
+	ck_assert_ptr_nonnull(twz_test_make_dir(tl->dir, sizeof tl->dir,
+						"twz-dynamic-"));
+	snprintf(tl->db, sizeof tl->db, "%s/level.twz", tl->dir);
+	snprintf(tl->closed, sizeof tl->closed, "%s/closed.txt", tl->dir);
+	twz_test_write_file(tl->db, tl->lv.buf, tl->lv.len);
+}
+
+static void tool_level_close(struct tool_level *tl)
+{
+	twz_test_remove_tree(tl->dir);
+	level_close(&tl->lv);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	twz_test_write_file(path, text, strlen(text));
+}
+
+/* The cells of a --json answer's path; their count, or -1 for "[]". */
+static long json_path(const char *out, uint32_t *xy, size_t cap)
+{
+	const char *p = strstr(out, "\"path\":[");
+	long n = 0;
+
+	ck_assert_ptr_nonnull(p);
+	p += 8;
+	if (*p == ']')
+		return -1;
+	while (*p == '[' || *p == ',') {
+		unsigned x, y;
+		int used = 0;
+		if (*p == ',')
+			p++;
+		ck_assert_int_eq(sscanf(p, "[%u,%u]%n", &x, &y, &used), 2);
+		ck_assert((size_t)n < cap);
+		xy[2 * n] = x;
+		xy[2 * n + 1] = y;
+		n++;
+		p += used;
+	}
+	return n;
+}
+
+START_TEST(test_tool_query_closed)
+{
+	struct tool_level tl;
+	struct level *lv = &tl.lv;
+	uint64_t rng = 99;
+	size_t cap;
+	twz_node *path;
+	unsigned done = 0;
+
+	tool_level_open(&tl);
+	cap = (size_t)lv->nodes + 1;
+	path = malloc(cap * sizeof *path);
+	uint32_t *xy = malloc(2 * cap * sizeof *xy);
+	ck_assert(path && xy);
+	for (unsigned k = 0; k < 200 && done < 6; k++) {
+		twz_node s = random_node(lv, &rng), t = random_node(lv, &rng);
+		size_t len;
+		if (twz_path(lv->db, s, t, path, cap, &len) != TWZ_OK || len < 4)
+			continue;
+		uint32_t sx, sy, tx, ty, cx, cy, dx, dy;
+		twz_node_xy(lv->db, s, &sx, &sy);
+		twz_node_xy(lv->db, t, &tx, &ty);
+		twz_node_xy(lv->db, path[len / 2], &cx, &cy);
+		twz_node_xy(lv->db, path[1], &dx, &dy);
+		char text[256];
+		snprintf(text, sizeof text, "# doors shut now\n%u %u\n\n\t%u\t%u \r\n",
+			 cx, cy, dx, dy);
+		write_text(tl.closed, text);
+		close_none(lv);
+		close_cell(lv, cx, cy);
+		close_cell(lv, dx, dy);
+		dijkstra_from(lv, s);
+
+		char a[4][16];
+		snprintf(a[0], 16, "%u", sx);
+		snprintf(a[1], 16, "%u", sy);
+		snprintf(a[2], 16, "%u", tx);
+		snprintf(a[3], 16, "%u", ty);
+		const char *args[] = { "query", tl.db, a[0], a[1], a[2], a[3],
+				       "--closed", tl.closed, "--json", NULL };
+		struct twz_test_run r;
+		twz_test_run_tool(args, NULL, 0, &r);
+		ck_assert_msg(r.status == 0, "query --closed: %s", r.err);
+		struct twz_cost want = lv->dist[(size_t)ty * lv->grid.width + tx];
+		long n = json_path(r.out, xy, cap);
+		if (twz_test_cost_eq(want, twz_test_unreachable)) {
+			ck_assert_int_eq(n, -1);
+			ck_assert_ptr_nonnull(strstr(r.out, "\"cost\":null"));
+		} else {
+			ck_assert_int_gt(n, 0);
+			ck_assert(xy[0] == sx && xy[1] == sy);
+			ck_assert(xy[2 * (n - 1)] == tx && xy[2 * (n - 1) + 1] == ty);
+			uint32_t ns = 0, nd = 0;
+			for (long i = 1; i < n; i++) {
+				unsigned m = move_of((int)xy[2 * i] - (int)xy[2 * i - 2],
+						     (int)xy[2 * i + 1] - (int)xy[2 * i - 1]);
+				ck_assert_msg(twz_test_move_legal(&lv->changed, 8,
+								  xy[2 * i - 2],
+								  xy[2 * i - 1], m),
+					      "query --closed: step %ld enters or cuts a "
+					      "closed cell", i);
+				if (m >= 4)
+					nd++;
+				else
+					ns++;
+			}
+			ck_assert_uint_eq(ns, want.straight);
+			ck_assert_uint_eq(nd, want.diagonal);
+		}
+		twz_test_run_free(&r);
+
+		/* The start closed: unreachable, not an error. */
+		snprintf(text, sizeof text, "%u %u\n", sx, sy);
+		write_text(tl.closed, text);
+		const char *args2[] = { "query", tl.db, a[0], a[1], a[2], a[3],
+					"--closed", tl.closed, NULL };
+		twz_test_run_tool(args2, NULL, 0, &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_ptr_nonnull(strstr(r.out, "unreachable"));
+		twz_test_run_free(&r);
+		done++;
+	}
+	ck_assert_uint_gt(done, 0);
+	free(path);
+	free(xy);
+	tool_level_close(&tl);
+}
+END_TEST
+
+/* A refused closed-cells file: one line naming the file and the line. */
+static void expect_refused(struct tool_level *tl, const char *text,
+			   int status, const char *where, const char *what)
+{
+	const char *args[] = { "query", tl->db, "1", "1", "2", "2", "--closed",
+			       tl->closed, NULL };
+	struct twz_test_run r;
+	char want[4300];
+
+	if (text)
+		write_text(tl->closed, text);
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.status == status, "'%s': status %d, expected %d (%s)",
+		      text ? text : "(none)", r.status, status, r.err);
+	snprintf(want, sizeof want, "twigz: %s%s", tl->closed, where);
+	ck_assert_msg(!strncmp(r.err, want, strlen(want)), "'%s': %s",
+		      text ? text : "(none)", r.err);
+	ck_assert_msg(strstr(r.err, what), "'%s': %s", text ? text : "(none)",
+		      r.err);
+	ck_assert_msg(strchr(r.err, '\n') == r.err + r.err_len - 1,
+		      "more than one line: %s", r.err);
+	ck_assert_uint_eq(r.out_len, 0);
+	twz_test_run_free(&r);
+}
+
+START_TEST(test_tool_closed_refused)
+{
+	struct tool_level tl;
+
+	tool_level_open(&tl);
+	/* (1,1) and (2,2) must be walkable for the query to get this far. */
+	ck_assert(twz_node_at(tl.lv.db, 1, 1) != TWZ_NONE);
+	ck_assert(twz_node_at(tl.lv.db, 2, 2) != TWZ_NONE);
+	expect_refused(&tl, "3 4\n5\n", 3, ":2:", "expected a cell");
+	expect_refused(&tl, "3 4 5\n", 3, ":1:", "expected a cell");
+	expect_refused(&tl, "3,4\n", 3, ":1:", "expected a cell");
+	expect_refused(&tl, "-3 4\n", 3, ":1:", "expected a cell");
+	expect_refused(&tl, "3 4x\n", 3, ":1:", "expected a cell");
+	expect_refused(&tl, "1 1\n\n40 2\n", 3, ":3:", "off the 40x30 map");
+	expect_refused(&tl, "1 30\n", 3, ":1:", "off the");
+	expect_refused(&tl, "99999999999 1\n", 3, ":1:", "expected a cell");
+	twz_test_remove_tree(tl.closed);
+	expect_refused(&tl, NULL, 4, ": ", "cannot open");
+
+	/* Empty, comments only, walls listed: accepted. */
+	write_text(tl.closed, "");
+	const char *args[] = { "query", tl.db, "1", "1", "2", "2", "--closed",
+			       tl.closed, NULL };
+	struct twz_test_run r;
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	twz_test_run_free(&r);
+	uint32_t wx = 0, wy = 0;
+	while (twz_node_at(tl.lv.db, wx, wy) != TWZ_NONE)
+		if (++wx == tl.lv.grid.width) {
+			wx = 0;
+			ck_assert(++wy < tl.lv.grid.height);
+		}
+	char text[64];
+	snprintf(text, sizeof text, "# a wall\n%u %u\n", wx, wy);
+	write_text(tl.closed, text);
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	twz_test_run_free(&r);
+
+	/* --closed without its file is a usage error. */
+	const char *bare[] = { "query", tl.db, "1", "1", "2", "2", "--closed",
+			       NULL };
+	twz_test_run_tool(bare, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 2);
+	twz_test_run_free(&r);
+	tool_level_close(&tl);
+}
+END_TEST
+
+START_TEST(test_tool_render_closed)
+{
+	struct tool_level tl;
+	char svg[4300], text[128];
+	struct twz_test_run r;
+
+	tool_level_open(&tl);
+	snprintf(svg, sizeof svg, "%s/out.svg", tl.dir);
+	/* Close the first two walkable cells of row 1. */
+	uint32_t cx[2], n = 0;
+	for (uint32_t x = 0; x < tl.lv.grid.width && n < 2; x++)
+		if (twz_node_at(tl.lv.db, x, 1) != TWZ_NONE)
+			cx[n++] = x;
+	ck_assert_uint_eq(n, 2);
+	snprintf(text, sizeof text, "%u 1\n%u 1\n", cx[0], cx[1]);
+	write_text(tl.closed, text);
+	char patharg[64];
+	snprintf(patharg, sizeof patharg, "%u,1,%u,1", cx[0], cx[1]);
+	const char *args[] = { "render", tl.db, "-o", svg, "--closed",
+			       tl.closed, "--path", patharg, "--flow",
+			       patharg + strlen(patharg) - 3, NULL };
+	/* the flow's target: the last cell, "X,1" */
+	char target[32];
+	snprintf(target, sizeof target, "%u,1", cx[1]);
+	args[9] = target;
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "render --closed: %s", r.err);
+	twz_test_run_free(&r);
+	size_t len;
+	char *doc = (char *)twz_test_read_file(svg, &len);
+	ck_assert_ptr_nonnull(strstr(doc, "#8c510a"));
+	ck_assert_ptr_nonnull(strstr(doc, "closed: 2 cells"));
+	/* Both ends closed: no path. */
+	ck_assert_ptr_nonnull(strstr(doc, "no path"));
+	free(doc);
+
+	write_text(tl.closed, "1 1\nnot a cell\n");
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_msg(strstr(r.err, ":2: expected a cell"), "%s", r.err);
+	twz_test_run_free(&r);
+	tool_level_close(&tl);
+}
+END_TEST
+
 static Suite *dynamic_suite(void)
 {
 	Suite *s = suite_create("dynamic");
@@ -724,6 +991,13 @@ static Suite *dynamic_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_live_flow, 0, CONFIGS);
 	tcase_add_loop_test(tc, test_scratch_interleaved, 0, CONFIGS);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Tool");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_tool_query_closed);
+	tcase_add_test(tc, test_tool_closed_refused);
+	tcase_add_test(tc, test_tool_render_closed);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("MovingAI");
