@@ -167,7 +167,7 @@ struct twz_scene {
 	int is_level;
 	uint8_t *closed;          /* [height][width]: cells closed right now
 				   * (--closed FILE), or NULL */
-	uint32_t closed_count;    /* lines of that file */
+	uint32_t closed_count;    /* walkable cells closed */
 };
 
 /* A level is baked in memory for overlays that read a database only up to

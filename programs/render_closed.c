@@ -18,6 +18,7 @@ int twz_scene_set_closed(struct twz_scene *sc, const char *path,
 	if (twz_closed_load(path, sc->width, sc->height, &cells, err) != 0)
 		return -1;
 	free(sc->closed);
+	sc->closed_count = 0;
 	sc->closed = calloc((size_t)sc->width * sc->height + 1, 1);
 	if (!sc->closed) {
 		twz_closed_free(&cells);
@@ -26,7 +27,11 @@ int twz_scene_set_closed(struct twz_scene *sc, const char *path,
 	}
 	for (size_t i = 0; i < cells.count; i++) {
 		uint32_t x = cells.xy[2 * i], y = cells.xy[2 * i + 1];
-		sc->closed[(size_t)y * sc->width + x] = 1;
+		size_t cell = (size_t)y * sc->width + x;
+		/* A listed wall is closed already; repeats count once. */
+		if (!twz_scene_walkable(sc, x, y) || sc->closed[cell])
+			continue;
+		sc->closed[cell] = 1;
 		sc->closed_count++;
 	}
 	twz_closed_free(&cells);

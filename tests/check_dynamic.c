@@ -942,7 +942,8 @@ START_TEST(test_tool_render_closed)
 		if (twz_node_at(tl.lv.db, x, 1) != TWZ_NONE)
 			cx[n++] = x;
 	ck_assert_uint_eq(n, 2);
-	snprintf(text, sizeof text, "%u 1\n%u 1\n", cx[0], cx[1]);
+	/* A repeat counts once. */
+	snprintf(text, sizeof text, "%u 1\n%u 1\n%u 1\n", cx[0], cx[1], cx[0]);
 	write_text(tl.closed, text);
 	char patharg[64];
 	snprintf(patharg, sizeof patharg, "%u,1,%u,1", cx[0], cx[1]);
