@@ -214,16 +214,43 @@ static twz_status hand_back(const struct twz_scratch *sc, twz_node s,
 	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
 }
 
+/* A lower bound of the static cost from (x, y) to (tx, ty): the cost on
+ * open ground. */
+static inline struct twz__cost lower_bound(const twz_db *db, uint32_t x,
+					   uint32_t y, uint32_t tx, uint32_t ty)
+{
+	struct twz__cost c;
+
+	twz_transit_reference(db->c.connectivity, x > tx ? x - tx : tx - x,
+			      y > ty ? y - ty : ty - y, &c.s, &c.d);
+	return c;
+}
+
+/*
+ * The A*. On a TRANSIT file a static cost is a scan over pairs of
+ * transit nodes, dear enough to put off: a node not in the memo enters
+ * the open list keyed with the open-ground lower bound, its exact cost is
+ * looked up only when it comes to the top, and it goes back in when its
+ * key rose. A node is thus expanded only with its exact key, no greater
+ * than any other's exact key, as with exact costs throughout, while the
+ * nodes the bound already keeps off the path never cost a lookup. (On a
+ * CPD file a lookup is a first move or two, and putting it off saves
+ * less than it costs.)
+ */
 static twz_status astar(const twz_db *db, struct twz_scratch *sc,
 			const twz_closed *cl, const struct twz_span *r,
 			twz_node s, twz_node t, twz_node *buf, size_t cap,
 			size_t *len, uint32_t *straight, uint32_t *diagonal)
 {
 	struct twz_scratch_node *nd = sc->node;
+	const uint32_t hg = sc->h_generation;
+	const int lazy = db->c.method == TWZ_METHOD_TRANSIT;
+	uint32_t tx, ty;
 	twz_status st;
 
 	twz__scratch_begin(sc);
 	const uint32_t open = twz__open_stamp(sc), done = twz__done_stamp(sc);
+	twz__node_xy(db, t, &tx, &ty);
 	if ((st = heuristic(db, sc, r, s, t)) != TWZ_OK)
 		return st;
 	nd[s].g = (struct twz__cost){ 0, 0 };
@@ -233,12 +260,24 @@ static twz_status astar(const twz_db *db, struct twz_scratch *sc,
 	push(sc, s);
 	while (sc->heap_len) {
 		twz_node u = pop(sc);
+		if (nd[u].h_stamp != hg) {
+			/* Keyed with its lower bound (lazy). */
+			struct twz__cost lb = nd[u].u.h;
+			if ((st = heuristic(db, sc, r, u, t)) != TWZ_OK)
+				return st;
+			if (nd[u].u.h.s != lb.s || nd[u].u.h.d != lb.d) {
+				push(sc, u);
+				continue;
+			}
+		}
 		nd[u].stamp = done;
 		if (u == t)
 			return hand_back(sc, s, t, buf, cap, len, straight,
 					 diagonal);
 		sc->expanded++;
-		size_t cell = twz__node_cell(db, u);
+		uint32_t ux, uy;
+		twz__node_xy(db, u, &ux, &uy);
+		size_t cell = (size_t)uy * db->c.width + ux;
 		unsigned moves = sc->moves[u];
 		for (unsigned m = 0; moves; m++, moves >>= 1) {
 			if (!(moves & 1))
@@ -259,7 +298,11 @@ static twz_status astar(const twz_db *db, struct twz_scratch *sc,
 			else
 				g.s++;
 			if (nd[v].stamp != open) {
-				if ((st = heuristic(db, sc, r, v, t)) != TWZ_OK)
+				if (lazy && nd[v].h_stamp != hg)
+					nd[v].u.h = lower_bound(db,
+						ux + twz_move_dx[m],
+						uy + twz_move_dy[m], tx, ty);
+				else if ((st = heuristic(db, sc, r, v, t)) != TWZ_OK)
 					return st;
 				nd[v].g = g;
 				nd[v].parent = u;
