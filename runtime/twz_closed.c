@@ -214,6 +214,124 @@ static twz_status hand_back(const struct twz_scratch *sc, twz_node s,
 	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
 }
 
+/* ---- stopping early: a node whose static path is still clear ---------- */
+
+/* Whether the move a -> b (neighbours) cuts the corner of a closed cell. */
+static int cuts_closed(const twz_db *db, const twz_closed *cl, twz_node a,
+		       twz_node b)
+{
+	uint32_t ax, ay, bx, by;
+
+	twz__node_xy(db, a, &ax, &ay);
+	twz__node_xy(db, b, &bx, &by);
+	if (ax == bx || ay == by)
+		return 0;
+	unsigned m = twz_direction_move(TWZ_SYMBOL_TOWARD,
+					(int32_t)bx - (int32_t)ax,
+					(int32_t)by - (int32_t)ay);
+	return twz__corner_closed(db, cl, (size_t)ay * db->c.width + ax, m);
+}
+
+/* The static path p[0 .. n) to t: which of its nodes still have a clear
+ * way to t, and which not. */
+static void clear_seed(const twz_db *db, struct twz_scratch *sc,
+		       const twz_closed *cl, const twz_node *p, size_t n)
+{
+	const uint32_t yes = 2 * sc->generation, no = yes + 1;
+	int clear = 1;
+
+	for (size_t i = n; i-- > 0; ) {
+		if (i + 1 < n && cuts_closed(db, cl, p[i], p[i + 1]))
+			clear = 0;
+		if (twz__is_closed(cl, p[i]))
+			clear = 0;
+		sc->node[p[i]].clear = clear ? yes : no;
+	}
+}
+
+/*
+ * Whether u's static path to t passes no closed cell and cuts no closed
+ * corner, following first moves until a node whose answer this search
+ * knows (the static path's were seeded). Every node followed learns the
+ * answer, so the search's checks cost a move or two each.
+ */
+static int static_clear(const twz_db *db, struct twz_scratch *sc,
+			const twz_closed *cl, const struct twz_span *r,
+			twz_node u, twz_node t)
+{
+	struct twz_scratch_node *nd = sc->node;
+	const uint32_t yes = 2 * sc->generation, no = yes + 1;
+	uint32_t k = 0;
+	int res;
+
+	for (twz_node x = u;; ) {
+		if (x == t || nd[x].clear == yes) {
+			res = 1;
+			break;
+		}
+		if (nd[x].clear == no) {
+			res = 0;
+			break;
+		}
+		if (twz__is_closed(cl, x)) {
+			nd[x].clear = no;
+			res = 0;
+			break;
+		}
+		if (k == sc->node_count)
+			return 0;  /* a cycle: a crafted file */
+		twz_node y = db->backend->next(db, x, t, r);
+		if (y == TWZ_NONE)
+			return 0;
+		sc->stack[k++] = x;
+		if (cuts_closed(db, cl, x, y)) {
+			res = 0;
+			break;
+		}
+		x = y;
+	}
+	while (k)
+		nd[sc->stack[--k]].clear = res ? yes : no;
+	return res;
+}
+
+/* The answer through u, whose static path is clear: the search's path to
+ * u, then the database's from u. */
+static twz_status hand_back_via(const twz_db *db, struct twz_scratch *sc,
+				const struct twz_span *r, twz_node s,
+				twz_node u, twz_node t, twz_node *buf,
+				size_t cap, size_t *len, uint32_t *straight,
+				uint32_t *diagonal)
+{
+	const struct twz_scratch_node *nd = sc->node;
+	size_t head = 1, tail = 0;
+	uint32_t ts = 0, td = 0;
+
+	twz_status st = db->backend->walk(db, u, t, r, sc->stack,
+					  (size_t)sc->node_count + 1, &tail,
+					  &ts, &td);
+	if (st != TWZ_OK)
+		return st == TWZ_E_BUFFER_TOO_SMALL ? TWZ_E_DAMAGED : st;
+	for (twz_node x = u; x != s; x = nd[x].parent)
+		head++;
+	size_t n = head + tail - 1, i = head;
+	for (twz_node x = u;; x = nd[x].parent) {
+		i--;
+		if (i < cap)
+			buf[i] = x;
+		if (x == s)
+			break;
+	}
+	for (size_t j = 1; j < tail && head + j - 1 < cap; j++)
+		buf[head + j - 1] = sc->stack[j];
+	*len = n;
+	if (straight)
+		*straight = nd[u].g.s + ts;
+	if (diagonal)
+		*diagonal = nd[u].g.d + td;
+	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+}
+
 /* A lower bound of the static cost from (x, y) to (tx, ty): the cost on
  * open ground. */
 static inline struct twz__cost lower_bound(const twz_db *db, uint32_t x,
@@ -239,7 +357,8 @@ static inline struct twz__cost lower_bound(const twz_db *db, uint32_t x,
  */
 static twz_status astar(const twz_db *db, struct twz_scratch *sc,
 			const twz_closed *cl, const struct twz_span *r,
-			twz_node s, twz_node t, twz_node *buf, size_t cap,
+			twz_node s, twz_node t, const twz_node *path,
+			size_t path_len, twz_node *buf, size_t cap,
 			size_t *len, uint32_t *straight, uint32_t *diagonal)
 {
 	struct twz_scratch_node *nd = sc->node;
@@ -250,6 +369,8 @@ static twz_status astar(const twz_db *db, struct twz_scratch *sc,
 
 	twz__scratch_begin(sc);
 	const uint32_t open = twz__open_stamp(sc), done = twz__done_stamp(sc);
+	if (!lazy)
+		clear_seed(db, sc, cl, path, path_len);
 	twz__node_xy(db, t, &tx, &ty);
 	if ((st = heuristic(db, sc, r, s, t)) != TWZ_OK)
 		return st;
@@ -274,6 +395,14 @@ static twz_status astar(const twz_db *db, struct twz_scratch *sc,
 		if (u == t)
 			return hand_back(sc, s, t, buf, cap, len, straight,
 					 diagonal);
+		/* u's key is the least: when u's static path is clear, the
+		 * path through it costs that key, which no other can beat.
+		 * (CPD only: a CPD walk is its first moves, so the path
+		 * handed back is the one checked; a TRANSIT walk goes by
+		 * waypoints, and its first moves scan pairs.) */
+		if (!lazy && static_clear(db, sc, cl, r, u, t))
+			return hand_back_via(db, sc, r, s, u, t, buf, cap, len,
+					     straight, diagonal);
 		sc->expanded++;
 		uint32_t ux, uy;
 		twz__node_xy(db, u, &ux, &uy);
@@ -383,6 +512,6 @@ twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
 	}
 	heuristic_target(sc, t);
 	heuristic_seed(db, sc, sc->stack, n);
-	return astar(db, sc, closed, &r, s, t, buf, cap, len, straight,
-		     diagonal);
+	return astar(db, sc, closed, &r, s, t, sc->stack, n, buf, cap, len,
+		     straight, diagonal);
 }

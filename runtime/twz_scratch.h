@@ -42,6 +42,8 @@ struct twz_scratch_node {
 	uint32_t stamp;        /* 2 * generation: open, + 1: closed/settled */
 	uint32_t h_stamp;      /* h_generation: u.h is valid */
 	uint32_t pos;          /* A*: heap slot; flow: next in its bucket */
+	uint32_t clear;        /* A*: 2 * generation: the static path from
+				* here is clear, + 1: it is not */
 };
 
 struct twz_scratch {
@@ -65,7 +67,7 @@ static inline void twz__scratch_begin(struct twz_scratch *sc)
 {
 	if (sc->generation >= 0x7FFFFFFEu) {
 		for (uint32_t i = 0; i < sc->node_count; i++)
-			sc->node[i].stamp = 0;
+			sc->node[i].stamp = sc->node[i].clear = 0;
 		sc->generation = 0;
 	}
 	sc->generation++;
