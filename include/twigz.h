@@ -178,7 +178,7 @@ TWZ_API twz_status twz_flow_field(const twz_db *db, twz_node t,
 
 /*
  * Search state for the calls below, sized once for one database (about
- * 40 bytes a node), so that they never allocate. One scratch serves one
+ * 50 bytes a node), so that they never allocate. One scratch serves one
  * thread at a time and only the database it was made for (others give
  * TWZ_E_ARGUMENT); it keeps no result a caller needs between calls. It
  * must be freed before that database is closed.

@@ -11,8 +11,10 @@
  * static path and spreads only around what was closed. The heuristic is
  * memoised per target in the scratch (CPD: a chain of first moves is
  * walked until a node whose cost is known; TRANSIT: its cost tables), so
- * agents sent to one target share it. Costs are exact (straight,
- * diagonal) pairs, compared exactly. No allocation, no locks, no I/O.
+ * agents sent to one target share it. On CPD the search stops at the
+ * first node it would expand whose static path is clear: the rest of the
+ * way is the database's. Costs are exact (straight, diagonal) pairs,
+ * compared exactly. No allocation, no locks, no I/O.
  */
 #include "twz_scratch.h"
 
