@@ -10,6 +10,7 @@
  * when the benchmark levels are here.
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -647,6 +648,96 @@ START_TEST(test_scratch_interleaved)
 }
 END_TEST
 
+/* ---- threads: one database, a scratch each ------------------------------- */
+
+struct worker {
+	struct level *lv;
+	uint64_t seed;
+	unsigned queries;
+	uint64_t hash;            /* of every answer, in order */
+	int failed;
+};
+
+static uint64_t answers_hash(struct level *lv, twz_scratch *sc, uint64_t seed,
+			     unsigned queries, int *failed)
+{
+	size_t cap = (size_t)lv->nodes + 1, len;
+	twz_node *buf = malloc(cap * sizeof *buf);
+	twz_node *next = malloc(lv->nodes * sizeof *next);
+	twz_closed cl = { lv->bits, NULL, NULL };
+	uint64_t h = 1469598103934665603ull, rng = seed;
+
+	if (!buf || !next) {
+		*failed = 1;
+		free(buf);
+		free(next);
+		return 0;
+	}
+	for (unsigned k = 0; k < queries; k++) {
+		twz_node s = (twz_node)(rng_next(&rng) % lv->nodes);
+		twz_node t = (twz_node)(rng_next(&rng) % lv->nodes);
+		twz_status st = twz_path_closed(lv->db, sc, &cl, s, t, buf, cap,
+						&len, NULL, NULL);
+		h = (h ^ (uint64_t)st) * 1099511628211ull;
+		if (st == TWZ_OK)
+			h ^= twz_test_path_hash(buf, len);
+		if (k % 8 == 0) {
+			if (twz_flow_field_live(lv->db, sc, &cl, t, next,
+						lv->nodes) != TWZ_OK)
+				*failed = 1;
+			h ^= twz_test_path_hash(next, lv->nodes) * 31;
+		}
+	}
+	free(buf);
+	free(next);
+	return h;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	twz_scratch *sc;
+
+	if (twz_scratch_create(w->lv->db, &sc) != TWZ_OK) {
+		w->failed = 1;
+		return NULL;
+	}
+	w->hash = answers_hash(w->lv, sc, w->seed, w->queries, &w->failed);
+	twz_scratch_free(sc);
+	return NULL;
+}
+
+/* Threads share the database, each with its own scratch, and answer as
+ * one thread does. */
+START_TEST(test_threads_share_database)
+{
+	struct level lv;
+	char name[96];
+	uint64_t rng = 5;
+	struct worker w[4];
+	pthread_t tid[4];
+
+	open_config(&lv, _i, name, sizeof name);
+	close_random(&lv, 50, &rng);
+	for (int i = 0; i < 4; i++) {
+		w[i] = (struct worker){ &lv, 1000 + (uint64_t)(i % 2), 300, 0, 0 };
+		ck_assert_int_eq(pthread_create(&tid[i], NULL, worker_main, &w[i]),
+				 0);
+	}
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
+	for (int i = 0; i < 4; i++) {
+		int failed = 0;
+		uint64_t want = answers_hash(&lv, lv.scratch, w[i].seed,
+					     w[i].queries, &failed);
+		ck_assert(!w[i].failed && !failed);
+		ck_assert_msg(w[i].hash == want, "%s: thread %d answered "
+			      "differently", name, i);
+	}
+	level_close(&lv);
+}
+END_TEST
+
 /* ---- a Moving AI level ---------------------------------------------------- */
 
 START_TEST(test_movingai_closed)
@@ -992,6 +1083,11 @@ static Suite *dynamic_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_live_flow, 0, CONFIGS);
 	tcase_add_loop_test(tc, test_scratch_interleaved, 0, CONFIGS);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Threads");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, test_threads_share_database, 0, CONFIGS);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Tool");
