@@ -38,8 +38,9 @@ static const char *skip_blanks(const char *p, const char *end)
 	return p;
 }
 
-int twz_closed_load(const char *path, uint32_t width, uint32_t height,
-		    struct twz_closed_cells *out, struct twz_error *err)
+int twz_closed_cells_load(const char *path, uint32_t width,
+			  uint32_t height, struct twz_closed_cells *out,
+			  struct twz_error *err)
 {
 	struct twz_lines it;
 	const char *line;
@@ -95,17 +96,18 @@ int twz_closed_load(const char *path, uint32_t width, uint32_t height,
 	return 0;
 fail:
 	free(buf);
-	twz_closed_free(out);
+	twz_closed_cells_free(out);
 	return -1;
 }
 
-void twz_closed_free(struct twz_closed_cells *c)
+void twz_closed_cells_free(struct twz_closed_cells *c)
 {
 	free(c->xy);
 	memset(c, 0, sizeof *c);
 }
 
-uint8_t *twz_closed_bits(const struct twz_closed_cells *c, const twz_db *db)
+uint8_t *twz_closed_cells_bits(const struct twz_closed_cells *c,
+			       const twz_db *db)
 {
 	uint8_t *bits = calloc(TWZ_CLOSED_BYTES(twz_node_count(db)) + 1, 1);
 

@@ -25,13 +25,15 @@ struct twz_closed_cells {
  * A malformed line or a cell off the map is refused. 0, or -1 with err
  * set to "FILE:LINE: problem" (or "FILE: problem").
  */
-int twz_closed_load(const char *path, uint32_t width, uint32_t height,
-		    struct twz_closed_cells *out, struct twz_error *err);
-void twz_closed_free(struct twz_closed_cells *c);
+int twz_closed_cells_load(const char *path, uint32_t width,
+			  uint32_t height, struct twz_closed_cells *out,
+			  struct twz_error *err);
+void twz_closed_cells_free(struct twz_closed_cells *c);
 
 /* A malloc'd node bitmap of db (TWZ_CLOSED_BYTES of its node count) with
  * the nodes of these cells set; a listed wall has no node and is skipped.
  * NULL when out of memory. */
-uint8_t *twz_closed_bits(const struct twz_closed_cells *c, const twz_db *db);
+uint8_t *twz_closed_cells_bits(const struct twz_closed_cells *c,
+			       const twz_db *db);
 
 #endif

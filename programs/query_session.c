@@ -84,11 +84,11 @@ int twz_session_close_cells(struct twz_query_session *qs, const char *path)
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_closed_cells cells;
 
-	if (twz_closed_load(path, qs->info.width, qs->info.height, &cells,
-			    &err) != 0)
+	if (twz_closed_cells_load(path, qs->info.width, qs->info.height,
+				  &cells, &err) != 0)
 		return twz_cli_error(&err);
-	qs->closed.bits = twz_closed_bits(&cells, qs->db);
-	twz_closed_free(&cells);
+	qs->closed.bits = twz_closed_cells_bits(&cells, qs->db);
+	twz_closed_cells_free(&cells);
 	twz_status st = qs->closed.bits ? twz_scratch_create(qs->db, &qs->scratch)
 					: TWZ_E_NOMEM;
 	if (st != TWZ_OK) {

@@ -15,13 +15,14 @@ int twz_scene_set_closed(struct twz_scene *sc, const char *path,
 {
 	struct twz_closed_cells cells;
 
-	if (twz_closed_load(path, sc->width, sc->height, &cells, err) != 0)
+	if (twz_closed_cells_load(path, sc->width, sc->height, &cells,
+				  err) != 0)
 		return -1;
 	free(sc->closed);
 	sc->closed_count = 0;
 	sc->closed = calloc((size_t)sc->width * sc->height + 1, 1);
 	if (!sc->closed) {
-		twz_closed_free(&cells);
+		twz_closed_cells_free(&cells);
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", path);
 		return -1;
 	}
@@ -34,7 +35,7 @@ int twz_scene_set_closed(struct twz_scene *sc, const char *path,
 		sc->closed[cell] = 1;
 		sc->closed_count++;
 	}
-	twz_closed_free(&cells);
+	twz_closed_cells_free(&cells);
 	return 0;
 }
 
