@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "test_support.h"
 #include "transit.h"
@@ -985,8 +986,17 @@ START_TEST(test_tool_closed_refused)
 	expect_refused(&tl, "1 1\n\n40 2\n", 3, ":3:", "off the 40x30 map");
 	expect_refused(&tl, "1 30\n", 3, ":1:", "off the");
 	expect_refused(&tl, "99999999999 1\n", 3, ":1:", "expected a cell");
+	expect_refused(&tl, "1 1\r\n2 2\r\n\r\n3", 3, ":4:", "expected a cell");
+	expect_refused(&tl, "00000000000000000000000000000000000000001 1 junk\n",
+		       3, ":1:", "expected a cell");
+	/* A NUL byte inside a line. */
+	twz_test_write_file(tl.closed, "1 1\n2\0 2\n", 9);
+	expect_refused(&tl, NULL, 3, ":2:", "expected a cell");
 	twz_test_remove_tree(tl.closed);
 	expect_refused(&tl, NULL, 4, ": ", "cannot open");
+	ck_assert_int_eq(mkdir(tl.closed, 0700), 0);
+	expect_refused(&tl, NULL, 4, ": ", "not a regular file");
+	twz_test_remove_tree(tl.closed);
 
 	/* Empty, comments only, walls listed: accepted. */
 	write_text(tl.closed, "");
