@@ -118,6 +118,14 @@ int twz_cmd_render(int argc, char **argv)
 			size_t len = eq ? (size_t)(eq - val) : strlen(val);
 			snprintf(name, sizeof name, "%.*s",
 				 (int)(len < sizeof name ? len : sizeof name - 1), val);
+			if (!strcmp(name, "closed")) {
+				/* --overlay closed=FILE, as --closed FILE. */
+				if (!eq || !eq[1])
+					return usage_error("--overlay closed needs =FILE");
+				closed = eq + 1;
+				i++;
+				continue;
+			}
 			ov = twz_overlay_find(name);
 			if (!ov)
 				return unknown_overlay(name);

@@ -1066,6 +1066,18 @@ START_TEST(test_tool_render_closed)
 	ck_assert_ptr_nonnull(strstr(doc, "no path"));
 	free(doc);
 
+	/* --overlay closed=FILE is the same. */
+	char overlay[4300];
+	snprintf(overlay, sizeof overlay, "closed=%s", tl.closed);
+	const char *args2[] = { "render", tl.db, "-o", svg, "--overlay", overlay,
+				NULL };
+	twz_test_run_tool(args2, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "render --overlay closed=: %s", r.err);
+	twz_test_run_free(&r);
+	doc = (char *)twz_test_read_file(svg, &len);
+	ck_assert_ptr_nonnull(strstr(doc, "closed: 2 cells"));
+	free(doc);
+
 	write_text(tl.closed, "1 1\nnot a cell\n");
 	twz_test_run_tool(args, NULL, 0, &r);
 	ck_assert_int_eq(r.status, 3);
