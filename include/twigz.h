@@ -175,6 +175,72 @@ TWZ_API double twz_cost(const twz_db *db, twz_node s, twz_node t);
 TWZ_API twz_status twz_flow_field(const twz_db *db, twz_node t,
 				  twz_node *next, size_t cap);
 
+/* ---- a level that changed at run time: closed cells ------------------- */
+
+/*
+ * Search state for the calls below, sized once for one database (about
+ * 50 bytes a node), so that they never allocate. One scratch serves one
+ * thread at a time and only the database it was made for (others give
+ * TWZ_E_ARGUMENT); it keeps no result a caller needs between calls. It
+ * must be freed before that database is closed.
+ */
+typedef struct twz_scratch twz_scratch;
+
+TWZ_API twz_status twz_scratch_create(const twz_db *db, twz_scratch **out);
+/* NULL is a no-op. */
+TWZ_API void twz_scratch_free(twz_scratch *sc);
+/* Nodes the last twz_path_closed or twz_flow_field_live expanded: 0 when
+ * the static path was clear. */
+TWZ_API uint64_t twz_scratch_expanded(const twz_scratch *sc);
+
+/*
+ * Cells closed right now (doors, rubble), given as nodes: node n is closed
+ * when bit (n & 7) of bits[n >> 3] is set (bits holds
+ * TWZ_CLOSED_BYTES(twz_node_count(db)) bytes, NULL for none) or when
+ * blocked(ctx, n) returns non-zero (NULL for none). The caller owns both
+ * and may change them between calls, not during one. A closed cell is a
+ * wall: no path enters it, starts or ends on it, or cuts its corner (a
+ * diagonal move needs both straight cells beside it open).
+ */
+typedef struct twz_closed {
+	const uint8_t *bits;
+	int (*blocked)(void *ctx, twz_node n);
+	void *ctx;
+} twz_closed;
+
+#define TWZ_CLOSED_BYTES(node_count) (((size_t)(node_count) + 7) / 8)
+
+/*
+ * An optimal path from s to t avoiding the closed cells (closed may be
+ * NULL: none), without a rebake. The database's path is walked first and
+ * returned when nothing on it is closed (the cost of twz_path); otherwise
+ * an A* whose heuristic is the database's exact cost to t on the static
+ * level (exact and consistent: closing cells only makes paths longer)
+ * finds the optimal path on the changed level. buf, cap and *len as in
+ * twz_path; *straight and *diagonal (each may be NULL) get the path's
+ * moves, as twz_cost_exact. TWZ_E_UNREACHABLE (*len = 0) when the closed
+ * cells cut t off from s, or s or t is closed.
+ */
+TWZ_API twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
+				   const twz_closed *closed, twz_node s,
+				   twz_node t, twz_node *buf, size_t cap,
+				   size_t *len, uint32_t *straight,
+				   uint32_t *diagonal);
+
+/*
+ * A flow field toward t searched live on the level as it is now (closed
+ * may be NULL: none), with the encoding of twz_flow_field: next[n] is the
+ * next node on an optimal path from n to t, t for t, TWZ_NONE for a node
+ * that cannot reach t and for every closed node (all of them when t is
+ * closed). A wavefront from t: breadth-first on 4-connected levels, a
+ * Dijkstra bucketed by exact cost on 8-connected ones; it reads only the
+ * grid, not the database's rows. [Size: next holds twz_node_count(db)
+ * entries]
+ */
+TWZ_API twz_status twz_flow_field_live(const twz_db *db, twz_scratch *sc,
+				       const twz_closed *closed, twz_node t,
+				       twz_node *next, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,8 @@
 /*
  * cmd_query.c - `twigz query DB SX SY GX GY [--json]` and
  * `twigz query DB --scen FILE.scen [--json]`: prints each path, as text
- * or as one JSON object a line.
+ * or as one JSON object a line; with `--closed FILE`, around the cells
+ * that file closes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,7 +81,7 @@ int twz_cmd_query(int argc, char **argv)
 	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
 	/* The database, then SX SY GX GY. */
 	const char *words[5] = { NULL, NULL, NULL, NULL, NULL };
-	const char *scen = NULL, *a;
+	const char *scen = NULL, *closed = NULL, *a;
 	int json = 0;
 
 	while ((a = twz_cli_next(&ar))) {
@@ -88,6 +89,8 @@ int twz_cmd_query(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(a, "--scen"))
 			scen = twz_cli_value(&ar, a, "a scenario file");
+		else if (!strcmp(a, "--closed"))
+			closed = twz_cli_value(&ar, a, "a file of closed cells");
 		else if (a[0] == '-' && a[1] >= '0' && a[1] <= '9')
 			twz_cli_place(&ar, a, words, 5);
 		else
@@ -121,6 +124,8 @@ int twz_cmd_query(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!scen && (rc = single_problem(&qs, dbpath, c)) != 0)
+		goto out;
+	if (closed && (rc = twz_session_close_cells(&qs, closed)) != 0)
 		goto out;
 	for (size_t i = 0; i < qs.sc.count; i++) {
 		const struct twz_scen_entry *e = &qs.sc.entries[i];

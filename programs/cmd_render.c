@@ -24,6 +24,8 @@ static void render_help(FILE *f)
 		"  --scale N         pixels per cell, 1 to 64 (default: from the size)\n"
 		"  --no-legend       leave the legend out\n"
 		"  --grid, --no-grid lines between cells (default: from 12 pixels)\n"
+		"  --closed FILE     cells closed right now, one 'x y' a line: drawn,\n"
+		"                    and paths and flows go round them\n"
 		"overlays (also --overlay NAME[=ARGS]):\n");
 	for (size_t i = 0; i < twz_overlay_count; i++) {
 		const struct twz_overlay *o = &twz_overlays[i];
@@ -67,7 +69,7 @@ int twz_cmd_render(int argc, char **argv)
 	struct twz_overlay_item items[MAX_ITEMS];
 	struct twz_render_options opt;
 	struct twz_error err = { { 0 }, 0 };
-	const char *input = NULL, *out = NULL;
+	const char *input = NULL, *out = NULL, *closed = NULL;
 	size_t n = 0;
 	long v;
 
@@ -93,6 +95,12 @@ int twz_cmd_render(int argc, char **argv)
 			opt.scale = (unsigned)v;
 			i++;
 			continue;
+		} else if (!strcmp(a, "--closed")) {
+			if (!val)
+				return usage_error("--closed needs a file of closed cells");
+			closed = val;
+			i++;
+			continue;
 		} else if (!strcmp(a, "--no-legend")) {
 			opt.legend = 0;
 			continue;
@@ -110,6 +118,14 @@ int twz_cmd_render(int argc, char **argv)
 			size_t len = eq ? (size_t)(eq - val) : strlen(val);
 			snprintf(name, sizeof name, "%.*s",
 				 (int)(len < sizeof name ? len : sizeof name - 1), val);
+			if (!strcmp(name, "closed")) {
+				/* --overlay closed=FILE, as --closed FILE. */
+				if (!eq || !eq[1])
+					return usage_error("--overlay closed needs =FILE");
+				closed = eq + 1;
+				i++;
+				continue;
+			}
 			ov = twz_overlay_find(name);
 			if (!ov)
 				return unknown_overlay(name);
@@ -175,6 +191,21 @@ int twz_cmd_render(int argc, char **argv)
 
 	if (twz_scene_open(input, &sc, &err))
 		return twz_cli_error(&err);
+	if (closed) {
+		/* Drawn first, under the paths that go round the cells. */
+		if (n == MAX_ITEMS) {
+			twz_scene_close(&sc);
+			return usage_error("too many overlays (at most 32)");
+		}
+		if (twz_scene_set_closed(&sc, closed, &err)) {
+			twz_scene_close(&sc);
+			return twz_cli_error(&err);
+		}
+		memmove(items + 1, items, n * sizeof *items);
+		memset(&items[0], 0, sizeof items[0]);
+		items[0].kind = &twz_overlay_closed;
+		n++;
+	}
 	if (twz_render_prepare(&sc, items, n, &err)) {
 		rc = twz_cli_error(&err);
 		goto out_scene;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "closed_cells.h"
 #include "twz_format.h"
 
 /* A cell with a node, for the scenario check. */
@@ -16,10 +17,16 @@ static int db_walkable(const void *ctx, uint32_t x, uint32_t y)
 	return twz_node_at(ctx, x, y) != TWZ_NONE;
 }
 
-/* The same for the corner rule, which asks off the grid too. */
+/* The same for the corner rule, which asks off the grid too; a closed
+ * cell is a wall. */
 static int cell_walkable(const void *ctx, int64_t x, int64_t y)
 {
-	return twz_node_at(ctx, x, y) != TWZ_NONE;
+	const struct twz_query_session *qs = ctx;
+	twz_node n = twz_node_at(qs->db, x, y);
+
+	if (n == TWZ_NONE)
+		return 0;
+	return !qs->closed.bits || !(qs->closed.bits[n >> 3] >> (n & 7) & 1);
 }
 
 int twz_db_load_scen(const twz_db *db, const char *path, unsigned flags,
@@ -40,6 +47,8 @@ int twz_db_load_scen(const twz_db *db, const char *path, unsigned flags,
 
 void twz_session_close(struct twz_query_session *qs)
 {
+	twz_scratch_free(qs->scratch);
+	free((void *)qs->closed.bits);
 	twz_scen_free(&qs->sc);
 	free(qs->buf);
 	twz_close(qs->db);
@@ -70,6 +79,25 @@ int twz_session_open(struct twz_query_session *qs, const char *dbpath,
 	return 0;
 }
 
+int twz_session_close_cells(struct twz_query_session *qs, const char *path)
+{
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_closed_cells cells;
+
+	if (twz_closed_cells_load(path, qs->info.width, qs->info.height,
+				  &cells, &err) != 0)
+		return twz_cli_error(&err);
+	qs->closed.bits = twz_closed_cells_bits(&cells, qs->db);
+	twz_closed_cells_free(&cells);
+	twz_status st = qs->closed.bits ? twz_scratch_create(qs->db, &qs->scratch)
+					: TWZ_E_NOMEM;
+	if (st != TWZ_OK) {
+		fprintf(stderr, "twigz: %s: %s\n", path, twz_strerror(st));
+		return st == TWZ_E_NOMEM ? EXIT_NOMEM : EXIT_INPUT;
+	}
+	return 0;
+}
+
 void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 		       uint32_t sy, uint32_t gx, uint32_t gy,
 		       struct twz_path_result *r)
@@ -79,7 +107,11 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 	twz_node s = twz_node_at(db, sx, sy), t = twz_node_at(db, gx, gy);
 	uint32_t straight = 0, diagonal = 0;
 
-	r->status = twz_path(db, s, t, buf, qs->cap, &r->len);
+	if (qs->closed.bits)
+		r->status = twz_path_closed(db, qs->scratch, &qs->closed, s, t,
+					    buf, qs->cap, &r->len, NULL, NULL);
+	else
+		r->status = twz_path(db, s, t, buf, qs->cap, &r->len);
 	r->cost = 0;
 	r->legal = r->status == TWZ_OK;
 	if (r->status != TWZ_OK)
@@ -96,7 +128,7 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 		unsigned m = twz_direction_move(TWZ_SYMBOL_TOWARD, (int32_t)dx,
 						(int32_t)dy);
 		if (m >= qs->info.connectivity ||
-		    !twz_move_legal(cell_walkable, db, x0, y0, m))
+		    !twz_move_legal(cell_walkable, qs, x0, y0, m))
 			r->legal = 0;
 		if (twz_move_is_diagonal(m))
 			diagonal++;

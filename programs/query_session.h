@@ -25,12 +25,19 @@ struct twz_query_session {
 	twz_node *buf;            /* node_count + 1 nodes */
 	size_t cap;
 	struct twz_scen sc;       /* empty without a scenario */
+	/* Cells closed right now (--closed FILE): paths go round them. */
+	twz_closed closed;        /* closed.bits NULL without */
+	twz_scratch *scratch;
 };
 
 /* 0, or an exit status after a one-line error (nothing left open). */
 int twz_session_open(struct twz_query_session *qs, const char *dbpath,
 		     const char *scen, unsigned scen_flags);
 void twz_session_close(struct twz_query_session *qs);
+
+/* Close the cells listed in path (closed_cells.h) for every later
+ * solve. 0, or an exit status after a one-line error. */
+int twz_session_close_cells(struct twz_query_session *qs, const char *path);
 
 struct twz_path_result {
 	twz_status status;
@@ -39,8 +46,9 @@ struct twz_path_result {
 	int legal;                /* every step one legal move */
 };
 
-/* Find the path from (sx,sy) to (gx,gy) into qs->buf and check it step
- * by step against the grid. */
+/* Find the path from (sx,sy) to (gx,gy) into qs->buf (around the closed
+ * cells, when there are any) and check it step by step against the grid
+ * and the closed cells. */
 void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 		       uint32_t sy, uint32_t gx, uint32_t gy,
 		       struct twz_path_result *r);

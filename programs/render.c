@@ -245,6 +245,7 @@ void twz_scene_close(struct twz_scene *sc)
 		twz_grid_free(&sc->grid);
 	else
 		free(sc->walkable);
+	free(sc->closed);
 	memset(sc, 0, sizeof *sc);
 }
 

@@ -42,6 +42,7 @@ struct twz_rgb {
 #define TWZ_COLOUR_UNREACHED  TWZ_RGB(0xBDBDBD)  /* no path to the target */
 #define TWZ_COLOUR_INK        TWZ_RGB(0x1A1A1A)  /* text, arrows */
 #define TWZ_COLOUR_HALO       TWZ_RGB(0xFFFFFF)  /* outline under marks */
+#define TWZ_COLOUR_CLOSED     TWZ_RGB(0x8C510A)  /* a cell closed right now */
 
 /* Okabe-Ito categorical colours, for paths and markers (safe for the
  * common colour-vision deficiencies). n wraps around. */
@@ -164,6 +165,9 @@ struct twz_scene {
 	twz_info info;            /* valid when db */
 	struct twz_grid grid;     /* the level, when the input is a level */
 	int is_level;
+	uint8_t *closed;          /* [height][width]: cells closed right now
+				   * (--closed FILE), or NULL */
+	uint32_t closed_count;    /* walkable cells closed */
 };
 
 /* A level is baked in memory for overlays that read a database only up to
@@ -181,6 +185,22 @@ int twz_scene_open_memory(const uint8_t *buf, size_t len, const char *name,
 int twz_scene_need_db(struct twz_scene *sc, const char *why,
 		      struct twz_error *err);
 void twz_scene_close(struct twz_scene *sc);
+
+/* ---- closed cells (render_closed.c) ------------------------------------ */
+
+/* Read --closed FILE for the scene (closed_cells.h). 0, or -1 with err
+ * set. */
+int twz_scene_set_closed(struct twz_scene *sc, const char *path,
+			 struct twz_error *err);
+/* twz_path and twz_cost_exact, or twz_path_closed when cells are closed. */
+twz_status twz_scene_path(const struct twz_scene *sc, twz_node s, twz_node t,
+			  twz_node *buf, size_t cap, size_t *len,
+			  uint32_t *straight, uint32_t *diagonal);
+/* twz_flow_field, or twz_flow_field_live when cells are closed. */
+twz_status twz_scene_flow(const struct twz_scene *sc, twz_node t,
+			  twz_node *next, size_t cap);
+/* Draws the closed cells; cmd_render adds it for --closed FILE. */
+extern const struct twz_overlay twz_overlay_closed;
 
 static inline int twz_scene_walkable(const struct twz_scene *sc, int64_t x,
 				     int64_t y)

@@ -74,14 +74,16 @@ static int path_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 
 	if (!p)
 		return nomem(sc, err);
-	twz_status r = twz_path(sc->db, s, t, p->node, cap, &len);
+	/* Around the closed cells, when there are any. */
+	twz_status r = twz_scene_path(sc, s, t, p->node, cap, &len, &st, &dg);
 	if (r == TWZ_E_UNREACHABLE) {
 		len = 0;
-	} else if (r != TWZ_OK ||
-		   twz_cost_exact(sc->db, s, t, &st, &dg) != TWZ_OK) {
+	} else if (r != TWZ_OK) {
 		free(p);
+		if (r == TWZ_E_NOMEM)
+			return nomem(sc, err);
 		twz_error_set(err, "%s: --path %s: %s", sc->name, it->text,
-			      twz_strerror(r == TWZ_OK ? TWZ_E_DAMAGED : r));
+			      twz_strerror(r));
 		return -1;
 	}
 	p->len = len;
@@ -204,9 +206,11 @@ static int flow_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 	if (!f)
 		return nomem(sc, err);
 	f->target = twz_node_at(sc->db, it->arg[0], it->arg[1]);
-	twz_status st = twz_flow_field(sc->db, f->target, f->next, n);
+	twz_status st = twz_scene_flow(sc, f->target, f->next, n);
 	if (st != TWZ_OK) {
 		free(f);
+		if (st == TWZ_E_NOMEM)
+			return nomem(sc, err);
 		twz_error_set(err, "%s: --%s %s: %s", sc->name, it->kind->name,
 			      it->text, twz_strerror(st));
 		return -1;
@@ -368,7 +372,7 @@ static int distance_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 		goto out;
 	}
 	d->target = twz_node_at(sc->db, it->arg[0], it->arg[1]);
-	if (twz_flow_field(sc->db, d->target, next, n) != TWZ_OK)
+	if (twz_scene_flow(sc, d->target, next, n) != TWZ_OK)
 		goto damaged;
 	for (uint32_t i = 0; i < n; i++)
 		d->cost[i] = NAN;

@@ -1,0 +1,39 @@
+/*
+ * closed_cells.h - the cells a `--closed FILE` closes right now (doors,
+ * rubble), read for `twigz query` and `twigz render`: one "x y" a line,
+ * turned into the node bitmap twz_path_closed and twz_flow_field_live
+ * read.
+ */
+#ifndef CLOSED_CELLS_H
+#define CLOSED_CELLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "twigz.h"
+#include "twz_error.h"
+
+struct twz_closed_cells {
+	uint32_t *xy;             /* x0, y0, x1, y1, ... */
+	size_t count;             /* cells, in file order (repeats kept) */
+};
+
+/*
+ * Read a closed-cells file for a width x height map: one cell a line as
+ * two whole numbers "x y" (x the column, y the row, from 0) separated by
+ * spaces or tabs; blank lines and lines starting with '#' are skipped.
+ * A malformed line or a cell off the map is refused. 0, or -1 with err
+ * set to "FILE:LINE: problem" (or "FILE: problem").
+ */
+int twz_closed_cells_load(const char *path, uint32_t width,
+			  uint32_t height, struct twz_closed_cells *out,
+			  struct twz_error *err);
+void twz_closed_cells_free(struct twz_closed_cells *c);
+
+/* A malloc'd node bitmap of db (TWZ_CLOSED_BYTES of its node count) with
+ * the nodes of these cells set; a listed wall has no node and is skipped.
+ * NULL when out of memory. */
+uint8_t *twz_closed_cells_bits(const struct twz_closed_cells *c,
+			       const twz_db *db);
+
+#endif
