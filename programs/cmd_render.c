@@ -15,6 +15,7 @@
 
 #include "cli_common.h"
 #include "render.h"
+#include "render_trace.h"
 
 #define MAX_ITEMS 32
 
@@ -32,6 +33,9 @@ static void render_help(FILE *f)
 			 o->arg_help ? " " : "", o->arg_help ? o->arg_help : "");
 		fprintf(f, "  %-26s %s\n", opt, o->help);
 	}
+	fprintf(f, "  --%s %s\n%29s%s\n%29sALGO: dijkstra, astar, greedy, bfs, "
+		"dfs, jps, evasion\n", twz_trace_overlay.name,
+		twz_trace_overlay.arg_help, "", twz_trace_overlay.help, "");
 	fprintf(f, "A level is baked in memory for overlays that read a database "
 		"when it has at\nmost %u walkable cells; bake bigger ones with "
 		"'twigz build'.\n", TWZ_RENDER_BAKE_MAX);
@@ -58,8 +62,19 @@ static int unknown_overlay(const char *name)
 		len += (size_t)snprintf(msg + len, sizeof msg - len, "%s %s",
 					i ? "," : "", twz_overlays[i].name);
 	if (len < sizeof msg)
+		len += (size_t)snprintf(msg + len, sizeof msg - len, ", %s",
+					twz_trace_overlay.name);
+	if (len < sizeof msg)
 		snprintf(msg + len, sizeof msg - len, ")");
 	return usage_error(msg);
+}
+
+/* An overlay of the table, or the search trace overlay. */
+static const struct twz_overlay *find_overlay(const char *name)
+{
+	if (!strcmp(name, twz_trace_overlay.name))
+		return &twz_trace_overlay;
+	return twz_overlay_find(name);
 }
 
 int twz_cmd_render(int argc, char **argv)
@@ -110,13 +125,13 @@ int twz_cmd_render(int argc, char **argv)
 			size_t len = eq ? (size_t)(eq - val) : strlen(val);
 			snprintf(name, sizeof name, "%.*s",
 				 (int)(len < sizeof name ? len : sizeof name - 1), val);
-			ov = twz_overlay_find(name);
+			ov = find_overlay(name);
 			if (!ov)
 				return unknown_overlay(name);
 			ovarg = eq ? eq + 1 : NULL;
 			i++;
 		} else if (a[0] == '-' && a[1] == '-' &&
-			   (ov = twz_overlay_find(a + 2)) != NULL) {
+			   (ov = find_overlay(a + 2)) != NULL) {
 			if (ov->arg_help) {
 				if (!val) {
 					char msg[128];
@@ -139,7 +154,8 @@ int twz_cmd_render(int argc, char **argv)
 		}
 		if (n == MAX_ITEMS)
 			return usage_error("too many overlays (at most 32)");
-		if (twz_overlay_parse(&items[n], ov, ovarg, &err))
+		if ((ov == &twz_trace_overlay ? twz_trace_overlay_parse :
+		     twz_overlay_parse)(&items[n], ov, ovarg, &err))
 			return usage_error(err.msg);
 		n++;
 	}

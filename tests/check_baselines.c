@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "baseline_bench.h"
 #include "test_support.h"
 #include "twz_rng.h"
 
@@ -403,6 +404,216 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* ---- the benchmark's check ------------------------------------------------ */
+
+/* A database cost the searches cannot meet makes the benchmark fail, and
+ * the message names the search and the problem. */
+START_TEST(test_bench_refuses_mismatch)
+{
+	struct level lv;
+	struct twz_baseline_figures fig[TWZ_BASELINE_COUNT];
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_baseline_query q[3];
+	uint64_t state = 5;
+
+	memset(&lv, 0, sizeof lv);
+	twz_test_generate(&lv.grid, TWZ_TEST_ROOMS, 30, 24, 3);
+	level_open(&lv, 8);
+	uint32_t n = twz_node_count(lv.db);
+	for (unsigned i = 0; i < 3; ) {
+		twz_node s = (twz_node)rng_scaled(&state, n);
+		twz_node t = (twz_node)rng_scaled(&state, n);
+		uint32_t st, dg, x, y;
+		if (s == t || twz_cost_exact(lv.db, s, t, &st, &dg) != TWZ_OK)
+			continue;
+		q[i] = (struct twz_baseline_query){ .s = s, .t = t,
+			.straight = st, .diagonal = dg };
+		twz_node_xy(lv.db, s, &x, &y);
+		q[i].sx = x;
+		q[i].sy = y;
+		twz_node_xy(lv.db, t, &x, &y);
+		q[i].gx = x;
+		q[i].gy = y;
+		i++;
+	}
+	ck_assert_int_eq(twz_baseline_bench(lv.db, "x.twz", q, 3, 1, 0.001, fig,
+					    &err), 0);
+	for (int k = 0; k < TWZ_BASELINE_COUNT; k++) {
+		ck_assert_uint_eq(fig[k].paths, 3);
+		ck_assert(fig[k].supported);
+		if (k != TWZ_BASELINE_EVASION)
+			ck_assert_uint_eq(fig[k].found, 3);
+		ck_assert(fig[k].path_us > 0 && fig[k].lag_us > 0);
+		ck_assert(fig[k].ratio_mean >= 1.0 && fig[k].ratio_max >= fig[k].ratio_mean);
+		ck_assert(fig[k].expanded >= 1);
+	}
+	/* The database claims a cost one move cheaper than the truth. */
+	if (q[1].straight)
+		q[1].straight--;
+	else
+		q[1].diagonal--;
+	ck_assert_int_ne(twz_baseline_bench(lv.db, "x.twz", q, 3, 1, 0.001, fig,
+					    &err), 0);
+	ck_assert_int_eq(err.kind, TWZ_ERR_INPUT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "x.twz"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "Dijkstra finds cost"));
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	level_close(&lv);
+}
+END_TEST
+
+/* ---- the tool ------------------------------------------------------------- */
+
+static char work_dir[4096];
+
+static const char *in_work(const char *name)
+{
+	static char buf[4][4200];
+	static unsigned next;
+	char *p = buf[next++ % 4];
+	snprintf(p, sizeof buf[0], "%s/%s", work_dir, name);
+	return p;
+}
+
+static void work_setup(void)
+{
+	ck_assert_ptr_nonnull(twz_test_make_dir(work_dir, sizeof work_dir,
+						"twz-baselines-"));
+}
+
+static void work_teardown(void)
+{
+	twz_test_remove_tree(work_dir);
+}
+
+/* A generated level written and built with the tool; two walkable
+ * cells far apart into sx..gy. */
+static void tool_level(const char *name, unsigned connectivity,
+		       unsigned cells[4])
+{
+	struct twz_grid g;
+	struct twz_test_run r;
+	char map[64], conn[4];
+
+	twz_test_generate(&g, TWZ_TEST_CAVES, 48, 36, 11);
+	snprintf(map, sizeof map, "%s.map", name);
+	snprintf(conn, sizeof conn, "%u", connectivity);
+	twz_test_write_map(in_work(map), &g);
+	const char *args[] = { "build", in_work(map), "-o", in_work(name),
+			       "--connectivity", conn, "--quiet", NULL };
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "build: %s", r.err);
+	twz_test_run_free(&r);
+	/* The first and the last walkable cell. */
+	size_t first = SIZE_MAX, last = 0;
+	for (size_t i = 0; i < (size_t)g.width * g.height; i++)
+		if (g.walkable[i]) {
+			if (first == SIZE_MAX)
+				first = i;
+			last = i;
+		}
+	cells[0] = (unsigned)(first % g.width);
+	cells[1] = (unsigned)(first / g.width);
+	cells[2] = (unsigned)(last % g.width);
+	cells[3] = (unsigned)(last / g.width);
+	free(g.walkable);
+}
+
+START_TEST(test_tool_bench_baselines)
+{
+	struct twz_test_run r;
+	unsigned cells[4];
+
+	tool_level("c8.twz", 8, cells);
+	const char *args[] = { "bench", in_work("c8.twz"), "--baselines",
+			       "--pairs", "1000", "--paths", "40", NULL };
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "bench: %s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "the same 40 random paths"));
+	for (int k = 0; k < TWZ_BASELINE_COUNT; k++)
+		ck_assert_ptr_nonnull(strstr(r.out, twz_baseline_title(k)));
+	ck_assert_ptr_nonnull(strstr(r.out, "1 (equal, checked)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "mean "));
+	twz_test_run_free(&r);
+
+	const char *json[] = { "bench", in_work("c8.twz"), "--baselines",
+			       "--json", "--pairs", "1000", "--paths", "20",
+			       NULL };
+	twz_test_run_tool(json, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "bench --json: %s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "\"baselines\":[{\"name\":\"dijkstra\""));
+	ck_assert_ptr_nonnull(strstr(r.out, "{\"name\":\"jps\",\"supported\":true,"
+				     "\"optimal\":true,\"paths\":20,\"found\":20,"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"path_speedup\":"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"lag_speedup\":"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"cost_ratio_max\":"));
+	twz_test_run_free(&r);
+
+	/* 4-connected: BFS is optimal, JPS does not run. */
+	tool_level("c4.twz", 4, cells);
+	const char *four[] = { "bench", in_work("c4.twz"), "--baselines",
+			       "--json", "--pairs", "1000", "--paths", "20",
+			       NULL };
+	twz_test_run_tool(four, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "bench 4: %s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "{\"name\":\"jps\",\"supported\":false}"));
+	ck_assert_ptr_nonnull(strstr(r.out, "{\"name\":\"bfs\",\"supported\":true,"
+				     "\"optimal\":true,"));
+	twz_test_run_free(&r);
+}
+END_TEST
+
+START_TEST(test_tool_render_baseline)
+{
+	struct twz_test_run r;
+	unsigned c[4];
+	char arg[96];
+
+	tool_level("c8.twz", 8, c);
+	for (int k = 0; k < TWZ_BASELINE_COUNT; k++) {
+		snprintf(arg, sizeof arg, "%s,%u,%u,%u,%u", twz_baseline_name(k),
+			 c[0], c[1], c[2], c[3]);
+		const char *args[] = { "render", in_work("c8.twz"), "-o",
+				       in_work("t.svg"), "--baseline", arg, NULL };
+		twz_test_run_tool(args, NULL, 0, &r);
+		ck_assert_msg(r.status == 0, "render %s: %s", arg, r.err);
+		twz_test_run_free(&r);
+		size_t len;
+		char *svg = (char *)twz_test_read_file(in_work("t.svg"), &len);
+		ck_assert_ptr_nonnull(strstr(svg, "database path: "));
+		ck_assert_ptr_nonnull(strstr(svg, "expanded"));
+		free(svg);
+	}
+	/* Refused, one line each: an unknown search, missing cells, a
+	 * blocked cell, JPS on a 4-connected grid. */
+	const char *bad[][2] = {
+		{ "c8.twz", "fastest,1,1,2,2" },
+		{ "c8.twz", "astar,1,1" },
+		{ "c8.twz", "astar" },
+		{ "c8.twz", "astar,0,0,1,1" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *args[] = { "render", in_work(bad[i][0]), "-o",
+				       in_work("bad.svg"), "--baseline", bad[i][1],
+				       NULL };
+		twz_test_run_tool(args, NULL, 0, &r);
+		ck_assert_msg(r.status == 2 || r.status == 3, "%s: status %d",
+			      bad[i][1], r.status);
+		ck_assert_msg(r.err_len > 0 && strchr(r.err, '\n') == r.err + r.err_len - 1,
+			      "%s: not one line: %s", bad[i][1], r.err);
+		twz_test_run_free(&r);
+	}
+	tool_level("c4.twz", 4, c);
+	snprintf(arg, sizeof arg, "jps,%u,%u,%u,%u", c[0], c[1], c[2], c[3]);
+	const char *four[] = { "render", in_work("c4.twz"), "-o",
+			       in_work("bad.svg"), "--baseline", arg, NULL };
+	twz_test_run_tool(four, NULL, 0, &r);
+	ck_assert_int_ne(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.err, "8-connected grids only"));
+	twz_test_run_free(&r);
+}
+END_TEST
+
 static Suite *twz_baselines_suite(void)
 {
 	Suite *s = suite_create("baselines");
@@ -414,6 +625,14 @@ static Suite *twz_baselines_suite(void)
 	tcase_add_test(tc, test_movingai_arena);
 	tcase_add_test(tc, test_trace_counts);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_bench_refuses_mismatch);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tool");
+	tcase_set_timeout(tc, 600);
+	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_add_test(tc, test_tool_bench_baselines);
+	tcase_add_test(tc, test_tool_render_baseline);
 	suite_add_tcase(s, tc);
 	return s;
 }
