@@ -3,7 +3,8 @@
  * database against (programs/baseline.h): Dijkstra, A* and jump point
  * search (and breadth-first on 4-connected grids) find the database's
  * exact cost on random queries of every generated level kind and on a
- * Moving AI level, where they also meet the published optimum; greedy
+ * Moving AI level, where they also meet the published optimum (and the
+ * database agrees with the plain Dijkstra of test_support); greedy
  * best-first, depth-first and Evasion return legal paths (every move
  * checked against the movement rule written from the README, Evasion's
  * waypoints joined by straight lines) never shorter than the optimum;
@@ -156,13 +157,24 @@ struct tally {
 	unsigned found[TWZ_BASELINE_COUNT];
 };
 
-/* One query with every baseline, checked against the database. */
+/* One query with every baseline, checked against the database, and the
+ * database against the plain Dijkstra of test_support (dist: its costs
+ * from s's cell). */
 static void check_query(struct level *lv, twz_node s, twz_node t,
-			struct tally *ty)
+			const struct twz_cost *dist, struct tally *ty)
 {
 	uint32_t ost = 0, odg = 0;
 	int reachable = twz_cost_exact(lv->db, s, t, &ost, &odg) == TWZ_OK;
 	double optimum = ost + odg * SQRT2;
+	int tx, ty_;
+
+	cell_of(lv, t, &tx, &ty_);
+	struct twz_cost plain = dist[(size_t)ty_ * lv->grid.width + (size_t)tx];
+	struct twz_cost db = reachable ? (struct twz_cost){ ost, odg } :
+				twz_test_unreachable;
+	expect(twz_test_cost_eq(plain, db), "%u -> %u: the database's cost "
+	       "%u + %u*sqrt2, the plain Dijkstra's %u + %u*sqrt2", s, t, ost,
+	       odg, plain.straight, plain.diagonal);
 
 	ty->queries++;
 	ty->reachable += reachable;
@@ -210,12 +222,20 @@ static void check_random(struct level *lv, unsigned queries, uint64_t seed)
 	uint32_t n = twz_node_count(lv->db);
 	uint64_t state = seed;
 	struct tally ty = { 0 };
+	struct twz_cost *dist = malloc((size_t)lv->grid.width *
+				       lv->grid.height * sizeof *dist);
 
+	ck_assert_ptr_nonnull(dist);
 	for (unsigned q = 0; q < queries; q++) {
 		twz_node s = (twz_node)rng_scaled(&state, n);
 		twz_node t = q % 17 == 0 ? s : (twz_node)rng_scaled(&state, n);
-		check_query(lv, s, t, &ty);
+		int sx, sy;
+		cell_of(lv, s, &sx, &sy);
+		twz_test_dijkstra(&lv->grid, lv->connectivity, (uint32_t)sx,
+				  (uint32_t)sy, dist);
+		check_query(lv, s, t, dist, &ty);
 	}
+	free(dist);
 	/* Evasion may give up on a maze; it must not give up on most. */
 	if (ty.reachable)
 		ck_assert_msg(ty.found[TWZ_BASELINE_EVASION] * 4 >= ty.reachable,
@@ -278,9 +298,18 @@ START_TEST(test_crafted_levels)
 			level_open(&lv, connectivity);
 			uint32_t n = twz_node_count(lv.db);
 			struct tally ty = { 0 };
-			for (twz_node s = 0; s < n; s++)
+			struct twz_cost *dist = malloc((size_t)lv.grid.width *
+						       lv.grid.height * sizeof *dist);
+			ck_assert_ptr_nonnull(dist);
+			for (twz_node s = 0; s < n; s++) {
+				int sx, sy;
+				cell_of(&lv, s, &sx, &sy);
+				twz_test_dijkstra(&lv.grid, connectivity,
+						  (uint32_t)sx, (uint32_t)sy, dist);
 				for (twz_node t = 0; t < n; t++)
-					check_query(&lv, s, t, &ty);
+					check_query(&lv, s, t, dist, &ty);
+			}
+			free(dist);
 			level_close(&lv);
 		}
 	}
@@ -304,11 +333,15 @@ START_TEST(test_movingai_arena)
 	}
 	level_open(&lv, 8);
 	struct tally ty = { 0 };
+	struct twz_cost *dist = malloc((size_t)lv.grid.width * lv.grid.height *
+				       sizeof *dist);
+	ck_assert_ptr_nonnull(dist);
 	for (size_t i = 0; i < sc.count; i++) {
 		const struct twz_scen_entry *e = &sc.entries[i];
 		twz_node s = twz_node_at(lv.db, e->sx, e->sy);
 		twz_node t = twz_node_at(lv.db, e->gx, e->gy);
-		check_query(&lv, s, t, &ty);
+		twz_test_dijkstra(&lv.grid, 8, e->sx, e->sy, dist);
+		check_query(&lv, s, t, dist, &ty);
 		/* The optimal ones meet the published length too. */
 		struct twz_baseline_result r;
 		for (int k = 0; k < TWZ_BASELINE_COUNT; k++) {
@@ -326,6 +359,7 @@ START_TEST(test_movingai_arena)
 	}
 	ck_assert_uint_eq(ty.reachable, sc.count);
 	ck_assert_uint_ge(ty.found[TWZ_BASELINE_EVASION] * 10, sc.count * 9);
+	free(dist);
 	twz_scen_free(&sc);
 	level_close(&lv);
 }
