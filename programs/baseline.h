@@ -124,7 +124,8 @@ void twz_baseline_free(struct twz_baseline *b);
  * Search s -> t (valid node ids) with k. With path set, the path goes to
  * path (at most cap nodes; r->length is the full count); with path NULL
  * only the first move is wanted, and a search stops work as soon as it
- * knows it (r->straight and r->diagonal are then 0 for Evasion).
+ * knows it (Evasion then leaves r->straight, r->diagonal and r->length
+ * 0).
  * Returns 0 when a path is found, 1 when there is none (or Evasion gives
  * up), -1 when k does not run on this grid.
  */

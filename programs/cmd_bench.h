@@ -82,7 +82,9 @@ int twz_bench_load_scen(const twz_db *db, const char *path,
 /* Measure db, opened from dbpath (opened again to time the open); sc (may
  * be NULL) gives the path pairs and must fit the grid. 0 on success; -1
  * with err set: of kind TWZ_ERR_INPUT when an answer is wrong (A* and the
- * database differ, the reference walk fails), TWZ_ERR_NOMEM else. */
+ * database differ, the reference walk fails, with opt->baselines an
+ * optimal search differs or any search beats the database),
+ * TWZ_ERR_NOMEM else. */
 int twz_bench_run(const twz_db *db, const char *dbpath,
 		  const struct twz_scen *sc,
 		  const struct twz_bench_options *opt,
