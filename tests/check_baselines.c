@@ -21,6 +21,7 @@
 
 #include "baseline.h"
 #include "baseline_bench.h"
+#include "render_trace.h"
 #include "test_support.h"
 #include "twz_rng.h"
 
@@ -438,6 +439,84 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* ---- the render overlay ----------------------------------------------------- */
+
+/* The overlay colours exactly the cells the search marks, and only those;
+ * its refusals name the overlay. */
+START_TEST(test_overlay_cells)
+{
+	struct level lv;
+	struct twz_scene sc;
+	struct twz_error err = { { 0 }, 0 };
+
+	memset(&lv, 0, sizeof lv);
+	twz_test_generate(&lv.grid, TWZ_TEST_OPEN_HOLLOW, 36, 28, 21);
+	level_open(&lv, 8);
+	ck_assert_int_eq(twz_scene_open_memory(lv.buf, lv.len, "t.twz", &sc,
+					       &err), 0);
+	uint32_t n = twz_node_count(lv.db);
+	uint8_t *trace = calloc(n, 1);
+	ck_assert_ptr_nonnull(trace);
+	/* The first node and the farthest node of its region. */
+	twz_node s = 0, t = 0;
+	double far = 0;
+	for (twz_node v = 1; v < n; v++) {
+		double c = twz_cost(lv.db, s, v);
+		if (c > far && c < INFINITY) {
+			far = c;
+			t = v;
+		}
+	}
+	int sx, sy, gx, gy;
+	cell_of(&lv, s, &sx, &sy);
+	cell_of(&lv, t, &gx, &gy);
+	for (int k = 0; k < TWZ_BASELINE_COUNT; k++) {
+		struct twz_overlay_item it;
+		struct twz_baseline_result r;
+		char text[64];
+		snprintf(text, sizeof text, "%s,%d,%d,%d,%d", twz_baseline_name(k),
+			 sx, sy, gx, gy);
+		ck_assert_int_eq(twz_trace_overlay_parse(&it, &twz_trace_overlay,
+							 text, &err), 0);
+		ck_assert_str_eq(it.text, text);
+		ck_assert_int_eq(twz_render_prepare(&sc, &it, 1, &err), 0);
+		memset(trace, 0, n);
+		lv.b.trace = trace;
+		ck_assert_int_eq(twz_baseline_search(&lv.b, k, s, t, lv.path,
+						     lv.cap, &r), 0);
+		lv.b.trace = NULL;
+		unsigned coloured = 0;
+		for (twz_node v = 0; v < n; v++) {
+			struct twz_rgb c;
+			int x, y;
+			cell_of(&lv, v, &x, &y);
+			int got = twz_trace_overlay.cell_colour(&sc, &it, (uint32_t)x,
+								(uint32_t)y, &c);
+			expect(got == (trace[v] != 0), "%s: cell (%d,%d) coloured %d, "
+			       "marked %u", text, x, y, got, trace[v]);
+			coloured += (unsigned)got;
+		}
+		ck_assert_uint_ge(coloured, 2);
+		twz_render_release(&it, 1);
+	}
+	/* Refused: an unknown search, a name alone, too many numbers. */
+	struct twz_overlay_item it;
+	const char *bad[] = { "fast,1,1,2,2", "astar", "astar,1,2,3,4,5", "",
+			      ",1,2,3,4",
+			      "averyveryverylongnamethatisnotasearch,1,2,3,4" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_int_ne(twz_trace_overlay_parse(&it, &twz_trace_overlay,
+							 bad[i], &err), 0);
+		ck_assert_ptr_nonnull(strstr(err.msg, "--baseline needs"));
+	}
+	ck_assert_int_ne(twz_trace_overlay_parse(&it, &twz_trace_overlay, NULL,
+						 &err), 0);
+	free(trace);
+	twz_scene_close(&sc);
+	level_close(&lv);
+}
+END_TEST
+
 /* ---- the benchmark's check ------------------------------------------------ */
 
 /* A database cost the searches cannot meet makes the benchmark fail, and
@@ -660,6 +739,7 @@ static Suite *twz_baselines_suite(void)
 	tcase_add_test(tc, test_trace_counts);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_bench_refuses_mismatch);
+	tcase_add_test(tc, test_overlay_cells);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("tool");
