@@ -96,6 +96,26 @@ static double best_of(uint64_t (*batch)(const struct run *),
 	return best;
 }
 
+/* Whether the path in u->buf runs from s to t by moves of the grid. */
+static int path_legal(const struct run *u, twz_node s, twz_node t,
+		      const struct twz_baseline_result *r)
+{
+	const twz_node *p = u->buf;
+
+	if (r->length < 1 || r->length > u->cap || p[0] != s ||
+	    p[r->length - 1] != t)
+		return 0;
+	for (size_t i = 1; i < r->length; i++) {
+		const uint32_t *nb = &u->b->neighbour[(size_t)p[i - 1] * 8];
+		unsigned m = 0;
+		while (m < 8 && nb[m] != p[i])
+			m++;
+		if (m == 8)
+			return 0;
+	}
+	return 1;
+}
+
 /* The checked run: every answer against the database, the counters, the
  * cost ratios. 0, or -1 with err set. */
 static int check_run(const struct run *u, const char *dbpath,
@@ -125,6 +145,12 @@ static int check_run(const struct run *u, const char *dbpath,
 			return -1;
 		}
 		f->found++;
+		if (!path_legal(u, q->s, q->t, &r)) {
+			twz_error_set(err, "%s: (%u,%u) -> (%u,%u): %s returns a "
+				      "path that is not a walk of legal moves",
+				      dbpath, q->sx, q->sy, q->gx, q->gy, title);
+			return -1;
+		}
 		double cost = r.straight + r.diagonal * SQRT2;
 		double opt = q->straight + q->diagonal * SQRT2;
 		int equal = r.straight == q->straight && r.diagonal == q->diagonal;

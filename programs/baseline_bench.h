@@ -3,9 +3,9 @@
  * baseline.h on the benchmark's own path queries, in the same process as
  * the database's figures: time per path, first-move lag, nodes touched,
  * path cost against the database's optimum, and the database's speed-up
- * over each. Every answer is checked first: an optimal search whose cost
- * differs from the database's, or any search beating the optimum, fails
- * the benchmark.
+ * over each. Every answer is checked first: a path that is not a walk of
+ * legal moves from s to t, an optimal search whose cost differs from the
+ * database's, or any search beating the optimum fails the benchmark.
  */
 #ifndef BASELINE_BENCH_H
 #define BASELINE_BENCH_H
