@@ -1,8 +1,9 @@
 /*
  * cmd_render.c - `twigz render LEVEL_OR_DB -o OUT.png|OUT.svg [options]`:
  * draws a level (.map) or a database (.twz) with overlays. The overlay
- * options come from the table in render_overlays.c: each entry NAME is
- * asked for as --NAME [ARGS] or --overlay NAME[=ARGS].
+ * options come from the table in render_overlays.c, plus --baseline
+ * (render_trace.c): each entry NAME is asked for as --NAME [ARGS] or
+ * --overlay NAME[=ARGS].
  *
  * A level whose overlays read a database is baked in memory first when it
  * is small (TWZ_RENDER_BAKE_MAX walkable cells); a bigger one is refused
