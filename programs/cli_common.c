@@ -21,6 +21,7 @@ const char twz_usage_text[] =
 	"  twigz verify DB FILE.scen [--json]\n"
 	"  twigz info DB [--json]\n"
 	"  twigz bench DB [FILE.scen] [--json] [--pairs N] [--seed N]\n"
+	"              [--baselines] [--paths N]\n"
 	"  twigz unpack IN.twz -o OUT.twz\n"
 	"  twigz render LEVEL|DB -o OUT.png|OUT.svg [--path SX,SY,GX,GY]... (render --help)\n"
 	"  twigz --version\n"

@@ -1,6 +1,6 @@
 /*
- * cmd_bench.c - `twigz bench DB [FILE.scen] [--json]` and the measurements
- * behind it (see cmd_bench.h for the method).
+ * cmd_bench.c - `twigz bench DB [FILE.scen] [--json] [--baselines]` and
+ * the measurements behind it (see cmd_bench.h for the method).
  */
 #include "cmd_bench.h"
 
@@ -337,7 +337,10 @@ static void make_paths(struct bench_ctx *c, const struct twz_scen *sc,
 	for (uint64_t i = 0; i < count; i++) {
 		struct path_query *q = &c->q[c->nq];
 		if (sc) {
-			const struct twz_scen_entry *e = &sc->entries[i];
+			/* Evenly spread over the scenario, whose problems
+			 * run from short to long. */
+			const struct twz_scen_entry *e =
+				&sc->entries[i * sc->count / count];
 			q->sx = e->sx, q->sy = e->sy, q->gx = e->gx, q->gy = e->gy;
 			q->s = twz_node_at(c->db, q->sx, q->sy);
 			q->t = twz_node_at(c->db, q->gx, q->gy);
@@ -394,6 +397,29 @@ static int check_astar(const struct bench_ctx *c, const char *dbpath,
 	return 0;
 }
 
+/* The online searches on the same path queries. 0, or -1 with err set. */
+static int run_baselines(const struct bench_ctx *c, const char *dbpath,
+			 const struct twz_bench_options *opt,
+			 struct twz_bench_result *r, struct twz_error *err)
+{
+	struct twz_baseline_query *bq = malloc(c->nq * sizeof *bq);
+
+	if (!bq) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", dbpath);
+		return -1;
+	}
+	for (uint64_t i = 0; i < c->nq; i++) {
+		const struct path_query *q = &c->q[i];
+		bq[i] = (struct twz_baseline_query){ q->s, q->t, q->sx, q->sy,
+			q->gx, q->gy, q->straight, q->diagonal };
+	}
+	int rc = twz_baseline_bench(c->db, dbpath, bq, c->nq, opt->repeats,
+				    opt->min_trial, r->baseline, err);
+	free(bq);
+	r->has_baselines = rc == 0;
+	return rc;
+}
+
 int twz_bench_run(const twz_db *db, const char *dbpath,
 		  const struct twz_scen *sc,
 		  const struct twz_bench_options *opt,
@@ -429,6 +455,8 @@ int twz_bench_run(const twz_db *db, const char *dbpath,
 		goto out;
 	}
 	uint64_t want = sc ? sc->count : (rg.pool_len ? opt->path_pairs : 0);
+	if (opt->max_paths && want > opt->max_paths)
+		want = opt->max_paths;
 	c.npairs = rg.pool_len ? opt->pairs : 0;
 	c.cap = (size_t)info.node_count + 1;
 	c.ps = malloc((c.npairs ? c.npairs : 1) * sizeof *c.ps);
@@ -479,6 +507,8 @@ int twz_bench_run(const twz_db *db, const char *dbpath,
 		}
 		r->astar_lag_us = r->astar_path_us;
 	}
+	if (opt->baselines && c.nq && run_baselines(&c, dbpath, opt, r, err))
+		goto out;
 	rc = 0;
 	goto out;
 
@@ -529,6 +559,10 @@ void twz_bench_json_fields(FILE *f, const struct twz_bench_result *r)
 		ratio(r->ref_path_us, r->path_us),
 		ratio(r->astar_path_us, r->path_us),
 		ratio(r->astar_lag_us * 1e3, r->lag_ns));
+	if (r->has_baselines) {
+		fputs(",\"baselines\":", f);
+		twz_baseline_json(f, r->baseline, r->path_us, r->lag_ns);
+	}
 }
 
 void twz_bench_json_string(FILE *f, const char *s)
@@ -666,6 +700,11 @@ void twz_bench_print(FILE *f, const char *dbpath,
 		fprintf(f, "A*             %" PRIu64 " paths, every cost equal to the "
 			"database's; %.0f nodes closed per path\n",
 			r->astar_checked, r->astar_expanded);
+	if (r->has_baselines) {
+		fprintf(f, "\nbaselines      the same %" PRIu64 " %s paths, online; "
+			"(Nx): the database is N times faster\n", r->paths, from);
+		twz_baseline_print(f, r->baseline, r->path_us, r->lag_ns);
+	}
 }
 
 /* ---- the command --------------------------------------------------- */
@@ -685,7 +724,16 @@ int twz_cmd_bench(int argc, char **argv)
 		else if (!strcmp(a, "--pairs"))
 			opt.pairs = (uint32_t)twz_cli_number(&ar, a, 1, 100000000,
 				"a number from 1 to 100000000");
-		else if (!strcmp(a, "--seed"))
+		else if (!strcmp(a, "--baselines"))
+			opt.baselines = 1;
+		else if (!strcmp(a, "--paths"))
+			opt.max_paths = (uint32_t)twz_cli_number(&ar, a, 1, 100000000,
+				"a number from 1 to 100000000");
+		else if (!strcmp(a, "--scen")) {
+			const char *v = twz_cli_value(&ar, a, "a scenario file");
+			if (v)
+				twz_cli_place(&ar, v, files + 1, 1);
+		} else if (!strcmp(a, "--seed"))
 			opt.seed = (uint64_t)twz_cli_number(&ar, a, 0, 0x7FFFFFFF,
 				"a whole number");
 		else

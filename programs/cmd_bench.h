@@ -8,7 +8,8 @@
  * calls, over queries generated beforehand from a fixed seed, and sums the
  * answers into a checksum so no work can be dropped; each loop is repeated
  * and the best repetition kept, since the machine may be shared. Every A*
- * answer is checked against the database's exact cost.
+ * answer is checked against the database's exact cost. With --baselines,
+ * the online searches of baseline_bench.h run on the same path queries.
  */
 #ifndef CMD_BENCH_H
 #define CMD_BENCH_H
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "baseline_bench.h"
 #include "level_scen.h"
 #include "twigz.h"
 #include "twz_error.h"
@@ -26,6 +28,9 @@ struct twz_bench_options {
 	uint64_t seed;
 	unsigned repeats;        /* each timed loop: best of this many */
 	double min_trial;        /* seconds a repetition runs at least */
+	uint32_t max_paths;      /* path queries at most (0: all); a longer
+				  * scenario is sampled evenly */
+	int baselines;           /* also measure the searches of baseline.h */
 };
 
 void twz_bench_options_default(struct twz_bench_options *opt);
@@ -63,6 +68,10 @@ struct twz_bench_result {
 	double astar_lag_us;       /* A* finds the whole path first */
 	double astar_expanded;     /* nodes A* closes per path */
 	uint64_t astar_checked;    /* A* answers equal to the database's */
+
+	/* The online searches on the same path queries (--baselines). */
+	int has_baselines;
+	struct twz_baseline_figures baseline[TWZ_BASELINE_COUNT];
 };
 
 /* Load a scenario for db and check it fits the database's grid. 0 on
@@ -73,7 +82,9 @@ int twz_bench_load_scen(const twz_db *db, const char *path,
 /* Measure db, opened from dbpath (opened again to time the open); sc (may
  * be NULL) gives the path pairs and must fit the grid. 0 on success; -1
  * with err set: of kind TWZ_ERR_INPUT when an answer is wrong (A* and the
- * database differ, the reference walk fails), TWZ_ERR_NOMEM else. */
+ * database differ, the reference walk fails, with opt->baselines an
+ * optimal search differs or any search beats the database),
+ * TWZ_ERR_NOMEM else. */
 int twz_bench_run(const twz_db *db, const char *dbpath,
 		  const struct twz_scen *sc,
 		  const struct twz_bench_options *opt,

@@ -1,8 +1,9 @@
 /*
  * cmd_render.c - `twigz render LEVEL_OR_DB -o OUT.png|OUT.svg [options]`:
  * draws a level (.map) or a database (.twz) with overlays. The overlay
- * options come from the table in render_overlays.c: each entry NAME is
- * asked for as --NAME [ARGS] or --overlay NAME[=ARGS].
+ * options come from the table in render_overlays.c, plus --baseline
+ * (render_trace.c): each entry NAME is asked for as --NAME [ARGS] or
+ * --overlay NAME[=ARGS].
  *
  * A level whose overlays read a database is baked in memory first when it
  * is small (TWZ_RENDER_BAKE_MAX walkable cells); a bigger one is refused
@@ -15,6 +16,7 @@
 
 #include "cli_common.h"
 #include "render.h"
+#include "render_trace.h"
 
 #define MAX_ITEMS 32
 
@@ -34,6 +36,9 @@ static void render_help(FILE *f)
 			 o->arg_help ? " " : "", o->arg_help ? o->arg_help : "");
 		fprintf(f, "  %-26s %s\n", opt, o->help);
 	}
+	fprintf(f, "  --%s %s\n%29s%s\n%29sALGO: dijkstra, astar, greedy, bfs, "
+		"dfs, jps, evasion\n", twz_trace_overlay.name,
+		twz_trace_overlay.arg_help, "", twz_trace_overlay.help, "");
 	fprintf(f, "A level is baked in memory for overlays that read a database "
 		"when it has at\nmost %u walkable cells; bake bigger ones with "
 		"'twigz build'.\n", TWZ_RENDER_BAKE_MAX);
@@ -60,8 +65,19 @@ static int unknown_overlay(const char *name)
 		len += (size_t)snprintf(msg + len, sizeof msg - len, "%s %s",
 					i ? "," : "", twz_overlays[i].name);
 	if (len < sizeof msg)
+		len += (size_t)snprintf(msg + len, sizeof msg - len, ", %s",
+					twz_trace_overlay.name);
+	if (len < sizeof msg)
 		snprintf(msg + len, sizeof msg - len, ")");
 	return usage_error(msg);
+}
+
+/* An overlay of the table, or the search trace overlay. */
+static const struct twz_overlay *find_overlay(const char *name)
+{
+	if (!strcmp(name, twz_trace_overlay.name))
+		return &twz_trace_overlay;
+	return twz_overlay_find(name);
 }
 
 int twz_cmd_render(int argc, char **argv)
@@ -126,13 +142,13 @@ int twz_cmd_render(int argc, char **argv)
 				i++;
 				continue;
 			}
-			ov = twz_overlay_find(name);
+			ov = find_overlay(name);
 			if (!ov)
 				return unknown_overlay(name);
 			ovarg = eq ? eq + 1 : NULL;
 			i++;
 		} else if (a[0] == '-' && a[1] == '-' &&
-			   (ov = twz_overlay_find(a + 2)) != NULL) {
+			   (ov = find_overlay(a + 2)) != NULL) {
 			if (ov->arg_help) {
 				if (!val) {
 					char msg[128];
@@ -155,7 +171,8 @@ int twz_cmd_render(int argc, char **argv)
 		}
 		if (n == MAX_ITEMS)
 			return usage_error("too many overlays (at most 32)");
-		if (twz_overlay_parse(&items[n], ov, ovarg, &err))
+		if ((ov == &twz_trace_overlay ? twz_trace_overlay_parse :
+		     twz_overlay_parse)(&items[n], ov, ovarg, &err))
 			return usage_error(err.msg);
 		n++;
 	}

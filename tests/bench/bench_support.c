@@ -10,6 +10,8 @@
 #include "level_scen.h"
 #include "twigz.h"
 
+int bench_baselines;
+
 int bench_measure(const char *dbpath, const char *map, int scen_required,
 		  struct twz_bench_result *r)
 {
@@ -32,6 +34,7 @@ int bench_measure(const char *dbpath, const char *map, int scen_required,
 		goto out;
 	}
 	twz_bench_options_default(&opt);
+	opt.baselines = bench_baselines;
 	if (twz_bench_run(db, dbpath, have_scen ? &sc : NULL, &opt, r, &err) != 0) {
 		fprintf(stderr, "twz_bench: %s\n", err.msg);
 		goto out;

@@ -14,6 +14,10 @@
 int bench_measure(const char *dbpath, const char *map, int scen_required,
 		  struct twz_bench_result *r);
 
+/* When set, bench_measure also measures the online searches of
+ * baseline_bench.h (twz_bench --baselines). */
+extern int bench_baselines;
+
 /* A byte count as "12.3 KB" or "4.56 MB" on stdout. */
 void bench_print_bytes(double bytes);
 

@@ -11,6 +11,8 @@
  *
  * Each level is also baked with --method transit (transit_bench.c);
  * --transit-big adds a generated 1024 x 1024 rooms level, TRANSIT only.
+ * --baselines also runs the online searches of baseline_bench.h (Dijkstra,
+ * A*, JPS, ...) on each level's scenario and prints their tables.
  *
  * Prints Markdown tables to stdout; --json writes one object per level.
  * Never asserts a timing: the figures depend on the machine and its load.
@@ -293,7 +295,8 @@ static int usage(const char *why)
 {
 	fprintf(stderr, "twz_bench: %s\n"
 		"usage: twz_bench --data DIR [--out DIR] [--levels a,b,...] [--big]\n"
-		"                 [--threads N] [--json FILE] [--no-transit] [--transit-big]\n",
+		"                 [--threads N] [--json FILE] [--no-transit] [--transit-big]\n"
+		"                 [--baselines]\n",
 		why);
 	return 2;
 }
@@ -317,7 +320,7 @@ int main(int argc, char **argv)
 	const char *data = getenv("TWZ_MOVINGAI_DIR"), *out = "bench-out";
 	const char *only = NULL, *json = NULL;
 	unsigned threads = 0;
-	int big = 0, transit = 1, transit_big = 0;
+	int big = 0, transit = 1, transit_big = 0, baselines = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -327,6 +330,8 @@ int main(int argc, char **argv)
 			transit = 0;
 		} else if (!strcmp(a, "--transit-big")) {
 			transit_big = 1;
+		} else if (!strcmp(a, "--baselines")) {
+			baselines = 1;
 		} else if (!strcmp(a, "--data") && val) {
 			data = val;
 			i++;
@@ -417,7 +422,10 @@ int main(int argc, char **argv)
 	bake_transit = 0;
 	for (unsigned i = 0; i < n; i++) {
 		fprintf(stderr, "twz_bench: measuring %s...\n", lf[i].lv->name);
-		if (measure(&lf[i], maps[i]) != 0 ||
+		bench_baselines = baselines;
+		int failed = measure(&lf[i], maps[i]) != 0;
+		bench_baselines = 0;
+		if (failed ||
 		    (transit && twz_transit_bench_measure(lf[i].tdb, maps[i],
 							  &lf[i].tr) != 0))
 			return 1;
@@ -444,6 +452,15 @@ int main(int argc, char **argv)
 				big_bake.peak_bytes, big_bake.file_bytes, &big_r, 0, 0,
 				NULL };
 		twz_transit_bench_print(rows, k, threads);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (!lf[i].r.has_baselines)
+			continue;
+		printf("\nOnline searches on %s (%" PRIu64 " scenario paths):\n\n```\n",
+		       lf[i].lv->name, lf[i].r.paths);
+		twz_baseline_print(stdout, lf[i].r.baseline, lf[i].r.path_us,
+				   lf[i].r.lag_ns);
+		printf("```\n");
 	}
 	if (json && write_json(json, lf, n) != 0)
 		return 1;
