@@ -125,18 +125,22 @@ static uint8_t *agent_table(const struct twz_agent_request *req,
 }
 
 /* Move section j of layer l into out, its kind moved up for the layer;
- * out owns its bytes from now on. */
+ * out owns its bytes from now on (a copy of those the layer did not own,
+ * which live in the layer, freed before out is encoded). */
 static void move_section(struct twz_out_file *out, struct layer *ly,
 			 unsigned l, unsigned j)
 {
 	const struct twz_out_section *s = &ly->f.sec[j];
-	unsigned at = out->count;
+	uint32_t kind = twz_layer_kind(l, s->kind);
+	void *own = ly->f.owned[j];
 
-	twz_out_add(out, twz_layer_kind(l, s->kind), s->raw, s->raw_size);
-	if (out->count > at) {
-		out->owned[at] = ly->f.owned[j];
-		ly->f.owned[j] = NULL;
+	if (!own) {
+		own = malloc(s->raw_size ? s->raw_size : 1);
+		if (own && s->raw_size)
+			memcpy(own, s->raw, s->raw_size);
 	}
+	ly->f.owned[j] = NULL;
+	twz_out_add_owned(out, kind, own, s->raw_size);
 }
 
 /* Lay the layers into one file: layer 0's kinds below AGENT_SIZES, the
