@@ -100,6 +100,23 @@ void twz__layers_close(twz_db *db)
 	db->layers = NULL;
 }
 
+const twz_db *twz__layer_section(const twz_db *db, uint32_t kind,
+				 uint32_t *index)
+{
+	const struct twz_layers *ls = db->layers;
+	uint32_t l = kind / TWZ_LAYER_KIND_STRIDE;
+
+	if (!ls || l == 0 || l >= ls->t.layer_count || !ls->layer[l])
+		return NULL;
+	const twz_db *v = ls->layer[l];
+	for (uint32_t i = 0; i < v->c.section_count; i++)
+		if (v->c.sections[i].kind == kind % TWZ_LAYER_KIND_STRIDE) {
+			*index = i;
+			return v;
+		}
+	return NULL;
+}
+
 twz_status twz_view_agent(const twz_db *db, unsigned size,
 			  const twz_db **view)
 {

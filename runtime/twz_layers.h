@@ -15,6 +15,11 @@ twz_status twz__layers_open(twz_db *db, unsigned flags);
 /* Free what twz__layers_open made (also after it failed). */
 void twz__layers_close(twz_db *db);
 
+/* The layer database holding the file's section of kind `kind` (256 l +
+ * k), and that section's index in its table; NULL when none does. */
+const twz_db *twz__layer_section(const twz_db *db, uint32_t kind,
+				 uint32_t *index);
+
 /* twz_open.c: decode section s into db's content as kind `kind`. */
 twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
 			     uint32_t kind, unsigned flags);
