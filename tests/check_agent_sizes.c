@@ -815,6 +815,23 @@ START_TEST(test_agents_tool)
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	twz_test_run_free(&r);
 
+	/* unpack keeps every layer: the same bytes as a raw bake. */
+	char raw[4200], unpacked[4200];
+	snprintf(raw, sizeof raw, "%s/raw.twz", dir);
+	snprintf(unpacked, sizeof unpacked, "%s/unpacked.twz", dir);
+	TOOL(&r, "build", demo, "-o", raw, "--agent-sizes", "1,2,3", "--codec", "raw",
+	     "--quiet");
+	ck_assert_int_eq(r.status, 0);
+	twz_test_run_free(&r);
+	TOOL(&r, "unpack", out, "-o", unpacked);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	twz_test_run_free(&r);
+	a = twz_test_read_file(raw, &la);
+	b = twz_test_read_file(unpacked, &lb);
+	ck_assert_msg(la == lb && !memcmp(a, b, la), "unpack differs from a raw bake");
+	free(a);
+	free(b);
+
 	TOOL(&r, "render", demo, "--clearance", "-o", svg);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	twz_test_run_free(&r);
