@@ -228,8 +228,9 @@ static int build_agents(const struct twz_grid *grid, struct build_args *b)
 		else
 			snprintf(sizes, sizeof sizes, "sizes %u-%u", ly->first_size,
 				 ly->last_size);
-		fprintf(stderr, "  %-12s %u nodes, %u regions, %" PRIu64 " runs, %.2fs\n",
-			sizes, ly->node_count, ly->component_count, ly->run_count,
+		fprintf(stderr, "  %-12s %u nodes, %u region%s, %" PRIu64 " runs, %.2fs\n",
+			sizes, ly->node_count, ly->component_count,
+			ly->component_count == 1 ? "" : "s", ly->run_count,
 			ly->seconds);
 	}
 	return 0;
