@@ -188,7 +188,9 @@ TWZ_API twz_status twz_flow_field(const twz_db *db, twz_node t,
  * at open (no copy, no allocation here), shares the file's mapping and
  * is valid until twz_close of db's handle; twz_close on a view does
  * nothing. db may be a view. TWZ_E_ARGUMENT (*view NULL) when the file
- * holds no database for that size.
+ * holds no database for that size. twz_get_info of a view gives its own
+ * node, region and run counts and memory (the handle's own counts are
+ * its smallest size's), and the whole file's size.
  */
 TWZ_API twz_status twz_view_agent(const twz_db *db, unsigned size,
 				  const twz_db **view);
