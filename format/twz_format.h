@@ -20,7 +20,7 @@
 #define TWZ_MAGIC "\x89TWZ\r\n\x1a\n"
 #define TWZ_MAGIC_SIZE 8
 #define TWZ_FORMAT_MAJOR 1
-#define TWZ_FORMAT_MINOR 2
+#define TWZ_FORMAT_MINOR 3
 
 /* ---- fixed sizes ---------------------------------------------------- */
 

@@ -240,6 +240,32 @@ TWZ_API twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
 TWZ_API twz_status twz_flow_field_live(const twz_db *db, twz_scratch *sc,
 				       const twz_closed *closed, twz_node t,
 				       twz_node *next, size_t cap);
+/*
+ * Agent sizes. A database baked with `twigz build --agent-sizes 1,2,3`
+ * answers for agents of each size listed: an agent of size k (cells)
+ * stands on a cell when the k x k square with that cell as its corner of
+ * lowest x and lowest y is walkable, and moves as a size-1 agent does
+ * over those cells (diagonals only past two open cells). The handle
+ * twz_open returns answers for the smallest size baked (size 1 in a file
+ * baked without --agent-sizes).
+ *
+ * twz_view_agent sets *view to a handle that answers for `size`: every
+ * call of this header takes it, its node ids are its own, and it is made
+ * at open (no copy, no allocation here), shares the file's mapping and
+ * is valid until twz_close of db's handle; twz_close on a view does
+ * nothing. db may be a view. TWZ_E_ARGUMENT (*view NULL) when the file
+ * holds no database for that size. twz_get_info of a view gives its own
+ * node, region and run counts and memory (the handle's own counts are
+ * its smallest size's), and the whole file's size.
+ */
+TWZ_API twz_status twz_view_agent(const twz_db *db, unsigned size,
+				  const twz_db **view);
+
+/* The agent sizes db's file answers for, ascending (at most 16; {1} for
+ * a file baked without --agent-sizes). *count gets how many there are;
+ * TWZ_E_BUFFER_TOO_SMALL when more than cap. [Size: sizes holds cap] */
+TWZ_API twz_status twz_agent_sizes(const twz_db *db, unsigned *sizes,
+				   size_t cap, size_t *count);
 
 #ifdef __cplusplus
 }

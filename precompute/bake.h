@@ -128,6 +128,14 @@ int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 
 void twz_cpd_free(struct twz_cpd *cpd);
 
+struct twz_out_file;
+
+/* The header and sections of cpd's file, into f, as twz_cpd_write would
+ * write them (agent_sizes.c lays several such into one file). */
+void twz_cpd_out_file(const struct twz_cpd *cpd, const struct twz_grid *g,
+		      const struct twz_bake_options *opt,
+		      struct twz_out_file *f);
+
 /* Write the database to path atomically (temporary file, then rename). */
 int twz_cpd_write(const struct twz_cpd *cpd, const struct twz_grid *g,
 		  const struct twz_bake_options *opt, const char *path,

@@ -294,6 +294,13 @@ static void cpd_file(const struct twz_cpd *cpd, const struct twz_grid *g,
 	}
 }
 
+void twz_cpd_out_file(const struct twz_cpd *cpd, const struct twz_grid *g,
+		      const struct twz_bake_options *opt,
+		      struct twz_out_file *f)
+{
+	cpd_file(cpd, g, opt, f);
+}
+
 int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		   const struct twz_bake_options *opt, uint8_t **buf,
 		   size_t *len, struct twz_error *err)

@@ -819,6 +819,14 @@ static void transit_file(const struct twz_transit_db *db,
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
 }
 
+void twz_transit_out_file(const struct twz_transit_db *db,
+			  const struct twz_grid *g,
+			  const struct twz_bake_options *opt, uint8_t *params,
+			  struct twz_out_file *f)
+{
+	transit_file(db, g, opt, params, f);
+}
+
 int twz_transit_encode(const struct twz_transit_db *db,
 		       const struct twz_grid *g,
 		       const struct twz_bake_options *opt, uint8_t **buf,

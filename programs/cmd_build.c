@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent_sizes.h"
 #include "bake.h"
 #include "cli_common.h"
 #include "level_map.h"
@@ -23,6 +24,7 @@ struct build_args {
 	int quiet;
 	int transit;               /* --method transit */
 	int transit_opts;          /* some --transit-* option was given */
+	struct twz_agent_request agents; /* --agent-sizes; count 0 without */
 };
 
 static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
@@ -64,6 +66,17 @@ static void method_option(struct twz_cli_args *ar, const char *a,
 	b->transit = !strcmp(val, "transit");
 }
 
+/* --agent-sizes 1,2,3: the sizes, ascending. */
+static void agent_sizes_option(struct twz_cli_args *ar, const char *a,
+			       struct build_args *b)
+{
+	struct twz_error err = { { 0 }, 0 };
+	const char *val = twz_cli_value(ar, a, "a list of agent sizes such as 1,2,3");
+
+	if (val && twz_agent_sizes_parse(val, &b->agents, &err) != 0)
+		ar->status = twz_cli_usage("%s", err.msg);
+}
+
 /* 0, or the usage exit status after the message. */
 static int parse_args(int argc, char **argv, struct build_args *b)
 {
@@ -102,6 +115,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		} else if (!strcmp(a, "--max-nodes")) {
 			opt->max_nodes = (uint32_t)twz_cli_number(&ar, a, 1,
 				TWZ_MAX_NODES, "a number from 1 to 67108864");
+		} else if (!strcmp(a, "--agent-sizes")) {
+			agent_sizes_option(&ar, a, b);
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			b->quiet = 1;
 		} else {
@@ -184,6 +199,43 @@ out:
 	return rc;
 }
 
+/* --agent-sizes: one layer a distinct set of open cells, in one file. */
+static int build_agents(const struct twz_grid *grid, struct build_args *b)
+{
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_agent_result res;
+
+	if (b->transit) {
+		if (b->opt.layout == TWZ_LAYOUT_PLAIN)
+			return twz_cli_usage("%s", "--method transit writes format 1.1, not --format 1.0");
+		if (b->topt.inner && b->topt.outer && b->topt.outer < 2 * b->topt.inner)
+			return twz_cli_usage("--transit-outer must be at least twice --transit-inner%s", "");
+		b->agents.topt = &b->topt;
+	}
+	if (twz_agent_write(grid, &b->opt, &b->agents, b->out, &res, &err) != 0)
+		return twz_cli_error(&err);
+	if (b->quiet)
+		return 0;
+	fprintf(stderr, "twigz: baked %s -> %s%s: %u agent size%s in %u layer%s\n",
+		b->level, b->out, b->transit ? " (transit)" : "", b->agents.count,
+		b->agents.count == 1 ? "" : "s", res.layer_count,
+		res.layer_count == 1 ? "" : "s");
+	for (unsigned l = 0; l < res.layer_count; l++) {
+		const struct twz_agent_layer *ly = &res.layer[l];
+		char sizes[32];
+		if (ly->first_size == ly->last_size)
+			snprintf(sizes, sizeof sizes, "size %u", ly->first_size);
+		else
+			snprintf(sizes, sizeof sizes, "sizes %u-%u", ly->first_size,
+				 ly->last_size);
+		fprintf(stderr, "  %-12s %u nodes, %u region%s, %" PRIu64 " runs, %.2fs\n",
+			sizes, ly->node_count, ly->component_count,
+			ly->component_count == 1 ? "" : "s", ly->run_count,
+			ly->seconds);
+	}
+	return 0;
+}
+
 int twz_cmd_build(int argc, char **argv)
 {
 	struct twz_error err = { { 0 }, 0 };
@@ -197,7 +249,11 @@ int twz_cmd_build(int argc, char **argv)
 		return twz_cli_error(&err);
 	b.opt.name = b.level;
 	b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
-	rc = b.transit ? build_transit(&grid, &b) : build_cpd(&grid, &b);
+	/* Size 1 alone is the plain file, byte for byte. */
+	if (b.agents.count && !(b.agents.count == 1 && b.agents.sizes[0] == 1))
+		rc = build_agents(&grid, &b);
+	else
+		rc = b.transit ? build_transit(&grid, &b) : build_cpd(&grid, &b);
 	twz_grid_free(&grid);
 	return rc;
 }

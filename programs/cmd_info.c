@@ -1,7 +1,7 @@
 /*
  * cmd_info.c - `twigz info DB [--json]`: what a database holds (format,
- * method, grid, nodes, runs, sizes, level hash), as text or one JSON
- * object.
+ * method, grid, nodes, runs, sizes, level hash, and the agent sizes of
+ * a file baked with --agent-sizes), as text or one JSON object.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,22 +10,56 @@
 #include "cli_common.h"
 #include "twz_format.h"
 
-static void print_json(const twz_info *in, double bits)
+/* A file baked with --agent-sizes: each size's nodes and regions. Files
+ * with size 1 alone print as they always have. */
+static void print_agents(const twz_db *db, int json)
+{
+	unsigned sizes[16];
+	size_t n = 0;
+
+	twz_agent_sizes(db, sizes, 16, &n);
+	if (n > 16 || (n == 1 && sizes[0] == 1))
+		return;
+	if (json)
+		printf(",\"agent_sizes\":[");
+	for (size_t i = 0; i < n; i++) {
+		const twz_db *v;
+		twz_info in;
+		twz_view_agent(db, sizes[i], &v);
+		twz_get_info(v, &in);
+		if (json)
+			printf("%s{\"size\":%u,\"nodes\":%u,\"regions\":%u,"
+			       "\"memory_bytes\":%" PRIu64 "}", i ? "," : "",
+			       sizes[i], in.node_count, in.component_count,
+			       in.memory_size);
+		else
+			printf("%-13s%2u: %u nodes in %u region%s\n",
+			       i ? "" : "agent sizes", sizes[i], in.node_count,
+			       in.component_count,
+			       in.component_count == 1 ? "" : "s");
+	}
+	if (json)
+		printf("]");
+}
+
+static void print_json(const twz_db *db, const twz_info *in, double bits)
 {
 	printf("{\"format\":\"%u.%u\",\"method\":\"%s\",\"connectivity\":%u,"
 	       "\"width\":%u,\"height\":%u,\"nodes\":%u,\"regions\":%u,"
 	       "\"runs\":%" PRIu64 ",\"file_bytes\":%" PRIu64
 	       ",\"memory_bytes\":%" PRIu64 ",\"bits_per_pair\":%.4f,"
-	       "\"codec\":\"%s\",\"level\":%d,\"level_hash\":\"%016" PRIx64 "\"}\n",
+	       "\"codec\":\"%s\",\"level\":%d,\"level_hash\":\"%016" PRIx64 "\"",
 	       in->format_major, in->format_minor,
 	       in->method == TWZ_METHOD_TRANSIT ? "transit" : "cpd",
 	       in->connectivity, in->width,
 	       in->height, in->node_count, in->component_count, in->run_count,
 	       in->file_size, in->memory_size, bits,
 	       in->build_codec ? "zstd" : "raw", in->build_level, in->level_hash);
+	print_agents(db, 1);
+	printf("}\n");
 }
 
-static void print_plain(const twz_info *in, double bits)
+static void print_plain(const twz_db *db, const twz_info *in, double bits)
 {
 	printf("format       %u.%u\n", in->format_major, in->format_minor);
 	printf("method       %s\n", in->method == TWZ_METHOD_TRANSIT
@@ -44,6 +78,7 @@ static void print_plain(const twz_info *in, double bits)
 	printf("in memory    %" PRIu64 " bytes, %.3f bits per node pair\n",
 	       in->memory_size, bits);
 	printf("level hash   %016" PRIx64 "\n", in->level_hash);
+	print_agents(db, 0);
 }
 
 int twz_cmd_info(int argc, char **argv)
@@ -70,7 +105,7 @@ int twz_cmd_info(int argc, char **argv)
 	twz_get_info(db, &in);
 	double pairs = (double)in.node_count * in.node_count;
 	double bits = pairs > 0 ? in.memory_size * 8.0 / pairs : 0;
-	(json ? print_json : print_plain)(&in, bits);
+	(json ? print_json : print_plain)(db, &in, bits);
 	twz_close(db);
 	return 0;
 }

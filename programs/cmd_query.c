@@ -2,7 +2,8 @@
  * cmd_query.c - `twigz query DB SX SY GX GY [--json]` and
  * `twigz query DB --scen FILE.scen [--json]`: prints each path, as text
  * or as one JSON object a line; with `--closed FILE`, around the cells
- * that file closes.
+ * that file closes. --agent-size K asks the database of an agent of size
+ * K (a file baked with --agent-sizes).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,9 +60,9 @@ static int single_problem(struct twz_query_session *qs, const char *dbpath,
 		what = "start is off the map";
 	else if (c[2] >= qs->info.width || c[3] >= qs->info.height)
 		what = "goal is off the map";
-	else if (twz_node_at(qs->db, c[0], c[1]) == TWZ_NONE)
+	else if (twz_node_at(qs->root, c[0], c[1]) == TWZ_NONE)
 		what = "start is a blocked cell";
-	else if (twz_node_at(qs->db, c[2], c[3]) == TWZ_NONE)
+	else if (twz_node_at(qs->root, c[2], c[3]) == TWZ_NONE)
 		what = "goal is a blocked cell";
 	if (what) {
 		fprintf(stderr, "twigz: %s: %s\n", dbpath, what);
@@ -83,10 +84,14 @@ int twz_cmd_query(int argc, char **argv)
 	const char *words[5] = { NULL, NULL, NULL, NULL, NULL };
 	const char *scen = NULL, *closed = NULL, *a;
 	int json = 0;
+	unsigned agent = 0;
 
 	while ((a = twz_cli_next(&ar))) {
 		if (!strcmp(a, "--json"))
 			json = 1;
+		else if (!strcmp(a, "--agent-size"))
+			agent = (unsigned)twz_cli_number(&ar, a, 1, 16,
+				"an agent size from 1 to 16");
 		else if (!strcmp(a, "--scen"))
 			scen = twz_cli_value(&ar, a, "a scenario file");
 		else if (!strcmp(a, "--closed"))
@@ -120,7 +125,8 @@ int twz_cmd_query(int argc, char **argv)
 
 	struct twz_query_session qs;
 	/* Only the problems are read: the optimum is verify's business. */
-	int rc = twz_session_open(&qs, dbpath, scen, TWZ_SCEN_NO_OPTIMUM);
+	int rc = twz_session_open_agent(&qs, dbpath, scen, TWZ_SCEN_NO_OPTIMUM,
+					agent);
 	if (rc)
 		return rc;
 	if (!scen && (rc = single_problem(&qs, dbpath, c)) != 0)

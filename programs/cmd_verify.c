@@ -4,6 +4,8 @@
  * and its cost against the printed optimum (or, for an optimum of -1,
  * checked to be unreachable). Exit status 1 when any fails. --json
  * prints one object a problem, in scenario order, then a summary.
+ * --agent-size K checks the database of an agent of size K against a
+ * scenario whose optima are that agent's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -60,10 +62,14 @@ int twz_cmd_verify(int argc, char **argv)
 	const char *files[2] = { NULL, NULL };   /* the database, the .scen */
 	const char *a;
 	int json = 0;
+	unsigned agent = 0;
 
 	while ((a = twz_cli_next(&ar))) {
 		if (!strcmp(a, "--json"))
 			json = 1;
+		else if (!strcmp(a, "--agent-size"))
+			agent = (unsigned)twz_cli_number(&ar, a, 1, 16,
+				"an agent size from 1 to 16");
 		else
 			twz_cli_operand(&ar, a, files, 2);
 	}
@@ -74,7 +80,7 @@ int twz_cmd_verify(int argc, char **argv)
 	const char *dbpath = files[0], *scen = files[1];
 	struct twz_query_session qs;
 	size_t passed = 0, failed = 0;
-	int rc = twz_session_open(&qs, dbpath, scen, 0);
+	int rc = twz_session_open_agent(&qs, dbpath, scen, 0, agent);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < qs.sc.count; i++) {

@@ -51,19 +51,54 @@ void twz_session_close(struct twz_query_session *qs)
 	free((void *)qs->closed.bits);
 	twz_scen_free(&qs->sc);
 	free(qs->buf);
-	twz_close(qs->db);
+	twz_close(qs->root);
 }
 
 int twz_session_open(struct twz_query_session *qs, const char *dbpath,
 		     const char *scen, unsigned scen_flags)
 {
+	return twz_session_open_agent(qs, dbpath, scen, scen_flags, 0);
+}
+
+/* qs->db becomes the view of agent size k; 0 or an exit status. */
+static int pick_agent(struct twz_query_session *qs, const char *dbpath,
+		      unsigned k)
+{
+	const twz_db *view;
+	unsigned sizes[16];
+	size_t n = 0;
+	char list[80] = "";
+
+	if (twz_view_agent(qs->root, k, &view) == TWZ_OK) {
+		/* The session never closes it: twz_close(qs->root) does. */
+		qs->db = (twz_db *)view;
+		return 0;
+	}
+	twz_agent_sizes(qs->root, sizes, 16, &n);
+	for (size_t i = 0, len = 0; i < n && i < 16 && len < sizeof list; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%u",
+					i ? "," : "", sizes[i]);
+	fprintf(stderr, "twigz: %s: no database for agent size %u (it holds size%s %s)\n",
+		dbpath, k, n == 1 ? "" : "s", list);
+	return EXIT_INPUT;
+}
+
+int twz_session_open_agent(struct twz_query_session *qs, const char *dbpath,
+			   const char *scen, unsigned scen_flags,
+			   unsigned agent_size)
+{
 	struct twz_error err = { { 0 }, 0 };
 	int rc;
 
 	memset(qs, 0, sizeof *qs);
-	rc = twz_cli_open_db(dbpath, &qs->db);
+	rc = twz_cli_open_db(dbpath, &qs->root);
 	if (rc)
 		return rc;
+	qs->db = qs->root;
+	if (agent_size && (rc = pick_agent(qs, dbpath, agent_size)) != 0) {
+		twz_session_close(qs);
+		return rc;
+	}
 	twz_get_info(qs->db, &qs->info);
 	qs->cap = (size_t)qs->info.node_count + 1;
 	qs->buf = malloc(qs->cap * sizeof *qs->buf);
@@ -72,7 +107,7 @@ int twz_session_open(struct twz_query_session *qs, const char *dbpath,
 		twz_session_close(qs);
 		return EXIT_NOMEM;
 	}
-	if (scen && twz_db_load_scen(qs->db, scen, scen_flags, &qs->sc, &err) != 0) {
+	if (scen && twz_db_load_scen(qs->root, scen, scen_flags, &qs->sc, &err) != 0) {
 		twz_session_close(qs);
 		return twz_cli_error(&err);
 	}
@@ -107,6 +142,14 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 	twz_node s = twz_node_at(db, sx, sy), t = twz_node_at(db, gx, gy);
 	uint32_t straight = 0, diagonal = 0;
 
+	/* Only an agent's view lacks cells the scenario's checks admit. */
+	if (s == TWZ_NONE || t == TWZ_NONE) {
+		r->status = TWZ_E_UNREACHABLE;
+		r->len = 0;
+		r->cost = 0;
+		r->legal = 0;
+		return;
+	}
 	if (qs->closed.bits)
 		r->status = twz_path_closed(db, qs->scratch, &qs->closed, s, t,
 					    buf, qs->cap, &r->len, NULL, NULL);

@@ -20,7 +20,9 @@ int twz_db_load_scen(const twz_db *db, const char *path, unsigned flags,
 		     struct twz_scen *sc, struct twz_error *err);
 
 struct twz_query_session {
-	twz_db *db;
+	twz_db *db;               /* what queries ask: root, or its view of
+				   * one agent size */
+	twz_db *root;             /* the handle twz_open made */
 	twz_info info;
 	twz_node *buf;            /* node_count + 1 nodes */
 	size_t cap;
@@ -33,6 +35,13 @@ struct twz_query_session {
 /* 0, or an exit status after a one-line error (nothing left open). */
 int twz_session_open(struct twz_query_session *qs, const char *dbpath,
 		     const char *scen, unsigned scen_flags);
+/* The same for an agent of size agent_size (0: the file's own database,
+ * as twz_session_open): queries go to its view, the scenario is checked
+ * against the file's own cells, and a start or goal the agent cannot
+ * stand on is unreachable. */
+int twz_session_open_agent(struct twz_query_session *qs, const char *dbpath,
+			   const char *scen, unsigned scen_flags,
+			   unsigned agent_size);
 void twz_session_close(struct twz_query_session *qs);
 
 /* Close the cells listed in path (closed_cells.h) for every later

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "render_clearance.h"
 #include "twz_format.h"
 #include "twz_inspect.h"
 
@@ -709,6 +710,17 @@ const struct twz_overlay twz_overlays[] = {
 		.draw = transit_draw,
 		.legend = transit_legend,
 		.release = release_data,
+	},
+	{
+		.name = "clearance",
+		.arg_help = NULL,
+		.help = "each cell's clearance: the largest agent standing there",
+		.nargs = 0,
+		.flags = TWZ_OVERLAY_FILLS_CELLS,
+		.prepare = twz_clearance_prepare,
+		.cell_colour = twz_clearance_cell,
+		.legend = twz_clearance_legend,
+		.release = twz_clearance_release,
 	},
 };
 

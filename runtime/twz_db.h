@@ -15,6 +15,7 @@
 #include "twz_validate.h"
 
 struct twz_backend;
+struct twz_layers;
 
 struct twz_db {
 	struct twz_container c;
@@ -51,6 +52,10 @@ struct twz_db {
 				     * with one byte read */
 	struct twz_transit_view transit; /* method TWZ_METHOD_TRANSIT */
 	int32_t move_offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
+	/* Agent sizes (twz_layers.c): the file's layers, on the handle
+	 * twz_open made; parent, on a layer's view, is that handle. */
+	struct twz_layers *layers;
+	const struct twz_db *parent;
 };
 
 /* Where node n's bucketed row lies (1.1 files), for the query path and

@@ -10,6 +10,8 @@
 #include <zstd.h>
 
 #include "twz_db.h"
+#include "twz_layers.h"
+#include "twz_validate_layers.h"
 
 const struct twz_container *twz_inspect_container(const twz_db *db)
 {
@@ -37,6 +39,13 @@ int twz_inspect_section_bytes(const twz_db *db, uint32_t i,
 	if (i >= db->c.section_count)
 		return 1;
 	const struct twz_section_ref *s = &db->c.sections[i];
+	/* An agent-size layer's section: as its layer reads it. */
+	if (s->kind >= TWZ_LAYER_KIND_STRIDE) {
+		uint32_t j;
+		const twz_db *layer = twz__layer_section(db, s->kind, &j);
+		return layer ? twz_inspect_section_bytes(layer, j, data, size, owned)
+			     : 1;
+	}
 	if (s->kind == 0 || s->kind >= TWZ_SECTION_KIND_LIMIT)
 		return 1;
 	if (db->content.data[s->kind]) {

@@ -5,32 +5,34 @@
  */
 #include "twz_backend.h"
 #include "twz_platform.h"
+#include "twz_layers.h"
 
 #include <stdlib.h>
 #include <zstd.h>
 
-/* Decode one section into v; zstd sections are inflated into a buffer the
- * database owns. */
-static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
-			       unsigned flags)
+/* Decode one section into db->content as kind `kind` (its kind in the
+ * file, or in its agent-size layer); zstd sections are inflated into a
+ * buffer the database owns. */
+twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
+			     uint32_t kind, unsigned flags)
 {
 	const uint8_t *stored = db->file + s->offset;
 	const uint8_t *raw = stored;
-	uint64_t want = twz_expected_raw_size(&db->c, s->kind);
+	uint64_t want = twz_expected_raw_size(&db->c, kind);
 
 	if (want && s->raw_size != want)
 		return TWZ_E_DAMAGED;
-	if (s->kind == TWZ_SECTION_RUNS &&
+	if (kind == TWZ_SECTION_RUNS &&
 	    s->raw_size > (uint64_t)TWZ_MAX_RUNS * 4)
 		return TWZ_E_LIMIT;
 	/* A row has at most node_count runs: a larger claim is refused
 	 * before it is allocated. */
-	if (s->kind == TWZ_SECTION_RUNS &&
+	if (kind == TWZ_SECTION_RUNS &&
 	    s->raw_size / 4 > (uint64_t)db->c.node_count * db->c.node_count)
 		return TWZ_E_DAMAGED;
 	/* A bucketed row holds at most one index entry and one run a
 	 * target of its region, and a sentinel. */
-	if (s->kind == TWZ_SECTION_ROWS &&
+	if (kind == TWZ_SECTION_ROWS &&
 	    s->raw_size / 2 > (uint64_t)db->c.node_count *
 				      (2 * (uint64_t)db->c.node_count + 1))
 		return TWZ_E_DAMAGED;
@@ -49,7 +51,7 @@ static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
 		void *buf = malloc(s->raw_size ? (size_t)s->raw_size : 1);
 		if (!buf)
 			return TWZ_E_NOMEM;
-		db->inflated[s->kind] = buf;
+		db->inflated[kind] = buf;
 		size_t got = ZSTD_decompress(buf, (size_t)s->raw_size, stored,
 					     (size_t)s->size);
 		if (ZSTD_isError(got) || got != s->raw_size)
@@ -59,8 +61,8 @@ static twz_status load_section(twz_db *db, const struct twz_section_ref *s,
 	if (!(flags & TWZ_OPEN_SKIP_CHECKSUMS) &&
 	    twz_checksum(raw, (size_t)s->raw_size) != s->raw_checksum)
 		return TWZ_E_CHECKSUM;
-	db->content.data[s->kind] = raw;
-	db->content.size[s->kind] = s->raw_size;
+	db->content.data[kind] = raw;
+	db->content.size[kind] = s->raw_size;
 	db->memory_size += s->raw_size;
 	return TWZ_OK;
 }
@@ -78,10 +80,20 @@ static twz_status load(twz_db *db, unsigned flags)
 			      s->kind <= TWZ_SECTION_TRANSIT_MAX;
 		if (s->kind == 0 || (s->kind > TWZ_SECTION_KIND_MAX && !transit))
 			continue;
-		st = load_section(db, s, flags);
+		st = twz__load_section(db, s, s->kind, flags);
 		if (st != TWZ_OK)
 			return st;
 	}
+	st = twz__db_finish(db);
+	if (st != TWZ_OK)
+		return st;
+	return twz__layers_open(db, flags);
+}
+
+twz_status twz__db_finish(twz_db *db)
+{
+	twz_status st;
+
 	/* Memory for the checks that need it, only while they run. */
 	if (twz_needs_scratch(&db->c)) {
 		size_t n = db->c.node_count ? db->c.node_count : 1;
@@ -181,8 +193,15 @@ twz_status twz_open(const char *path, unsigned flags, twz_db **out)
 
 void twz_close(twz_db *db)
 {
-	if (!db)
+	/* A view of an agent size belongs to its file's handle. */
+	if (!db || db->parent)
 		return;
+	twz__db_free(db);
+}
+
+void twz__db_free(twz_db *db)
+{
+	twz__layers_close(db);
 	for (unsigned k = 0; k < TWZ_SECTION_KIND_LIMIT; k++)
 		free(db->inflated[k]);
 	if (db->backend)
