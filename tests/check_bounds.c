@@ -891,7 +891,7 @@ START_TEST(test_bounds_cycles_end)
 		const char *const *args;
 		const char *says;
 	} runs[] = {
-		{ query, "damaged" }, { verify, "damaged" }, { bench, "loop.twz" },
+		{ query, "damaged" }, { verify, "damaged" }, { bench, "damaged" },
 		{ rpath, "damaged" }, { rflow, "damaged" }, { rdist, "damaged" },
 	};
 	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
@@ -907,6 +907,125 @@ START_TEST(test_bounds_cycles_end)
 	twz_close(orig);
 	free(buf);
 	twz_grid_free(&g);
+}
+END_TEST
+
+/*
+ * In a TRANSIT file, twz_next toward a far target and the chunked walk of
+ * twz_path choose their transit nodes apart: a node x's distance to one
+ * of its block's transit nodes made small, and x's move toward that node
+ * made a step back to s, makes twz_next go s -> x -> s -> ... while the
+ * walk from s, keeping its first waypoint, still arrives. A game that
+ * follows twz_next itself must count its steps (twigz.h); `twigz bench`,
+ * whose timed walks follow twz_next, checks first that they arrive.
+ */
+START_TEST(test_bounds_transit_next_loops_where_path_arrives)
+{
+	struct tfile f;
+
+	tfile_load(&f);
+	uint32_t n = f.c.node_count;
+	const uint8_t *blk = part(&f.ps, TWZ_SECTION_TRANSIT_BLOCKS)->bytes;
+	const uint8_t *lists = part(&f.ps, TWZ_SECTION_TRANSIT_LISTS)->bytes;
+	const uint8_t *nodes = part(&f.ps, TWZ_SECTION_TRANSIT_NODES)->bytes;
+	twz_node *path = malloc(((size_t)n + 1) * sizeof *path);
+	uint8_t *crafted = NULL;
+	size_t clen = 0;
+	twz_node s = 0, t = 0;
+	int found = 0;
+
+	ck_assert_ptr_nonnull(path);
+	for (s = 0; s < n && !found; s += 3) {
+		for (uint32_t k = 1; k < 6 && !found; k++) {
+			t = (twz_node)(((uint64_t)s * 2654435761u + k * 40503u) % n);
+			uint32_t sbx, sby, tbx, tby;
+			tblock(&f, s, &sbx, &sby);
+			tblock(&f, t, &tbx, &tby);
+			if (tnear(&f, sbx, sby, tbx, tby) || !isfinite(twz_cost(f.db, s, t)))
+				continue;
+			twz_node x = twz_next(f.db, s, t);
+			if (x == TWZ_NONE || x == t)
+				continue;
+			uint32_t sx, sy, xx, xy;
+			twz_node_xy(f.db, s, &sx, &sy);
+			twz_node_xy(f.db, x, &xx, &xy);
+			unsigned back = twz_direction_move(TWZ_SYMBOL_TOWARD,
+							   (int32_t)sx - (int32_t)xx,
+							   (int32_t)sy - (int32_t)xy);
+			/* x's block, its list and x's distances to it. */
+			uint32_t xbx, xby;
+			tblock(&f, x, &xbx, &xby);
+			uint32_t b = xby * f.tp.cols + xbx;
+			uint32_t l0 = u32(blk, 4 * (size_t)b + 1);
+			uint32_t l1 = u32(blk, 4 * ((size_t)b + 1) + 1);
+			uint64_t d0 = twz_le64(blk + (size_t)b * TWZ_TB_SIZE + TWZ_TB_FIRST_DIST) +
+				      (uint64_t)(x - u32(blk, 4 * (size_t)b)) * (l1 - l0);
+			for (uint32_t l = l0; l < l1 && !found; l++) {
+				struct parts ps = f.ps;
+				for (unsigned i = 0; i < ps.n; i++) {
+					ps.p[i].bytes = malloc(ps.p[i].size + 1);
+					ck_assert_ptr_nonnull(ps.p[i].bytes);
+					memcpy(ps.p[i].bytes, f.ps.p[i].bytes, ps.p[i].size);
+				}
+				struct piece *nd = part(&ps, TWZ_SECTION_TRANSIT_NODE_DIST);
+				uint64_t count = nd->size / f.tp.dist_bytes;
+				int64_t far = f.tp.dist_bytes == 4 ? -32768 : INT32_MIN;
+				if (half_at(&f, nd->bytes, count, d0 + (l - l0), 0) != far)
+					for (int pl = 0; pl < 2; pl++)
+						half_put(&f, nd->bytes, count, d0 + (l - l0), pl, 0);
+				set_move(&ps, TRANSIT, x, u32(nodes, u32(lists, l)), back);
+				size_t len;
+				uint8_t *buf = assemble(&ps, &len);
+				parts_free(&ps);
+				twz_db *db;
+				size_t plen;
+				if (twz_open_memory(buf, len, 0, &db) == TWZ_OK) {
+					found = twz_next(db, s, t) == x && twz_next(db, x, t) == s &&
+						twz_path(db, s, t, path, (size_t)n + 1, &plen) == TWZ_OK;
+					twz_close(db);
+				}
+				if (found) {
+					crafted = buf;
+					clen = len;
+				} else {
+					free(buf);
+				}
+			}
+		}
+	}
+	ck_assert_msg(found, "no far pair whose twz_next could be made to loop");
+	s -= 3;
+
+	twz_db *db;
+	ck_assert_int_eq(twz_open_memory(crafted, clen, 0, &db), TWZ_OK);
+	twz_node at = s;
+	for (uint32_t k = 0; k <= n && at != t && at != TWZ_NONE; k++)
+		at = twz_next(db, at, t);
+	ck_assert_uint_ne(at, t);
+	uint32_t st, dg;
+	ck_assert_int_eq(twz_cost_exact(db, s, t, &st, &dg), TWZ_OK);
+	uint32_t sx, sy, tx, ty;
+	twz_node_xy(db, s, &sx, &sy);
+	twz_node_xy(db, t, &tx, &ty);
+	twz_close(db);
+
+	char dir[4096], dbpath[4200], scen[4200], text[256];
+	struct twz_test_run r;
+	ck_assert_ptr_nonnull(twz_test_make_dir(dir, sizeof dir, "twz-bounds-"));
+	snprintf(dbpath, sizeof dbpath, "%s/next.twz", dir);
+	snprintf(scen, sizeof scen, "%s/next.scen", dir);
+	twz_test_write_file(dbpath, crafted, clen);
+	int tl = snprintf(text, sizeof text, "version 1\n0\tx.map\t%u\t%u\t%u\t%u\t%u\t%u\t%.8f\n",
+			  f.g.width, f.g.height, sx, sy, tx, ty, twz_cost(f.db, s, t));
+	twz_test_write_file(scen, text, (size_t)tl);
+	const char *const args[] = { "bench", dbpath, scen, "--pairs", "100", NULL };
+	twz_test_run_tool(args, NULL, 0, &r);
+	assert_one_line(&r, "twigz bench", "twz_next does not lead to the goal");
+	twz_test_run_free(&r);
+	twz_test_remove_tree(dir);
+	free(crafted);
+	free(path);
+	tfile_free(&f);
 }
 END_TEST
 
@@ -1007,6 +1126,7 @@ static Suite *twz_bounds_suite(void)
 
 	tc = tcase_create("Loops");
 	tcase_add_loop_test(tc, test_bounds_cycles_end, 0, WHICH_COUNT);
+	tcase_add_test(tc, test_bounds_transit_next_loops_where_path_arrives);
 	tcase_add_test(tc, test_bounds_verify_cost_disagrees);
 	suite_add_tcase(s, tc);
 	return s;
