@@ -2,8 +2,9 @@
  * cmd_verify.c - `twigz verify DB FILE.scen [--json]`: every problem of
  * the scenario answered by the database, each path checked move by move
  * and its cost against the printed optimum (or, for an optimum of -1,
- * checked to be unreachable), and twz_cost and twz_cost_exact checked to
- * agree with the path. Exit status 1 when any fails. --json
+ * checked to be unreachable), twz_cost and twz_cost_exact checked to
+ * agree with the path, and a walk of twz_next checked to arrive at the
+ * same cost. Exit status 1 when any fails. --json
  * prints one object a problem, in scenario order, then a summary.
  */
 #include <stdio.h>
@@ -43,9 +44,11 @@ static const char *judge(const struct twz_query_session *qs,
 {
 	const char *why = judge_path(e, r);
 
-	if (why)
-		return why;
-	return twz_session_cost_disagrees(qs, e->sx, e->sy, e->gx, e->gy, r);
+	if (!why)
+		why = twz_session_cost_disagrees(qs, e->sx, e->sy, e->gx, e->gy, r);
+	if (!why)
+		why = twz_session_next_disagrees(qs, e->sx, e->sy, e->gx, e->gy, r);
+	return why;
 }
 
 static void print_json(const struct twz_scen_entry *e,

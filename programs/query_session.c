@@ -139,3 +139,33 @@ const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
 		return "twz_cost differs from the cost of the path";
 	return NULL;
 }
+
+const char *twz_session_next_disagrees(const struct twz_query_session *qs,
+				       uint32_t sx, uint32_t sy, uint32_t gx,
+				       uint32_t gy,
+				       const struct twz_path_result *r)
+{
+	const twz_db *db = qs->db;
+	twz_node at = twz_node_at(db, sx, sy), t = twz_node_at(db, gx, gy);
+	uint32_t straight = 0, diagonal = 0;
+
+	if (r->status != TWZ_OK)
+		return NULL;
+	/* An optimal path has fewer moves than there are nodes. */
+	for (uint32_t k = 0; at != t; k++) {
+		twz_node next = twz_next(db, at, t);
+		uint32_t x0, y0, x1, y1;
+		if (next == TWZ_NONE || k >= qs->info.node_count)
+			return "twz_next does not lead to the goal";
+		twz_node_xy(db, at, &x0, &y0);
+		twz_node_xy(db, next, &x1, &y1);
+		if (x0 != x1 && y0 != y1)
+			diagonal++;
+		else
+			straight++;
+		at = next;
+	}
+	if (straight != r->straight || diagonal != r->diagonal)
+		return "twz_next walks another cost than the path";
+	return NULL;
+}

@@ -55,4 +55,12 @@ const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
 				       uint32_t gy,
 				       const struct twz_path_result *r);
 
+/* Why a walk of twz_next from (sx,sy) to (gx,gy), the way a game steps
+ * along a path, does not match the path r (a crafted TRANSIT file can
+ * make it loop while twz_path arrives), or NULL when it does. */
+const char *twz_session_next_disagrees(const struct twz_query_session *qs,
+				       uint32_t sx, uint32_t sy, uint32_t gx,
+				       uint32_t gy,
+				       const struct twz_path_result *r);
+
 #endif
