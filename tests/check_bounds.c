@@ -917,7 +917,8 @@ END_TEST
  * made a step back to s, makes twz_next go s -> x -> s -> ... while the
  * walk from s, keeping its first waypoint, still arrives. A game that
  * follows twz_next itself must count its steps (twigz.h); `twigz bench`,
- * whose timed walks follow twz_next, checks first that they arrive.
+ * whose timed walks follow twz_next, checks first that they arrive, and
+ * `twigz verify` walks it as a game would.
  */
 START_TEST(test_bounds_transit_next_loops_where_path_arrives)
 {
@@ -1021,6 +1022,12 @@ START_TEST(test_bounds_transit_next_loops_where_path_arrives)
 	const char *const args[] = { "bench", dbpath, scen, "--pairs", "100", NULL };
 	twz_test_run_tool(args, NULL, 0, &r);
 	assert_one_line(&r, "twigz bench", "twz_next does not lead to the goal");
+	twz_test_run_free(&r);
+	/* verify walks twz_next too, as a game would. */
+	const char *const vargs[] = { "verify", dbpath, scen, NULL };
+	twz_test_run_tool(vargs, NULL, 0, &r);
+	assert_one_line(&r, "twigz verify", "twz_next does not lead to the goal");
+	ck_assert_msg(strstr(r.out, "0 passed, 1 failed"), "stdout: %s", r.out);
 	twz_test_run_free(&r);
 	twz_test_remove_tree(dir);
 	free(crafted);
