@@ -6,9 +6,11 @@
  * - a zstd frame in each kind of section claiming far more bytes than
  *   the header and the TRANSIT parameters allow, refused before anything
  *   is allocated for it (the process's address space is capped);
- * - TRANSIT lists and local rows longer than their blocks allow;
+ * - TRANSIT lists and local rows longer than their blocks allow, and a
+ *   bucketed index step wider than its bucket;
  * - first moves that go round in a loop, which every walk of the runtime
- *   and of the tool reports as a damaged database instead of following;
+ *   and of the tool reports as a damaged database instead of following,
+ *   and a TRANSIT twz_next that loops where twz_path arrives;
  * - costs that disagree with the path walked, which `twigz verify`
  *   counts as failures.
  */
