@@ -155,6 +155,84 @@ twz_status twz_parse_container(const uint8_t *buf, size_t len,
 	return parse_table(buf, len, c);
 }
 
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The TRANSIT kinds: their sizes follow from the parameters. */
+static uint64_t transit_limit(const struct twz_container *c,
+			      const struct twz_tparams *pr,
+			      uint32_t kind, int *exact)
+{
+	uint64_t n = c->node_count, m = pr->m;
+	uint64_t blocks = (uint64_t)pr->cols * pr->rows;
+	uint64_t list = twz_transit_list_cap(pr);
+	/* Nodes of the blocks near one block: at most (2 outer + 1)^2
+	 * blocks of side^2 cells, and at most all of them. */
+	uint64_t near_side = (2 * (uint64_t)pr->outer + 1) * pr->side;
+	uint64_t near = near_side > n ? n : min64(n, near_side * near_side);
+
+	*exact = 1;
+	switch (kind) {
+	case TWZ_SECTION_TRANSIT_BLOCKS:
+		return (blocks + 1) * TWZ_TB_SIZE;
+	case TWZ_SECTION_TRANSIT_NODES:
+		return 4 * m;
+	case TWZ_SECTION_TRANSIT_TABLE:
+		return pr->dist_bytes * (m * (m ? m - 1 : 0) / 2);
+	case TWZ_SECTION_TRANSIT_ROW_OFFSETS:
+		return 4 * (n + 1);
+	}
+	*exact = 0;
+	switch (kind) {
+	case TWZ_SECTION_TRANSIT_LISTS:
+		/* Lists only in blocks with nodes. */
+		return 4 * min64(blocks, n) * list;
+	case TWZ_SECTION_TRANSIT_NODE_DIST:
+		return pr->dist_bytes * n * list;
+	case TWZ_SECTION_TRANSIT_RUNS:
+		return 4 * min64(TWZ_MAX_RUNS, n * (1 + near));
+	}
+	return UINT64_MAX;
+}
+
+uint64_t twz_section_raw_limit(const struct twz_container *c,
+			       const struct twz_tparams *pr,
+			       uint32_t kind, int *exact)
+{
+	uint64_t n = c->node_count;
+
+	*exact = 1;
+	switch (kind) {
+	case TWZ_SECTION_CELL_NODE:
+	case TWZ_SECTION_NODE_CELL:
+	case TWZ_SECTION_NODE_COMPONENT:
+	case TWZ_SECTION_ROW_OFFSETS:
+	case TWZ_SECTION_NODE_RECORDS:
+	case TWZ_SECTION_REGIONS:
+		return twz_expected_raw_size(c, kind);
+	case TWZ_SECTION_TRANSIT_PARAMS:
+		if (c->method == TWZ_METHOD_TRANSIT)
+			return TWZ_TP_SIZE;
+		break;
+	}
+	*exact = 0;
+	switch (kind) {
+	case TWZ_SECTION_RUNS:
+		/* A row has at most node_count runs. */
+		return 4 * min64(TWZ_MAX_RUNS, n * n);
+	case TWZ_SECTION_ROWS:
+		/* A bucketed row holds at most one index entry and one run
+		 * a target of its region, and a sentinel. */
+		return 2 * (n * (2 * n + 1));
+	}
+	if (c->method != TWZ_METHOD_TRANSIT || !pr ||
+	    kind < TWZ_SECTION_TRANSIT_FIRST || kind > TWZ_SECTION_TRANSIT_MAX)
+		return UINT64_MAX;
+	return transit_limit(c, pr, kind, exact);
+}
+
 twz_status twz_validate_content(const struct twz_container *c,
 				const struct twz_content *v)
 {

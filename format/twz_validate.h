@@ -96,6 +96,44 @@ static inline uint64_t twz_expected_raw_size(const struct twz_container *c,
 	}
 }
 
+/* TRANSIT_PARAMS (FORMAT.md section 5b), decoded. */
+struct twz_tparams {
+	uint32_t ox, oy;          /* the block grid's corner */
+	uint32_t side, cols, rows;
+	uint32_t inner, outer;
+	uint32_t m;               /* transit nodes */
+	uint32_t max_list;
+	uint32_t dist_bytes;      /* bytes an entry of a distance section */
+};
+
+/* Decode TRANSIT_PARAMS (TWZ_TP_SIZE bytes) and check it against the
+ * header: checks T2 to T4. The reader runs it before it inflates any
+ * other TRANSIT section, whose sizes follow from it. */
+twz_status twz_transit_params_read(const struct twz_container *c,
+				   const uint8_t *p,
+				   struct twz_tparams *pr);
+
+/* The most transit nodes one block's list can hold: the cells of its
+ * ring, the border of a square of (2 inner + 1) side + 1 cells a side,
+ * and no more than max_list. */
+static inline uint64_t twz_transit_list_cap(const struct twz_tparams *pr)
+{
+	uint64_t ring = 4 * (2 * (uint64_t)pr->inner + 1) * pr->side;
+
+	return ring < pr->max_list ? ring : pr->max_list;
+}
+
+/*
+ * The largest raw size section `kind` may claim in this file, from the
+ * header and, for the TRANSIT kinds, the parameters pr (NULL in a CPD
+ * file); *exact is set when it is the only size the kind may have. The
+ * reader checks it before anything is allocated for the section
+ * (FORMAT.md section 10a). UINT64_MAX for a kind it does not decode.
+ */
+uint64_t twz_section_raw_limit(const struct twz_container *c,
+			       const struct twz_tparams *pr,
+			       uint32_t kind, int *exact);
+
 /* Step 2, by the validator of the header's method (twz_validate_cpd.c,
  * twz_validate_transit.c). */
 twz_status twz_validate_content(const struct twz_container *c,

@@ -143,8 +143,12 @@ static twz_status check_bucketed_rows(const struct twz_container *c,
 		uint32_t prev = 0;
 		for (uint32_t b = 0; b <= buckets; b++) {
 			uint32_t j = twz_le16(index + 2 * (size_t)b);
-			if (j >= runs || j < prev || (b == 0 && j != 0) ||
-			    (b == buckets && j != runs - 1))
+			/* The runs from one bucket's entry to the next start
+			 * at distinct targets of the bucket, or the next
+			 * one's first: no more than 2^k of them, which bounds
+			 * what a lookup scans. */
+			if (j >= runs || j < prev || j - prev > (1u << shift) ||
+			    (b == 0 && j != 0) || (b == buckets && j != runs - 1))
 				return TWZ_E_DAMAGED;
 			prev = j;
 		}

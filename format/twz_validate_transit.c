@@ -19,17 +19,14 @@ static const uint32_t required[] = {
 	TWZ_SECTION_TRANSIT_ROW_OFFSETS, TWZ_SECTION_TRANSIT_RUNS,
 };
 
-struct params {
-	uint32_t ox, oy, side, cols, rows, inner, outer, m, max_list, width;
-};
-
 static inline uint32_t at32(const uint8_t *p, uint64_t i)
 {
 	return twz_le32(p + 4 * i);
 }
 
-static twz_status read_params(const struct twz_container *c, const uint8_t *p,
-			      struct params *pr)
+twz_status twz_transit_params_read(const struct twz_container *c,
+				   const uint8_t *p,
+				   struct twz_tparams *pr)
 {
 	pr->ox = twz_le32(p + TWZ_TP_ORIGIN_X);
 	pr->oy = twz_le32(p + TWZ_TP_ORIGIN_Y);
@@ -40,7 +37,7 @@ static twz_status read_params(const struct twz_container *c, const uint8_t *p,
 	pr->outer = twz_le32(p + TWZ_TP_OUTER);
 	pr->m = twz_le32(p + TWZ_TP_TRANSITS);
 	pr->max_list = twz_le32(p + TWZ_TP_MAX_LIST);
-	pr->width = twz_le32(p + TWZ_TP_DIST_BYTES);
+	pr->dist_bytes = twz_le32(p + TWZ_TP_DIST_BYTES);
 	if (!twz_all_zero(p + TWZ_TP_RESERVED, TWZ_TP_SIZE - TWZ_TP_RESERVED))
 		return TWZ_E_RESERVED;
 	/* The blocks cover the grid's box from the origin, and no more
@@ -56,7 +53,8 @@ static twz_status read_params(const struct twz_container *c, const uint8_t *p,
 	if (pr->inner == 0 || pr->outer < 2 * (uint64_t)pr->inner ||
 	    pr->outer > TWZ_MAX_SIDE)
 		return TWZ_E_DAMAGED;
-	if (pr->m > c->node_count || (pr->width != 4 && pr->width != 8))
+	if (pr->m > c->node_count ||
+	    (pr->dist_bytes != 4 && pr->dist_bytes != 8))
 		return TWZ_E_DAMAGED;
 	if (pr->max_list > TWZ_TRANSIT_MAX_LIST)
 		return TWZ_E_LIMIT;
@@ -85,7 +83,7 @@ static struct block block_at(const uint8_t *blk, uint32_t b)
 }
 
 static inline uint32_t block_of(const struct twz_container *c,
-				const struct params *pr, uint32_t cell)
+				const struct twz_tparams *pr, uint32_t cell)
 {
 	uint32_t x = cell % c->width, y = cell / c->width;
 
@@ -97,11 +95,30 @@ static inline uint32_t block_of(const struct twz_container *c,
 	return by * pr->cols + bx;
 }
 
+/* Whether cell lies on the ring of block (bx, by): the border of its
+ * inner box, where the transit nodes of the block are chosen. */
+static int on_ring(const struct twz_container *c,
+		   const struct twz_tparams *pr, uint32_t bx,
+		   uint32_t by, uint32_t cell)
+{
+	int64_t x = cell % c->width, y = cell / c->width;
+	int64_t x0 = pr->ox + ((int64_t)bx - pr->inner) * pr->side;
+	int64_t y0 = pr->oy + ((int64_t)by - pr->inner) * pr->side;
+	int64_t x1 = pr->ox + ((int64_t)bx + 1 + pr->inner) * pr->side;
+	int64_t y1 = pr->oy + ((int64_t)by + 1 + pr->inner) * pr->side;
+
+	if (x < x0 || x > x1 || y < y0 || y > y1)
+		return 0;
+	return x == x0 || x == x1 || y == y0 || y == y1;
+}
+
 /* Block records: node ranges in block order that hold exactly the
  * block's nodes, transit lists and distance ranges that tile their
- * sections. */
+ * sections. A list holds distinct nodes of the block's ring, so no more
+ * than the ring has cells: what a global query scans is bounded by the
+ * parameters (twz_transit_list_cap), not by what the file claims. */
 static twz_status check_blocks(const struct twz_container *c,
-			       const struct params *pr, const uint8_t *blk,
+			       const struct twz_tparams *pr, const uint8_t *blk,
 			       const uint8_t *node_cell, const uint8_t *lists,
 			       uint64_t list_len, const uint8_t *nodes,
 			       uint64_t dist_entries)
@@ -119,20 +136,28 @@ static twz_status check_blocks(const struct twz_container *c,
 	for (uint32_t b = 0; b < blocks; b++) {
 		struct block r = block_at(blk, b);
 		if (r.n1 < r.n0 || r.n1 > c->node_count || r.l1 < r.l0 ||
-		    r.l1 > list_len || r.l1 - r.l0 > pr->max_list || r.d1 < r.d0 ||
+		    r.l1 > list_len || r.l1 - r.l0 > twz_transit_list_cap(pr) ||
+		    r.d1 < r.d0 ||
 		    r.d1 - r.d0 != (uint64_t)(r.n1 - r.n0) * (r.l1 - r.l0))
+			return TWZ_E_DAMAGED;
+		/* A block without nodes has no path to leave it by. */
+		if (r.n1 == r.n0 && r.l1 != r.l0)
 			return TWZ_E_DAMAGED;
 		for (uint32_t n = r.n0; n < r.n1; n++)
 			if (block_of(c, pr, at32(node_cell, n)) != b)
 				return TWZ_E_DAMAGED;
-		/* Ascending transit indices whose nodes lie in the block's
-		 * outer square: queries walk to them with local rows. */
+		/* Ascending transit indices whose nodes lie on the block's
+		 * ring, in its outer square: queries walk to them with local
+		 * rows. */
 		uint32_t bx = b % pr->cols, by = b / pr->cols;
 		for (uint32_t l = r.l0; l < r.l1; l++) {
 			uint32_t i = at32(lists, l);
 			if (i >= pr->m || (l > r.l0 && i <= at32(lists, l - 1)))
 				return TWZ_E_DAMAGED;
-			uint32_t ab = block_of(c, pr, at32(node_cell, at32(nodes, i)));
+			uint32_t cell = at32(node_cell, at32(nodes, i));
+			if (!on_ring(c, pr, bx, by, cell))
+				return TWZ_E_DAMAGED;
+			uint32_t ab = block_of(c, pr, cell);
 			if (ab == UINT32_MAX)
 				return TWZ_E_DAMAGED;
 			uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
@@ -147,14 +172,14 @@ static twz_status check_blocks(const struct twz_container *c,
 /* Entry k of a distance section of count entries between cells a and b:
  * the unreachable mark in both halves, or reference + residual in
  * [0, TWZ_MAX_NODES) in both. */
-static int dist_ok(const struct twz_container *c, const struct params *pr,
+static int dist_ok(const struct twz_container *c, const struct twz_tparams *pr,
 		   const uint8_t *d, uint64_t count, uint64_t k, uint32_t a,
 		   uint32_t b)
 {
 	int64_t vs, vd, far;
 	uint32_t rs, rd;
 
-	if (pr->width == 4) {
+	if (pr->dist_bytes == 4) {
 		vs = (int16_t)twz_le16(d + 2 * k);
 		vd = (int16_t)twz_le16(d + 2 * (count + k));
 		far = TWZ_TRANSIT_FAR16;
@@ -174,7 +199,7 @@ static int dist_ok(const struct twz_container *c, const struct params *pr,
 }
 
 static twz_status check_node_dist(const struct twz_container *c,
-				  const struct params *pr, const uint8_t *blk,
+				  const struct twz_tparams *pr, const uint8_t *blk,
 				  const uint8_t *node_cell, const uint8_t *lists,
 				  const uint8_t *nodes, const uint8_t *d,
 				  uint64_t count)
@@ -194,7 +219,7 @@ static twz_status check_node_dist(const struct twz_container *c,
 }
 
 static twz_status check_table(const struct twz_container *c,
-			      const struct params *pr, const uint8_t *node_cell,
+			      const struct twz_tparams *pr, const uint8_t *node_cell,
 			      const uint8_t *nodes, const uint8_t *d,
 			      uint64_t count)
 {
@@ -210,10 +235,50 @@ static twz_status check_table(const struct twz_container *c,
 	return TWZ_OK;
 }
 
+/* Block coordinates packed into one u32: both are below 2^14. */
+#define BX_BITS 14
+#define BX_MASK ((1u << BX_BITS) - 1)
+
+/*
+ * A local row answers the targets near its source: every run after the
+ * row's first starts at a target in a block near the source's. So a row
+ * holds at most one run more than there are nodes near its source, and
+ * the local rows at most node_count (1 + near) runs (FORMAT.md, section
+ * 10a). where (node_count entries) receives each node's block, packed.
+ */
+static twz_status check_local_rows(const struct twz_container *c,
+				   const struct twz_tparams *pr,
+				   const uint8_t *blk, const uint8_t *offsets,
+				   const uint8_t *runs, uint32_t *where)
+{
+	uint32_t blocks = pr->cols * pr->rows;
+
+	if (!where)
+		return TWZ_E_NOMEM;
+	for (uint32_t b = 0; b < blocks; b++) {
+		struct block r = block_at(blk, b);
+		uint32_t packed = (b / pr->cols) << BX_BITS | b % pr->cols;
+		for (uint32_t n = r.n0; n < r.n1; n++)
+			where[n] = packed;
+	}
+	for (uint32_t s = 0; s < c->node_count; s++) {
+		uint32_t a = where[s], ax = a & BX_MASK, ay = a >> BX_BITS;
+		uint32_t hi = at32(offsets, (uint64_t)s + 1);
+		for (uint32_t k = at32(offsets, s) + 1; k < hi; k++) {
+			uint32_t w = where[at32(runs, k) >> TWZ_RUN_SYMBOL_BITS];
+			uint32_t tx = w & BX_MASK, ty = w >> BX_BITS;
+			if ((tx > ax ? tx - ax : ax - tx) > pr->outer ||
+			    (ty > ay ? ty - ay : ay - ty) > pr->outer)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
 twz_status twz_validate_transit(const struct twz_container *c,
 				const struct twz_content *v)
 {
-	struct params pr;
+	struct twz_tparams pr;
 	twz_status st;
 
 	/* Bucketed rows are a CPD layout: the runtime would look for their
@@ -228,7 +293,7 @@ twz_status twz_validate_transit(const struct twz_container *c,
 			return TWZ_E_DAMAGED;
 	if (v->size[TWZ_SECTION_TRANSIT_PARAMS] != TWZ_TP_SIZE)
 		return TWZ_E_DAMAGED;
-	st = read_params(c, v->data[TWZ_SECTION_TRANSIT_PARAMS], &pr);
+	st = twz_transit_params_read(c, v->data[TWZ_SECTION_TRANSIT_PARAMS], &pr);
 	if (st != TWZ_OK)
 		return st;
 
@@ -243,8 +308,8 @@ twz_status twz_validate_transit(const struct twz_container *c,
 		return TWZ_E_DAMAGED;
 	uint64_t dist_bytes = v->size[TWZ_SECTION_TRANSIT_NODE_DIST];
 	uint64_t table = (uint64_t)pr.m * (pr.m ? pr.m - 1 : 0) / 2;
-	if (dist_bytes % pr.width ||
-	    v->size[TWZ_SECTION_TRANSIT_TABLE] != table * pr.width)
+	if (dist_bytes % pr.dist_bytes ||
+	    v->size[TWZ_SECTION_TRANSIT_TABLE] != table * pr.dist_bytes)
 		return TWZ_E_DAMAGED;
 	if (v->size[TWZ_SECTION_TRANSIT_ROW_OFFSETS] !=
 	    ((uint64_t)c->node_count + 1) * 4)
@@ -265,13 +330,13 @@ twz_status twz_validate_transit(const struct twz_container *c,
 			return TWZ_E_DAMAGED;
 	st = check_blocks(c, &pr, v->data[TWZ_SECTION_TRANSIT_BLOCKS], node_cell,
 			  v->data[TWZ_SECTION_TRANSIT_LISTS], list_bytes / 4,
-			  nodes, dist_bytes / pr.width);
+			  nodes, dist_bytes / pr.dist_bytes);
 	if (st != TWZ_OK)
 		return st;
 	st = check_node_dist(c, &pr, v->data[TWZ_SECTION_TRANSIT_BLOCKS], node_cell,
 			     v->data[TWZ_SECTION_TRANSIT_LISTS], nodes,
 			     v->data[TWZ_SECTION_TRANSIT_NODE_DIST],
-			     dist_bytes / pr.width);
+			     dist_bytes / pr.dist_bytes);
 	if (st != TWZ_OK)
 		return st;
 	st = check_table(c, &pr, node_cell, nodes,
@@ -280,8 +345,14 @@ twz_status twz_validate_transit(const struct twz_container *c,
 		return st;
 	/* Direction symbols are decoded, and their moves checked, at query
 	 * time; "no move" marks wildcards too. */
-	return twz_check_runs(c, &g, node_cell,
-			      v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
-			      v->data[TWZ_SECTION_TRANSIT_RUNS], run_bytes / 4,
-			      TWZ_ROW_DIRECTION | TWZ_ROW_ANY_NONE);
+	st = twz_check_runs(c, &g, node_cell,
+			    v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
+			    v->data[TWZ_SECTION_TRANSIT_RUNS], run_bytes / 4,
+			    TWZ_ROW_DIRECTION | TWZ_ROW_ANY_NONE);
+	if (st != TWZ_OK)
+		return st;
+	/* The region check of T7 is done with the scratch memory. */
+	return check_local_rows(c, &pr, v->data[TWZ_SECTION_TRANSIT_BLOCKS],
+				v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
+				v->data[TWZ_SECTION_TRANSIT_RUNS], v->scratch);
 }

@@ -143,6 +143,17 @@ TWZ_API twz_status twz_node_xy(const twz_db *db, twz_node node,
  * The next node on an optimal path from s toward t, in O(1).
  * Returns t when s == t, TWZ_NONE when t is unreachable from s or either
  * node is invalid.
+ *
+ * A database that opened is structurally sound: no query reads outside
+ * it, allocates, or takes more than the bounded time FORMAT.md gives
+ * (section 10a). What open cannot prove is that the stored moves are
+ * optimal, so a damaged or crafted file may give wrong but legal moves,
+ * including moves that go round in a loop. twz_path, twz_cost,
+ * twz_cost_exact and twz_flow_field detect that and return
+ * TWZ_E_DAMAGED (twz_cost: -1). A game that follows twz_next itself
+ * should do the same: an optimal path has at most twz_node_count(db)
+ * nodes, so more than twz_node_count(db) steps without reaching t, or
+ * TWZ_NONE for a reachable t, means a damaged database.
  */
 TWZ_API twz_node twz_next(const twz_db *db, twz_node s, twz_node t);
 

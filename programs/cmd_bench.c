@@ -363,10 +363,25 @@ static int check_paths(struct bench_ctx *c, const char *dbpath,
 	for (uint64_t i = 0; i < c->nq; i++) {
 		struct path_query *q = &c->q[i];
 		uint32_t st, dg;
-		if (twz_cost_exact(c->db, q->s, q->t, &q->straight,
-				   &q->diagonal) != TWZ_OK) {
-			twz_error_set(err, "%s: (%u,%u) -> (%u,%u): the database has no path",
-				      dbpath, q->sx, q->sy, q->gx, q->gy);
+		twz_status cs = twz_cost_exact(c->db, q->s, q->t, &q->straight,
+					       &q->diagonal);
+		if (cs != TWZ_OK) {
+			twz_error_set(err, "%s: (%u,%u) -> (%u,%u): no path: %s",
+				      dbpath, q->sx, q->sy, q->gx, q->gy,
+				      twz_strerror(cs));
+			return -1;
+		}
+		/* The timed walks follow twz_next without counting: it must
+		 * arrive within node_count steps (a crafted file can make it
+		 * loop, FORMAT.md section 10a). */
+		twz_node at = q->s;
+		for (uint32_t k = 0; at != q->t && at != TWZ_NONE &&
+				     k < twz_node_count(c->db); k++)
+			at = twz_next(c->db, at, q->t);
+		if (at != q->t) {
+			twz_error_set(err, "%s: (%u,%u) -> (%u,%u): twz_next does not lead to the goal: %s",
+				      dbpath, q->sx, q->sy, q->gx, q->gy,
+				      twz_strerror(TWZ_E_DAMAGED));
 			return -1;
 		}
 		if (c->has_ref &&

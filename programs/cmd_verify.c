@@ -2,7 +2,9 @@
  * cmd_verify.c - `twigz verify DB FILE.scen [--json]`: every problem of
  * the scenario answered by the database, each path checked move by move
  * and its cost against the printed optimum (or, for an optimum of -1,
- * checked to be unreachable). Exit status 1 when any fails. --json
+ * checked to be unreachable), twz_cost and twz_cost_exact checked to
+ * agree with the path, and a walk of twz_next checked to arrive at the
+ * same cost. Exit status 1 when any fails. --json
  * prints one object a problem, in scenario order, then a summary.
  * --agent-size K checks the database of an agent of size K against a
  * scenario whose optima are that agent's.
@@ -16,9 +18,9 @@
 /* Failures printed one a line; the rest are only counted. */
 #define MAX_SHOWN 10
 
-/* Why e's answer r is wrong, or NULL when it is right. */
-static const char *judge(const struct twz_scen_entry *e,
-			 const struct twz_path_result *r)
+/* Why e's path r is wrong, or NULL when it is right. */
+static const char *judge_path(const struct twz_scen_entry *e,
+			      const struct twz_path_result *r)
 {
 	if (e->unreachable) {
 		/* Printed as -1: right when there is no path. */
@@ -35,6 +37,20 @@ static const char *judge(const struct twz_scen_entry *e,
 	if (!twz_scen_cost_matches(e, r->cost))
 		return "cost differs from the optimum";
 	return NULL;
+}
+
+/* The path, then the costs the runtime gives without one. */
+static const char *judge(const struct twz_query_session *qs,
+			 const struct twz_scen_entry *e,
+			 const struct twz_path_result *r)
+{
+	const char *why = judge_path(e, r);
+
+	if (!why)
+		why = twz_session_cost_disagrees(qs, e->sx, e->sy, e->gx, e->gy, r);
+	if (!why)
+		why = twz_session_next_disagrees(qs, e->sx, e->sy, e->gx, e->gy, r);
+	return why;
 }
 
 static void print_json(const struct twz_scen_entry *e,
@@ -87,7 +103,7 @@ int twz_cmd_verify(int argc, char **argv)
 		const struct twz_scen_entry *e = &qs.sc.entries[i];
 		struct twz_path_result r;
 		twz_session_solve(&qs, e->sx, e->sy, e->gx, e->gy, &r);
-		const char *why = judge(e, &r);
+		const char *why = judge(&qs, e, &r);
 		if (json)
 			print_json(e, &r, why);
 		if (!why) {

@@ -3,6 +3,7 @@
  */
 #include "query_session.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,7 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 	else
 		r->status = twz_path(db, s, t, buf, qs->cap, &r->len);
 	r->cost = 0;
+	r->straight = r->diagonal = 0;
 	r->legal = r->status == TWZ_OK;
 	if (r->status != TWZ_OK)
 		return;
@@ -180,5 +182,65 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 	}
 	if (buf[0] != s || buf[r->len - 1] != t)
 		r->legal = 0;
+	r->straight = straight;
+	r->diagonal = diagonal;
 	r->cost = straight + diagonal * 1.41421356237309504880;
+}
+
+const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
+				       uint32_t sx, uint32_t sy, uint32_t gx,
+				       uint32_t gy,
+				       const struct twz_path_result *r)
+{
+	const twz_db *db = qs->db;
+	twz_node s = twz_node_at(db, sx, sy), t = twz_node_at(db, gx, gy);
+	uint32_t straight = 0, diagonal = 0;
+	twz_status st = twz_cost_exact(db, s, t, &straight, &diagonal);
+	double cost = twz_cost(db, s, t);
+
+	if (r->status == TWZ_E_UNREACHABLE) {
+		if (st != TWZ_E_UNREACHABLE || cost != INFINITY)
+			return "twz_cost finds a path where twz_path finds none";
+		return NULL;
+	}
+	if (r->status != TWZ_OK)
+		return NULL;  /* the path's own failure says it */
+	if (st != TWZ_OK)
+		return twz_strerror(st);
+	if (straight != r->straight || diagonal != r->diagonal)
+		return "twz_cost_exact differs from the cost of the path";
+	/* The runtime's own double of the exact figures. */
+	if (cost != straight + diagonal * 1.41421356237309504880)
+		return "twz_cost differs from the cost of the path";
+	return NULL;
+}
+
+const char *twz_session_next_disagrees(const struct twz_query_session *qs,
+				       uint32_t sx, uint32_t sy, uint32_t gx,
+				       uint32_t gy,
+				       const struct twz_path_result *r)
+{
+	const twz_db *db = qs->db;
+	twz_node at = twz_node_at(db, sx, sy), t = twz_node_at(db, gx, gy);
+	uint32_t straight = 0, diagonal = 0;
+
+	if (r->status != TWZ_OK)
+		return NULL;
+	/* An optimal path has fewer moves than there are nodes. */
+	for (uint32_t k = 0; at != t; k++) {
+		twz_node next = twz_next(db, at, t);
+		uint32_t x0, y0, x1, y1;
+		if (next == TWZ_NONE || k >= qs->info.node_count)
+			return "twz_next does not lead to the goal";
+		twz_node_xy(db, at, &x0, &y0);
+		twz_node_xy(db, next, &x1, &y1);
+		if (x0 != x1 && y0 != y1)
+			diagonal++;
+		else
+			straight++;
+		at = next;
+	}
+	if (straight != r->straight || diagonal != r->diagonal)
+		return "twz_next walks another cost than the path";
+	return NULL;
 }

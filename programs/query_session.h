@@ -52,6 +52,8 @@ struct twz_path_result {
 	twz_status status;
 	size_t len;               /* nodes in qs->buf */
 	double cost;              /* from the moves of the path itself */
+	uint32_t straight;        /* the path's moves */
+	uint32_t diagonal;
 	int legal;                /* every step one legal move */
 };
 
@@ -61,5 +63,21 @@ struct twz_path_result {
 void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 		       uint32_t sy, uint32_t gx, uint32_t gy,
 		       struct twz_path_result *r);
+
+/* Why twz_cost_exact and twz_cost disagree with the path r that
+ * twz_session_solve found from (sx,sy) to (gx,gy) (or, with no path,
+ * with its status), or NULL when they agree. */
+const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
+				       uint32_t sx, uint32_t sy, uint32_t gx,
+				       uint32_t gy,
+				       const struct twz_path_result *r);
+
+/* Why a walk of twz_next from (sx,sy) to (gx,gy), the way a game steps
+ * along a path, does not match the path r (a crafted TRANSIT file can
+ * make it loop while twz_path arrives), or NULL when it does. */
+const char *twz_session_next_disagrees(const struct twz_query_session *qs,
+				       uint32_t sx, uint32_t sy, uint32_t gx,
+				       uint32_t gy,
+				       const struct twz_path_result *r);
 
 #endif

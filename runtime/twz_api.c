@@ -139,6 +139,59 @@ double twz_cost(const twz_db *db, twz_node s, twz_node t)
 	return -1.0;
 }
 
+/*
+ * Whether every node of t's region r reaches t along next: no missing
+ * move, no cycle. A file that passed validation can still hold moves
+ * that loop (FORMAT.md, section 12), and a game follows a field without
+ * counting. Node ids are below 2^26, so the top bits of each entry are
+ * free to mark, in place, the nodes of the chain being followed (VISIT)
+ * and those known to arrive (DONE); every node is visited at most twice,
+ * then the marks are cleared.
+ */
+#define FLOW_VISIT 0x40000000u
+#define FLOW_DONE 0x20000000u
+#define FLOW_NODE (FLOW_DONE - 1)
+
+static twz_status flow_check(const twz_db *db, twz_node t,
+			     const struct twz_span *r, twz_node *next)
+{
+	twz_status st = TWZ_OK;
+	uint32_t n = db->c.node_count;
+
+	next[t] = t | FLOW_DONE;
+	for (twz_node i = 0; i < n && st == TWZ_OK; i++) {
+		twz_node at = i;
+		if (next[i] == TWZ_NONE) {
+			if (twz__in_span(db, r, i))
+				st = TWZ_E_DAMAGED;  /* a move is missing */
+			continue;
+		}
+		/* Follow the chain from i until it meets a node known to
+		 * arrive, or itself. */
+		for (;;) {
+			twz_node v = next[at];
+			if (v == TWZ_NONE || v & FLOW_VISIT) {
+				st = TWZ_E_DAMAGED;
+				break;
+			}
+			if (v & FLOW_DONE)
+				break;
+			next[at] = v | FLOW_VISIT;
+			at = v;
+		}
+		/* Then mark it as arriving, or undo the marks. */
+		for (at = i; next[at] != TWZ_NONE && next[at] & FLOW_VISIT;) {
+			twz_node to = next[at] & FLOW_NODE;
+			next[at] = to | (st == TWZ_OK ? FLOW_DONE : 0);
+			at = to;
+		}
+	}
+	for (twz_node i = 0; i < n; i++)
+		if (next[i] != TWZ_NONE)
+			next[i] &= FLOW_NODE;
+	return st;
+}
+
 twz_status twz_flow_field(const twz_db *db, twz_node t, twz_node *next,
 			  size_t cap)
 {
@@ -148,7 +201,7 @@ twz_status twz_flow_field(const twz_db *db, twz_node t, twz_node *next,
 		return TWZ_E_ARGUMENT;
 	twz__span_of(db, t, &r);
 	db->backend->flow_field(db, t, &r, next);
-	return TWZ_OK;
+	return flow_check(db, t, &r, next);
 }
 
 twz_status twz_get_info(const twz_db *db, twz_info *info)

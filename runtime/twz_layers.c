@@ -15,16 +15,6 @@ struct twz_layers {
 	twz_db *layer[TWZ_MAX_LAYERS];   /* [0]: the handle itself */
 };
 
-/* The kinds a reader decodes, as load() in twz_open.c picks them. */
-static int known_kind(const struct twz_container *c, uint32_t kind)
-{
-	if (kind >= 1 && kind <= TWZ_SECTION_KIND_MAX)
-		return 1;
-	return c->method == TWZ_METHOD_TRANSIT &&
-	       kind >= TWZ_SECTION_TRANSIT_FIRST &&
-	       kind <= TWZ_SECTION_TRANSIT_MAX;
-}
-
 /* Layer l of db's file, as a database of its own. */
 static twz_status open_layer(twz_db *db, struct twz_layers *ls, unsigned l,
 			     unsigned flags)
@@ -38,14 +28,9 @@ static twz_status open_layer(twz_db *db, struct twz_layers *ls, unsigned l,
 	v->file_len = db->file_len;
 	v->parent = db;
 	twz_layer_container(&db->c, &ls->t, l, &v->c);
-	for (uint32_t i = 0; i < v->c.section_count; i++) {
-		const struct twz_section_ref *s = &v->c.sections[i];
-		if (!known_kind(&v->c, s->kind))
-			continue;
-		twz_status st = twz__load_section(v, s, s->kind, flags);
-		if (st != TWZ_OK)
-			return st;
-	}
+	twz_status st = twz__load_sections(v, flags);
+	if (st != TWZ_OK)
+		return st;
 	return twz__db_finish(v);
 }
 
@@ -64,7 +49,7 @@ twz_status twz__layers_open(twz_db *db, unsigned flags)
 				   TWZ_MAX_AGENT_SIZE * TWZ_AZ_RECORD)
 		return TWZ_E_DAMAGED;
 	if (!db->content.data[TWZ_SECTION_AGENT_SIZES]) {
-		st = twz__load_section(db, as, TWZ_SECTION_AGENT_SIZES, flags);
+		st = twz__load_section(db, as, NULL, flags);
 		if (st != TWZ_OK)
 			return st;
 	}

@@ -20,9 +20,13 @@ void twz__layers_close(twz_db *db);
 const twz_db *twz__layer_section(const twz_db *db, uint32_t kind,
 				 uint32_t *index);
 
-/* twz_open.c: decode section s into db's content as kind `kind`. */
+/* twz_open.c: decode section s into db's content, its size first
+ * checked against what db's counts and pr (TRANSIT parameters, or NULL)
+ * allow. */
 twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
-			     uint32_t kind, unsigned flags);
+			     const struct twz_tparams *pr, unsigned flags);
+/* twz_open.c: decode every section of db's container this version reads. */
+twz_status twz__load_sections(twz_db *db, unsigned flags);
 /* twz_open.c: validate db's decoded sections, then set up its queries. */
 twz_status twz__db_finish(twz_db *db);
 /* twz_open.c: free db whether a handle or a layer. */

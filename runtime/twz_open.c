@@ -10,31 +10,24 @@
 #include <stdlib.h>
 #include <zstd.h>
 
-/* Decode one section into db->content as kind `kind` (its kind in the
- * file, or in its agent-size layer); zstd sections are inflated into a
- * buffer the database owns. */
+/* Decode one section into db->content; zstd sections are inflated into a
+ * buffer the database owns. pr: the TRANSIT parameters, once decoded. */
 twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
-			     uint32_t kind, unsigned flags)
+			     const struct twz_tparams *pr, unsigned flags)
 {
 	const uint8_t *stored = db->file + s->offset;
 	const uint8_t *raw = stored;
-	uint64_t want = twz_expected_raw_size(&db->c, kind);
+	int exact;
 
-	if (want && s->raw_size != want)
+	/* What the header and the parameters allow the kind, checked
+	 * before a byte is allocated for it (FORMAT.md, section 10a). */
+	uint64_t limit = twz_section_raw_limit(&db->c, pr, s->kind, &exact);
+	if (exact && s->raw_size != limit)
 		return TWZ_E_DAMAGED;
-	if (kind == TWZ_SECTION_RUNS &&
+	if (s->kind == TWZ_SECTION_RUNS &&
 	    s->raw_size > (uint64_t)TWZ_MAX_RUNS * 4)
 		return TWZ_E_LIMIT;
-	/* A row has at most node_count runs: a larger claim is refused
-	 * before it is allocated. */
-	if (kind == TWZ_SECTION_RUNS &&
-	    s->raw_size / 4 > (uint64_t)db->c.node_count * db->c.node_count)
-		return TWZ_E_DAMAGED;
-	/* A bucketed row holds at most one index entry and one run a
-	 * target of its region, and a sentinel. */
-	if (kind == TWZ_SECTION_ROWS &&
-	    s->raw_size / 2 > (uint64_t)db->c.node_count *
-				      (2 * (uint64_t)db->c.node_count + 1))
+	if (s->raw_size > limit)
 		return TWZ_E_DAMAGED;
 	if (s->raw_size > SIZE_MAX)
 		return TWZ_E_LIMIT;
@@ -51,7 +44,7 @@ twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
 		void *buf = malloc(s->raw_size ? (size_t)s->raw_size : 1);
 		if (!buf)
 			return TWZ_E_NOMEM;
-		db->inflated[kind] = buf;
+		db->inflated[s->kind] = buf;
 		size_t got = ZSTD_decompress(buf, (size_t)s->raw_size, stored,
 					     (size_t)s->size);
 		if (ZSTD_isError(got) || got != s->raw_size)
@@ -61,9 +54,56 @@ twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
 	if (!(flags & TWZ_OPEN_SKIP_CHECKSUMS) &&
 	    twz_checksum(raw, (size_t)s->raw_size) != s->raw_checksum)
 		return TWZ_E_CHECKSUM;
-	db->content.data[kind] = raw;
-	db->content.size[kind] = s->raw_size;
+	db->content.data[s->kind] = raw;
+	db->content.size[s->kind] = s->raw_size;
 	db->memory_size += s->raw_size;
+	return TWZ_OK;
+}
+
+/* A TRANSIT file's parameters, decoded and checked first: the sizes of
+ * its other TRANSIT sections follow from them. */
+static twz_status load_transit_params(twz_db *db, unsigned flags,
+				      struct twz_tparams *pr)
+{
+	for (uint32_t i = 0; i < db->c.section_count; i++) {
+		const struct twz_section_ref *s = &db->c.sections[i];
+		if (s->kind != TWZ_SECTION_TRANSIT_PARAMS)
+			continue;
+		twz_status st = twz__load_section(db, s, NULL, flags);
+		if (st != TWZ_OK)
+			return st;
+		return twz_transit_params_read(
+			&db->c, db->content.data[TWZ_SECTION_TRANSIT_PARAMS], pr);
+	}
+	return TWZ_E_DAMAGED;  /* check T1 */
+}
+
+/* Every section of db's container that this version reads: the TRANSIT
+ * parameters first, since the sizes of the other TRANSIT sections follow
+ * from them. Used for the file and for each agent-size layer. */
+twz_status twz__load_sections(twz_db *db, unsigned flags)
+{
+	struct twz_tparams params, *pr = NULL;
+	twz_status st;
+
+	if (db->c.method == TWZ_METHOD_TRANSIT) {
+		st = load_transit_params(db, flags, &params);
+		if (st != TWZ_OK)
+			return st;
+		pr = &params;
+	}
+	for (uint32_t i = 0; i < db->c.section_count; i++) {
+		const struct twz_section_ref *s = &db->c.sections[i];
+		/* Kinds from a newer minor version are not ours to read. */
+		int transit = pr && s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
+			      s->kind <= TWZ_SECTION_TRANSIT_MAX;
+		if (s->kind == 0 || (s->kind > TWZ_SECTION_KIND_MAX && !transit) ||
+		    s->kind == TWZ_SECTION_TRANSIT_PARAMS)
+			continue;
+		st = twz__load_section(db, s, pr, flags);
+		if (st != TWZ_OK)
+			return st;
+	}
 	return TWZ_OK;
 }
 
@@ -72,18 +112,9 @@ static twz_status load(twz_db *db, unsigned flags)
 	twz_status st = twz_parse_container(db->file, db->file_len, &db->c);
 	if (st != TWZ_OK)
 		return st;
-	for (uint32_t i = 0; i < db->c.section_count; i++) {
-		const struct twz_section_ref *s = &db->c.sections[i];
-		/* Kinds from a newer minor version are not ours to read. */
-		int transit = db->c.method == TWZ_METHOD_TRANSIT &&
-			      s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
-			      s->kind <= TWZ_SECTION_TRANSIT_MAX;
-		if (s->kind == 0 || (s->kind > TWZ_SECTION_KIND_MAX && !transit))
-			continue;
-		st = twz__load_section(db, s, s->kind, flags);
-		if (st != TWZ_OK)
-			return st;
-	}
+	st = twz__load_sections(db, flags);
+	if (st != TWZ_OK)
+		return st;
 	st = twz__db_finish(db);
 	if (st != TWZ_OK)
 		return st;

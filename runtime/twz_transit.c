@@ -3,9 +3,10 @@
  * for near targets, transit nodes and distance tables for far ones, paths
  * in chunks. At open the distance planes are decoded into tables; after
  * that no allocation: a query keeps a few scalars on its stack; a block
- * lists at most TWZ_TRANSIT_MAX_LIST transit nodes (checked at open),
- * which bounds the work of a global query. Arguments and regions were
- * checked by twz_api.c.
+ * lists at most TWZ_TRANSIT_MAX_LIST transit nodes, and no more than its
+ * ring has cells (checked at open), which bounds the work of a global
+ * query (FORMAT.md, section 10a). Arguments and regions were checked by
+ * twz_api.c.
  *
  * The rule (FORMAT.md, "TRANSIT sections", has the terms). Blocks A and B
  * are near when their block coordinates differ by at most `outer` on both

@@ -727,7 +727,9 @@ START_TEST(test_format_section_damage_without_checksums)
 				ck_assert_uint_eq(twz_node_count(db), nodes);
 				for (twz_node t = 0; t < nodes; t++) {
 					st = twz_flow_field(db, t, flow, nodes);
-					expect(st == TWZ_OK, "flow field: %s", twz_strerror(st));
+					/* A changed move may loop: the field says so. */
+					expect(st == TWZ_OK || st == TWZ_E_DAMAGED,
+					       "flow field: %s", twz_strerror(st));
 					for (twz_node u = 0; u < nodes; u++) {
 						size_t len;
 						expect(flow[u] == TWZ_NONE || flow[u] < nodes,

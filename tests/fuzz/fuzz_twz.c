@@ -149,7 +149,9 @@ static void query_all(const twz_db *db, const uint8_t *data, size_t size)
 		}
 	}
 	twz_node t = (twz_node)(h % in.node_count);
-	require(twz_flow_field(db, t, field, in.node_count) == TWZ_OK);
+	/* A field whose moves loop is reported damaged. */
+	twz_status fs = twz_flow_field(db, t, field, in.node_count);
+	require(fs == TWZ_OK || fs == TWZ_E_DAMAGED);
 	for (twz_node n = 0; n < in.node_count; n += 1 + in.node_count / 64)
 		require(field[n] == twz_next(db, n, t));
 	free(field);
