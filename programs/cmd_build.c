@@ -197,6 +197,7 @@ int twz_cmd_build(int argc, char **argv)
 		return twz_cli_error(&err);
 	b.opt.name = b.level;
 	b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
+	b.opt.record_build = 1;     /* twigz info and twigz check read it */
 	rc = b.transit ? build_transit(&grid, &b) : build_cpd(&grid, &b);
 	twz_grid_free(&grid);
 	return rc;
