@@ -20,6 +20,8 @@ const char twz_usage_text[] =
 	"  twigz query DB --scen FILE.scen [--json]\n"
 	"  twigz verify DB FILE.scen [--json]\n"
 	"  twigz info DB [--json]\n"
+	"  twigz check LEVEL.map DB [build options] [--quiet]\n"
+	"              exit 0 up to date, 1 stale (says why), 2 error\n"
 	"  twigz bench DB [FILE.scen] [--json] [--pairs N] [--seed N]\n"
 	"  twigz unpack IN.twz -o OUT.twz\n"
 	"  twigz render LEVEL|DB -o OUT.png|OUT.svg [--path SX,SY,GX,GY]... (render --help)\n"
