@@ -122,8 +122,11 @@ enum twz_section_kind {
 	TWZ_SECTION_NODE_RECORDS = 6,   /* 8 bytes a node, see below */
 	TWZ_SECTION_REGIONS = 7,        /* u32[component_count+1]: first node */
 	TWZ_SECTION_ROWS = 8,           /* u16[]: each row's buckets + runs */
+	/* Any file, any version (readers before it ignore it): */
+	TWZ_SECTION_BUILD_INFO = 9,     /* key=value text: how it was baked
+	                                   (twz_build_info.h) */
 };
-#define TWZ_SECTION_KIND_MAX 8
+#define TWZ_SECTION_KIND_MAX 9
 
 #define TWZ_NODE_NONE 0xFFFFFFFFu
 #define TWZ_NARROW_NONE 0xFFFFu

@@ -6,6 +6,7 @@
  */
 #include "twz_validate.h"
 #include "twz_validate_method.h"
+#include "twz_build_info.h"
 
 #include <xxhash.h>
 
@@ -236,6 +237,10 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 twz_status twz_validate_content(const struct twz_container *c,
 				const struct twz_content *v)
 {
+	/* Any method's file may say how it was baked. */
+	if (twz_validate_build_info(v->data[TWZ_SECTION_BUILD_INFO],
+				    v->size[TWZ_SECTION_BUILD_INFO]) != TWZ_OK)
+		return TWZ_E_DAMAGED;
 	if (c->method == TWZ_METHOD_TRANSIT)
 		return twz_validate_transit(c, v);
 	return twz_validate_cpd(c, v);

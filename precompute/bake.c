@@ -162,6 +162,52 @@ uint8_t twz_bake_compress_threads(const struct twz_bake_options *opt)
 	return (uint8_t)(n > 255 ? 255 : n);
 }
 
+/* ---- what the file says about its bake -------------------------------- */
+
+size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
+			   const struct twz_graph *gr, char *buf, size_t cap)
+{
+	static const char *const formats[] = {
+		[TWZ_LAYOUT_PLAIN] = "1.0",
+		[TWZ_LAYOUT_BUCKETED] = "1.1",
+		[TWZ_LAYOUT_NARROW] = "1.2",
+	};
+	int transit = method == TWZ_METHOD_TRANSIT;
+	unsigned layout = opt->layout <= TWZ_LAYOUT_NARROW && opt->layout
+			  ? opt->layout : TWZ_LAYOUT_NARROW;
+	size_t n = 0;
+	int w;
+
+	/* Keys in ascending order, as the format asks. The format and the
+	 * bucket scan decide CPD's rows only; TRANSIT always writes 1.1.
+	 * The codec is the header's build_codec alone: twigz unpack
+	 * rewrites a file raw and says so there. */
+#define PUT(...)                                                        \
+	do {                                                            \
+		w = snprintf(buf + n, cap - n, __VA_ARGS__);            \
+		if (w < 0 || (size_t)w >= cap - n)                      \
+			return 0;                                       \
+		n += (size_t)w;                                         \
+	} while (0)
+	if (!cap)
+		return 0;
+	PUT("connectivity=%u\n", opt->connectivity);
+	if (!transit)
+		PUT("format=%s\n", formats[layout]);
+	PUT("level=%d\n", opt->level);
+	if (!transit && layout != TWZ_LAYOUT_PLAIN)
+		PUT("max_scan=%u\n", opt->max_scan ? opt->max_scan : 64);
+	PUT("method=%s\n", transit ? "transit" : "cpd");
+	PUT("tool=twigz %s\n", twz_version());
+	if (transit) {
+		PUT("transit_inner=%u\n", gr->inner);
+		PUT("transit_outer=%u\n", gr->outer);
+		PUT("transit_side=%u\n", gr->side);
+	}
+#undef PUT
+	return n;
+}
+
 void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
 		     const struct twz_graph *gr,
 		     const struct twz_bake_options *opt, uint8_t method)
@@ -179,6 +225,9 @@ void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
 		.level = (int8_t)opt->level,
 		.threads = twz_bake_compress_threads(opt),
 	};
+	if (opt->record_build)
+		twz_build_info_text(opt, method, gr, h->build_info,
+				    sizeof h->build_info);
 }
 
 /* ---- limits: refuse a bake the machine cannot finish ------------------ */

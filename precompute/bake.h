@@ -29,6 +29,9 @@ struct twz_bake_options {
 	uint64_t max_memory;     /* bytes the estimate may reach; 0: what the
 				    machine has available */
 	const char *name;        /* level name for progress and messages */
+	int record_build;        /* write a BUILD_INFO section: the tool's
+				    version and these options (twigz build
+				    does; twz_build_info_text) */
 };
 
 /* Row layouts the bake can write. */
@@ -113,6 +116,15 @@ struct twz_out_header;
 void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
 		     const struct twz_graph *gr,
 		     const struct twz_bake_options *opt, uint8_t method);
+
+/* The BUILD_INFO text (FORMAT.md section 5d) of a bake of method with
+ * opt: the tool's version and every option that decides the file's
+ * bytes, keys in ascending order; for TRANSIT, gr's block side and radii
+ * (twz_transit_layout sets them without a bake). Nothing about the
+ * machine, the time or the thread count. Its length, or 0 when cap is
+ * too small. */
+size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
+			   const struct twz_graph *gr, char *buf, size_t cap);
 
 struct twz_cpd {
 	struct twz_graph graph;

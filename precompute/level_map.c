@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
 #include "file_read.h"
@@ -85,6 +86,29 @@ static const char *show_byte(char c, char out[8])
 	return out;
 }
 
+/*
+ * XXH3-64 of the file's bytes with the CR of every CR LF left out, so a
+ * level saved with Windows line ends hashes as its LF copy does, and a
+ * file with LF line ends hashes exactly its bytes (what every bake before
+ * this rule recorded). Everything else counts: a BOM, blank lines, and
+ * whether the last line ends with a newline.
+ */
+uint64_t twz_level_hash(const uint8_t *buf, size_t len)
+{
+	XXH3_state_t st;
+	size_t from = 0;
+
+	XXH3_64bits_reset(&st);
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (buf[i] != '\r' || buf[i + 1] != '\n')
+			continue;
+		XXH3_64bits_update(&st, buf + from, i - from);
+		from = i + 1;   /* the LF starts the next piece */
+	}
+	XXH3_64bits_update(&st, buf + from, len - from);
+	return XXH3_64bits_digest(&st);
+}
+
 int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 		   struct twz_grid *g, struct twz_error *err)
 {
@@ -97,8 +121,8 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 
 	memset(g, 0, sizeof *g);
 	/* Editors on Windows start a UTF-8 file with a byte-order mark; it
-	 * is no part of the header. The level hash stays that of the whole
-	 * file. */
+	 * is no part of the header. The level hash still covers it
+	 * (twz_level_hash). */
 	const uint8_t *text = buf;
 	size_t text_len = len;
 	if (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) {
@@ -221,7 +245,7 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 			goto fail;
 		}
 	}
-	g->level_hash = XXH3_64bits(buf, len);
+	g->level_hash = twz_level_hash(buf, len);
 	return 0;
 
 fail:

@@ -18,8 +18,12 @@ struct twz_grid {
 	uint32_t width;
 	uint32_t height;
 	uint8_t *walkable;   /* [height][width], 1 walkable, 0 blocked */
-	uint64_t level_hash; /* XXH3-64 of the file bytes */
+	uint64_t level_hash; /* twz_level_hash of the file bytes */
 };
+
+/* The level hash a database records (FORMAT.md, header): XXH3-64 of the
+ * bytes with the CR of each CR LF left out, so line ends do not count. */
+uint64_t twz_level_hash(const uint8_t *buf, size_t len);
 
 /* Parse a level from memory; name is used in messages. 0 on success. */
 int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,

@@ -35,7 +35,10 @@ static int store_section(const struct twz_out_section *s, unsigned codec,
 	out->size = s->raw_size;
 	out->codec = TWZ_CODEC_RAW;
 	out->owned = NULL;
-	if (codec != TWZ_CODEC_ZSTD || s->raw_size == 0)
+	/* BUILD_INFO stays raw: a few hundred bytes, readable as text in
+	 * the file itself. */
+	if (codec != TWZ_CODEC_ZSTD || s->raw_size == 0 ||
+	    s->kind == TWZ_SECTION_BUILD_INFO)
 		return 0;
 	size_t bound = ZSTD_compressBound(s->raw_size);
 	void *dst = malloc(bound);
@@ -147,19 +150,47 @@ static int store_sections(const struct twz_out_header *h,
 	return 0;
 }
 
+/* sections with h's BUILD_INFO text added in kind order, into all. */
+static unsigned with_build_info(const struct twz_out_header *h,
+				const struct twz_out_section *sections,
+				unsigned count, struct twz_out_section *all)
+{
+	struct twz_out_section info = {
+		TWZ_SECTION_BUILD_INFO, h->build_info,
+		strnlen(h->build_info, sizeof h->build_info)
+	};
+	unsigned n = 0, placed = 0;
+
+	for (unsigned i = 0; i < count; i++) {
+		if (!placed && sections[i].kind > TWZ_SECTION_BUILD_INFO) {
+			all[n++] = info;
+			placed = 1;
+		}
+		all[n++] = sections[i];
+	}
+	if (!placed)
+		all[n++] = info;
+	return n;
+}
+
 int twz_encode(const struct twz_out_header *h,
 	       const struct twz_out_section *sections, unsigned count,
 	       uint8_t **buf, size_t *len, struct twz_error *err)
 {
+	struct twz_out_section all[TWZ_MAX_SECTIONS];
 	struct stored st[TWZ_MAX_SECTIONS];
 	uint64_t offset[TWZ_MAX_SECTIONS];
 	uint8_t *out = NULL;
 	unsigned done = 0;
 	int rc = -1;
 
-	if (count > TWZ_MAX_SECTIONS) {
+	if (count + (h->build_info[0] != 0) > TWZ_MAX_SECTIONS) {
 		twz_error_set(err, "too many sections (%u)", count);
 		return -1;
+	}
+	if (h->build_info[0]) {
+		count = with_build_info(h, sections, count, all);
+		sections = all;
 	}
 	uint64_t pos = align_up(TWZ_HEADER_SIZE +
 				(uint64_t)count * TWZ_SECTION_ENTRY_SIZE);

@@ -18,6 +18,10 @@ struct twz_out_section {
 	size_t raw_size;
 };
 
+/* Room for the BUILD_INFO text a bake records (bake.c writes about
+ * 150 bytes; the format allows TWZ_BUILD_INFO_MAX). */
+#define TWZ_OUT_BUILD_INFO_CAP 512
+
 /* Header fields the writer cannot derive; sections, sizes, offsets and
  * checksums it fills itself. */
 struct twz_out_header {
@@ -35,6 +39,9 @@ struct twz_out_header {
 	int8_t level;         /* zstd level */
 	uint8_t threads;      /* sections compressed at once (0: one); the
 				 * bytes do not depend on it */
+	/* BUILD_INFO text (twz_build_info.h), NUL-terminated; "" writes no
+	 * such section. twz_encode places it among the sections by kind. */
+	char build_info[TWZ_OUT_BUILD_INFO_CAP];
 };
 
 /* Encode the whole file into a malloc'd buffer. 0 on success. */

@@ -21,6 +21,8 @@ const char twz_usage_text[] =
 	"  twigz query DB --scen FILE.scen [--json] [--closed FILE] [--agent-size K]\n"
 	"  twigz verify DB FILE.scen [--json] [--agent-size K]\n"
 	"  twigz info DB [--json]\n"
+	"  twigz check LEVEL.map DB [build options] [--quiet]\n"
+	"              exit 0 up to date, 1 stale (says why), 2 error\n"
 	"  twigz bench DB [FILE.scen] [--json] [--pairs N] [--seed N]\n"
 	"              [--baselines] [--paths N]\n"
 	"  twigz unpack IN.twz -o OUT.twz\n"

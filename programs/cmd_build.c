@@ -249,6 +249,7 @@ int twz_cmd_build(int argc, char **argv)
 		return twz_cli_error(&err);
 	b.opt.name = b.level;
 	b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
+	b.opt.record_build = 1;     /* twigz info and twigz check read it */
 	/* Size 1 alone is the plain file, byte for byte. */
 	if (b.agents.count && !(b.agents.count == 1 && b.agents.sizes[0] == 1))
 		rc = build_agents(&grid, &b);

@@ -1,14 +1,17 @@
 /*
  * cmd_info.c - `twigz info DB [--json]`: what a database holds (format,
- * method, grid, nodes, runs, sizes, level hash, and the agent sizes of
- * a file baked with --agent-sizes), as text or one JSON object.
+ * method, grid, nodes, runs, sizes, level hash, the agent sizes of a
+ * file baked with --agent-sizes, and the tool version and options it was
+ * baked with when it records them), as text or one JSON object.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli_common.h"
+#include "twz_build_info.h"
 #include "twz_format.h"
+#include "twz_inspect.h"
 
 /* A file baked with --agent-sizes: each size's nodes and regions. Files
  * with size 1 alone print as they always have. */
@@ -42,7 +45,68 @@ static void print_agents(const twz_db *db, int json)
 		printf("]");
 }
 
-static void print_json(const twz_db *db, const twz_info *in, double bits)
+/* The BUILD_INFO section (validated at open), or size 0 and NULL. */
+struct build_info {
+	const uint8_t *data;
+	size_t size;
+};
+
+/* A JSON string of n bytes of valid text (no control characters). */
+static void json_string(const char *s, size_t n)
+{
+	putchar('"');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			putchar('\\');
+		putchar(s[i]);
+	}
+	putchar('"');
+}
+
+/* ,"build":{...} with every recorded key as a string, or null. */
+static void print_build_json(const struct build_info *bi)
+{
+	struct twz_build_entry e;
+	size_t pos = 0;
+	int first = 1;
+
+	if (!bi->data) {
+		fputs(",\"build\":null", stdout);
+		return;
+	}
+	fputs(",\"build\":{", stdout);
+	while (twz_build_info_next(bi->data, bi->size, &pos, &e)) {
+		if (!first)
+			putchar(',');
+		first = 0;
+		json_string(e.key, e.key_len);
+		putchar(':');
+		json_string(e.value, e.value_len);
+	}
+	putchar('}');
+}
+
+static void print_build_plain(const struct build_info *bi)
+{
+	struct twz_build_entry e;
+	size_t pos = 0;
+
+	if (!bi->data) {
+		printf("built by     (not recorded)\n");
+		return;
+	}
+	if (twz_build_info_find(bi->data, bi->size, "tool", &e))
+		printf("built by     %.*s\n", (int)e.value_len, e.value);
+	printf("options     ");
+	while (twz_build_info_next(bi->data, bi->size, &pos, &e))
+		if (!(e.key_len == 4 && !memcmp(e.key, "tool", 4)))
+			printf(" %.*s=%.*s", (int)e.key_len, e.key,
+			       (int)e.value_len, e.value);
+	printf("\n");
+}
+
+static void print_json(const twz_db *db, const twz_info *in, double bits,
+		       const struct build_info *bi)
 {
 	printf("{\"format\":\"%u.%u\",\"method\":\"%s\",\"connectivity\":%u,"
 	       "\"width\":%u,\"height\":%u,\"nodes\":%u,\"regions\":%u,"
@@ -56,10 +120,12 @@ static void print_json(const twz_db *db, const twz_info *in, double bits)
 	       in->file_size, in->memory_size, bits,
 	       in->build_codec ? "zstd" : "raw", in->build_level, in->level_hash);
 	print_agents(db, 1);
+	print_build_json(bi);
 	printf("}\n");
 }
 
-static void print_plain(const twz_db *db, const twz_info *in, double bits)
+static void print_plain(const twz_db *db, const twz_info *in, double bits,
+			const struct build_info *bi)
 {
 	printf("format       %u.%u\n", in->format_major, in->format_minor);
 	printf("method       %s\n", in->method == TWZ_METHOD_TRANSIT
@@ -79,6 +145,7 @@ static void print_plain(const twz_db *db, const twz_info *in, double bits)
 	       in->memory_size, bits);
 	printf("level hash   %016" PRIx64 "\n", in->level_hash);
 	print_agents(db, 0);
+	print_build_plain(bi);
 }
 
 int twz_cmd_info(int argc, char **argv)
@@ -105,7 +172,9 @@ int twz_cmd_info(int argc, char **argv)
 	twz_get_info(db, &in);
 	double pairs = (double)in.node_count * in.node_count;
 	double bits = pairs > 0 ? in.memory_size * 8.0 / pairs : 0;
-	(json ? print_json : print_plain)(db, &in, bits);
+	struct build_info bi;
+	twz_inspect_section(db, TWZ_SECTION_BUILD_INFO, &bi.data, &bi.size);
+	(json ? print_json : print_plain)(db, &in, bits, &bi);
 	twz_close(db);
 	return 0;
 }

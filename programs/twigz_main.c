@@ -22,6 +22,7 @@ static const struct {
 	{ "bench", twz_cmd_bench },
 	{ "unpack", twz_cmd_unpack },
 	{ "render", twz_cmd_render },
+	{ "check", twz_cmd_check },
 };
 
 /* --help or -h among a command's words asks for its usage (render has

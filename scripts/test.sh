@@ -14,6 +14,11 @@
 #                 baked and verified against its scenario; the bake is
 #                 the same bytes with one thread and with two
 #   example       the C example of README.md compiles and runs
+#   consumers     the games of tests/consumers link libtwigz as README.md
+#                 says: a meson subproject with default_library=static
+#                 (no libtwigz.so needed), and find_package(twigz) in
+#                 CMake against a staged install, moved too (skipped
+#                 without cmake)
 #   runtime_only  -Druntime_only=true builds the runtime alone
 #   sanitize      debugoptimized build with AddressSanitizer and
 #                 UndefinedBehaviorSanitizer; meson test and the data step
@@ -35,7 +40,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-STEPS="deps release data example runtime_only sanitize tsan fuzz windows"
+STEPS="deps release data example consumers runtime_only sanitize tsan fuzz windows"
 B=${TWIGZ_BUILD_DIR:-build}
 
 # Sets up a build directory, or reconfigures it with the same options.
@@ -116,6 +121,71 @@ step_example() {
 	# shellcheck disable=SC2086 # flags are split on purpose
 	cc -std=c11 -Wall -Wextra -Werror -o "$dir/walk-uninstalled" "$dir/walk.c" $flags
 	LD_LIBRARY_PATH="$B/include" "$dir/walk-uninstalled" "$dir/demo.twz" 3 3 60 29
+}
+
+# The consumer games of tests/consumers, built in a temporary folder with
+# the release build's database of data/demo.map.
+step_consumers() {
+	src=$(pwd)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	db="$tmp/demo.twz"
+	"$B/programs/twigz" build data/demo.map -o "$db" --quiet
+
+	# Meson: twigz as a subproject of a game with default_library=static.
+	mkdir -p "$tmp/meson/subprojects"
+	cp tests/consumers/meson_static/meson.build tests/consumers/game.c "$tmp/meson/"
+	ln -s "$src" "$tmp/meson/subprojects/twigz"
+	meson setup "$tmp/meson/build" "$tmp/meson" >/dev/null
+	ninja -C "$tmp/meson/build" >/dev/null
+	if readelf -d "$tmp/meson/build/game" | grep -q 'NEEDED.*libtwigz'; then
+		echo "meson subproject, default_library=static: the game needs libtwigz.so"
+		return 1
+	fi
+	"$tmp/meson/build/game" "$db" 3 3 60 29
+	echo "meson subproject, default_library=static: libtwigz linked in"
+
+	if ! command -v cmake >/dev/null 2>&1; then
+		echo "consumers: CMake skipped: cmake is not installed"
+		return 0
+	fi
+	# CMake: find_package(twigz) against a staged install, through the
+	# package config installed beside twigz.pc.
+	stage="$tmp/stage"
+	meson install -C "$B" --destdir "$stage" --quiet
+	prefix="$stage$(meson introspect "$B" --buildoptions |
+		python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"][0])')"
+	version=$(meson introspect "$B" --projectinfo |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
+	cmake_game() {  # NAME PREFIX [cmake options]: configure, build, run
+		dir="$tmp/cmake-$1"
+		pfx=$2
+		shift 2
+		cmake -S tests/consumers/cmake -B "$dir" -DCMAKE_PREFIX_PATH="$pfx" \
+			"$@" >/dev/null
+		cmake --build "$dir" >/dev/null
+		"$dir/game" "$db"  3 3 60 29
+	}
+	libdir=$(dirname "$(find "$prefix" -name twigz.pc)")/..
+	LD_LIBRARY_PATH="$libdir" cmake_game shared "$prefix" -DTWIGZ_WANT="$version"
+	readelf -d "$tmp/cmake-shared/game" | grep -q 'NEEDED.*libtwigz.so' ||
+		{ echo "cmake: twigz::twigz is not the shared library"; return 1; }
+	cmake_game static "$prefix" -DTWIGZ_USE_STATIC_LIBS=ON
+	if readelf -d "$tmp/cmake-static/game" | grep -q 'NEEDED.*libtwigz'; then
+		echo "cmake: TWIGZ_USE_STATIC_LIBS still needs libtwigz.so"
+		return 1
+	fi
+	# The config finds everything from its own folder: a moved install.
+	mv "$stage" "$tmp/moved"
+	moved="$tmp/moved${prefix#"$stage"}"
+	cmake_game moved "$moved" -DTWIGZ_USE_STATIC_LIBS=ON
+	# A newer version than installed is refused.
+	if cmake -S tests/consumers/cmake -B "$tmp/cmake-newer" \
+		-DCMAKE_PREFIX_PATH="$moved" -DTWIGZ_WANT=99.0 >/dev/null 2>&1; then
+		echo "cmake: find_package(twigz 99.0) accepted version $version"
+		return 1
+	fi
+	echo "cmake: find_package(twigz $version): shared, static and moved installs"
 }
 
 step_runtime_only() {
