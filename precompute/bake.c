@@ -191,6 +191,16 @@ size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 	} while (0)
 	if (!cap)
 		return 0;
+	if (opt->agent_sizes & ~(uint32_t)2) {
+		const char *sep = "";
+		PUT("agent_sizes=");
+		for (unsigned k = 1; k < 32; k++)
+			if (opt->agent_sizes & (1u << k)) {
+				PUT("%s%u", sep, k);
+				sep = ",";
+			}
+		PUT("\n");
+	}
 	PUT("connectivity=%u\n", opt->connectivity);
 	if (!transit)
 		PUT("format=%s\n", formats[layout]);

@@ -32,6 +32,9 @@ struct twz_bake_options {
 	int record_build;        /* write a BUILD_INFO section: the tool's
 				    version and these options (twigz build
 				    does; twz_build_info_text) */
+	uint32_t agent_sizes;    /* --agent-sizes as bits (bit k: size k),
+				    recorded in BUILD_INFO; 0 or size 1
+				    alone: a plain bake */
 };
 
 /* Row layouts the bake can write. */

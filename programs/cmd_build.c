@@ -250,6 +250,8 @@ int twz_cmd_build(int argc, char **argv)
 	b.opt.name = b.level;
 	b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
 	b.opt.record_build = 1;     /* twigz info and twigz check read it */
+	for (unsigned i = 0; i < b.agents.count; i++)
+		b.opt.agent_sizes |= 1u << b.agents.sizes[i];
 	/* Size 1 alone is the plain file, byte for byte. */
 	if (b.agents.count && !(b.agents.count == 1 && b.agents.sizes[0] == 1))
 		rc = build_agents(&grid, &b);

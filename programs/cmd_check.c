@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agent_sizes.h"
 #include "bake.h"
 #include "cli_common.h"
 #include "level_map.h"
@@ -37,6 +38,7 @@ struct check_args {
 	int transit;             /* --method transit */
 	int transit_opts;        /* some --transit-* option was given */
 	int quiet;
+	struct twz_agent_request agents;  /* --agent-sizes; count 0 without */
 };
 
 static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
@@ -97,6 +99,14 @@ static int parse_args(int argc, char **argv, struct check_args *c)
 				twz_cli_bad_value(&ar, a, "8 or 4",
 						  argv[ar.next - 1]);
 			opt->connectivity = (unsigned)v;
+		} else if (!strcmp(a, "--agent-sizes")) {
+			struct twz_error err = { { 0 }, 0 };
+			const char *val = twz_cli_value(&ar, a,
+				"a list of agent sizes such as 1,2,3");
+			if (val && twz_agent_sizes_parse(val, &c->agents, &err) != 0)
+				return twz_cli_usage("%s", err.msg);
+			for (unsigned i = 0; i < c->agents.count; i++)
+				opt->agent_sizes |= 1u << c->agents.sizes[i];
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			c->quiet = 1;
 		} else {
@@ -181,6 +191,45 @@ static int build_info_differs(const uint8_t *have, size_t have_size,
 	return 0;
 }
 
+/* The agent sizes as "1,2,3" (bit k: size k; 0 means size 1). */
+static void sizes_text(uint32_t mask, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (!mask)
+		mask = 2;
+	for (unsigned k = 1; k < 32 && n < cap; k++)
+		if (mask & (1u << k))
+			n += (size_t)snprintf(buf + n, cap - n, "%s%u", n ? "," : "", k);
+}
+
+/* Whether db answers for other agent sizes than asked (bits as
+ * twz_bake_options.agent_sizes), with the reason in why. */
+static int agents_differ(const twz_db *db, uint32_t asked, char *why,
+			 size_t cap)
+{
+	unsigned sizes[TWZ_MAX_AGENT_SIZE];
+	size_t n = 0;
+	uint32_t have = 0;
+	char a[64], h[64];
+
+	if (twz_agent_sizes(db, sizes, TWZ_MAX_AGENT_SIZE, &n) != TWZ_OK)
+		n = 0;
+	for (size_t i = 0; i < n; i++)
+		have |= 1u << sizes[i];
+	if (!asked)
+		asked = 2;
+	if (!have)
+		have = 2;
+	if (have == asked)
+		return 0;
+	sizes_text(have, h, sizeof h);
+	sizes_text(asked, a, sizeof a);
+	snprintf(why, cap, "baked with other options (agent sizes %s, asked %s)", h, a);
+	return 1;
+}
+
 /* CHECK_FRESH, or CHECK_STALE with the reason in why; CHECK_ERROR after
  * a message. */
 static int compare(const twz_db *db, const struct twz_grid *g,
@@ -219,7 +268,17 @@ static int compare(const twz_db *db, const struct twz_grid *g,
 			 opt->codec ? "zstd" : "raw", opt->level);
 		return CHECK_STALE;
 	}
-	if (!c->transit && format_differs(fc, opt)) {
+	if (agents_differ(db, opt->agent_sizes, why, cap))
+		return CHECK_STALE;
+	/* A file with agent sizes is 1.3 whatever its rows' layout, which
+	 * BUILD_INFO records. */
+	if (opt->agent_sizes & ~(uint32_t)2) {
+		if (fc->minor != 3) {
+			snprintf(why, cap, "baked with other options (format %u.%u, asked agent sizes)",
+				 fc->major, fc->minor);
+			return CHECK_STALE;
+		}
+	} else if (!c->transit && format_differs(fc, opt)) {
 		snprintf(why, cap, "baked with other options (format %u.%u, asked %s)",
 			 fc->major, fc->minor,
 			 formats[opt->layout == TWZ_LAYOUT_PLAIN ? 0 :

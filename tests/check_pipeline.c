@@ -312,6 +312,14 @@ START_TEST(test_pipeline_check_options)
 		  { "--method", "transit", "--transit-inner", "2", NULL }, "radii" },
 		{ { NULL }, { "--threads", "2", "--max-nodes", "1000", NULL },
 		  { "--method", "transit", NULL }, "method" },
+		{ { "--agent-sizes", "1,2", NULL }, { "--agent-sizes", "1,2", NULL },
+		  { NULL }, "agent sizes 1,2, asked 1" },
+		{ { "--agent-sizes", "1,2", NULL }, { "--agent-sizes", "1,2", NULL },
+		  { "--agent-sizes", "1,3", NULL }, "agent sizes" },
+		{ { NULL }, { "--agent-sizes", "1", NULL },
+		  { "--agent-sizes", "1,2", NULL }, "agent sizes" },
+		{ { "--agent-sizes", "1,2", NULL }, { "--agent-sizes", "1,2", NULL },
+		  { "--agent-sizes", "1,2", "--connectivity", "4", NULL }, "connectivity" },
 	};
 	const char *level = twz_test_level_file("rooms.map");
 	const char *db = in_work("rooms.twz");
