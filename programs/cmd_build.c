@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bake.h"
+#include "build_mpi.h"
 #include "cli_common.h"
 #include "level_map.h"
 #include "shard.h"
@@ -25,6 +26,7 @@ struct build_args {
 	int transit;               /* --method transit */
 	int transit_opts;          /* some --transit-* option was given */
 	unsigned shard, shards;    /* --shard I/N; 0 without */
+	int mpi;                   /* --mpi: one shard a rank of an MPI job */
 };
 
 static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
@@ -120,6 +122,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		} else if (!strcmp(a, "--max-nodes")) {
 			opt->max_nodes = (uint32_t)twz_cli_number(&ar, a, 1,
 				TWZ_MAX_NODES, "a number from 1 to 67108864");
+		} else if (!strcmp(a, "--mpi")) {
+			b->mpi = 1;
 		} else if (!strcmp(a, "--shard")) {
 			shard_option(&ar, a, b);
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -142,7 +146,10 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "--transit-* options need --method transit");
 	if (b->shard && b->transit)
 		return twz_cli_usage("%s", "--shard bakes --method cpd only (a TRANSIT bake does not split by source)");
-
+	if (b->mpi && b->transit)
+		return twz_cli_usage("%s", "--mpi bakes --method cpd only (a TRANSIT bake does not split by source)");
+	if (b->mpi && b->shard)
+		return twz_cli_usage("%s", "--mpi makes each rank a shard: not with --shard");
 	return 0;
 }
 
@@ -228,6 +235,11 @@ int twz_cmd_build(int argc, char **argv)
 
 	if (rc)
 		return rc;
+	if (b.mpi) {
+		b.opt.name = b.level;
+		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
+		return twz_build_mpi(b.level, &b.opt, b.out, b.quiet);
+	}
 	if (twz_grid_load(b.level, &grid, &err) != 0)
 		return twz_cli_error(&err);
 	b.opt.name = b.level;
