@@ -19,7 +19,7 @@ const char twz_usage_text[] =
 	"              [--format 1.2|1.1|1.0] [--max-nodes N] [--quiet]\n"
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
 	"              [--shard I/N] (OUT is then a partial file for merge)\n"
-	"  mpirun -np K twigz build LEVEL.map -o OUT.twz --mpi [options]\n"
+	"  twigz build LEVEL.map -o OUT.twz --mpi [options] (under mpirun -np K)\n"
 	"  twigz query DB SX SY GX GY [--json] [--closed FILE]\n"
 	"  twigz query DB --scen FILE.scen [--json] [--closed FILE]\n"
 	"  twigz verify DB FILE.scen [--json]\n"
