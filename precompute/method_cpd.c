@@ -11,12 +11,14 @@
 
 #include "first_moves.h"
 #include "rows.h"
+#include "shard.h"
 #include "twz_writer.h"
 
 #define CHUNK 64  /* sources per unit of work */
 
 struct cpd_ctx {
 	const struct twz_graph *graph;
+	uint32_t first;                 /* source of item 0 (a shard's first) */
 	int direction;                  /* direction symbols in the rows */
 	struct twz_runs *chunk_runs;    /* [chunks] */
 	uint32_t *row_len;              /* [node_count] */
@@ -42,7 +44,7 @@ static int cpd_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 	struct twz_search *ws = wk;
 	struct twz_runs *out = &c->chunk_runs[lo / CHUNK];
 
-	for (uint32_t s = lo; s < hi; s++) {
+	for (uint32_t s = c->first + lo; s < c->first + hi; s++) {
 		uint32_t before = out->len;
 		if (twz_search_run(ws, s) != 0 ||
 		    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
@@ -53,10 +55,14 @@ static int cpd_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 	return 0;
 }
 
-int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
-		 struct twz_cpd *out, struct twz_error *err)
+/* The rows of shard index of count (1 of 1: every row); the rows of
+ * other shards are left empty. */
+static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
+		    unsigned index, unsigned count, struct twz_cpd *out,
+		    struct twz_error *err)
 {
 	struct cpd_ctx c = { 0 };
+	uint32_t first, end;
 	uint32_t chunks = 0;
 	int rc = -1;
 
@@ -66,16 +72,18 @@ int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 	if (twz_graph_build(g, opt->connectivity, &out->graph, err) != 0)
 		return -1;
 	const struct twz_graph *gr = &out->graph;
+	twz_shard_range(gr, index, count, &first, &end);
 	struct twz_pool pool = {
-		.opt = opt, .items = gr->node_count, .chunk = CHUNK,
+		.opt = opt, .items = end - first, .chunk = CHUNK,
 		.worker_size = sizeof(struct twz_search),
 		.init = cpd_worker_init, .fini = cpd_worker_fini,
 		.run = cpd_chunk, .ctx = &c,
 	};
 
 	c.graph = gr;
+	c.first = first;
 	c.direction = opt->layout != TWZ_LAYOUT_PLAIN;
-	chunks = (gr->node_count + CHUNK - 1) / CHUNK;
+	chunks = (end - first + CHUNK - 1) / CHUNK;
 	c.chunk_runs = calloc(chunks ? chunks : 1, sizeof *c.chunk_runs);
 	c.row_len = calloc(gr->node_count ? gr->node_count : 1, sizeof(uint32_t));
 	out->row_offsets = malloc(((size_t)gr->node_count + 1) * sizeof(uint32_t));
@@ -129,6 +137,19 @@ out_free:
 	if (rc != 0)
 		twz_cpd_free(out);
 	return rc;
+}
+
+int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
+		 struct twz_cpd *out, struct twz_error *err)
+{
+	return bake_cpd(g, opt, 1, 1, out, err);
+}
+
+int twz_bake_cpd_shard(const struct twz_grid *g,
+		       const struct twz_bake_options *opt, unsigned index,
+		       unsigned count, struct twz_cpd *out, struct twz_error *err)
+{
+	return bake_cpd(g, opt, index, count, out, err);
 }
 
 void twz_cpd_free(struct twz_cpd *cpd)

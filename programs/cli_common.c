@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "shard.h"
+
 const char twz_usage_text[] =
 	"usage:\n"
 	"  twigz build LEVEL.map -o OUT.twz [--method cpd|transit] [--threads N]\n"
@@ -17,6 +19,8 @@ const char twz_usage_text[] =
 	"              [--format 1.2|1.1|1.0] [--max-nodes N] [--quiet]\n"
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
 	"              [--agent-sizes 1,2,3]\n"
+	"              [--shard I/N] (OUT is then a partial file for merge)\n"
+	"  twigz build LEVEL.map -o OUT.twz --mpi [options] (under mpirun -np K)\n"
 	"  twigz query DB SX SY GX GY [--json] [--closed FILE] [--agent-size K]\n"
 	"  twigz query DB --scen FILE.scen [--json] [--closed FILE] [--agent-size K]\n"
 	"  twigz verify DB FILE.scen [--json] [--agent-size K]\n"
@@ -26,6 +30,7 @@ const char twz_usage_text[] =
 	"  twigz bench DB [FILE.scen] [--json] [--pairs N] [--seed N]\n"
 	"              [--baselines] [--paths N]\n"
 	"  twigz unpack IN.twz -o OUT.twz\n"
+	"  twigz merge PART... -o OUT.twz [--threads N] [--quiet]\n"
 	"  twigz render LEVEL|DB -o OUT.png|OUT.svg [--path SX,SY,GX,GY]... (render --help)\n"
 	"  twigz --version\n"
 	"  twigz COMMAND --help\n"
@@ -95,6 +100,18 @@ int twz_cli_error(const struct twz_error *err)
 	}
 }
 
+/* Whether path starts as a shard's partial file does. */
+static int is_partial(const char *path)
+{
+	uint8_t head[TWZ_MAGIC_SIZE];
+	FILE *f = fopen(path, "rb");
+	size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+
+	if (f)
+		fclose(f);
+	return twz_shard_is_partial(head, got);
+}
+
 int twz_cli_open_db(const char *path, twz_db **db)
 {
 	errno = 0;
@@ -104,6 +121,9 @@ int twz_cli_open_db(const char *path, twz_db **db)
 	if (st == TWZ_E_IO)
 		fprintf(stderr, "twigz: %s: cannot open: %s\n", path,
 			errno ? strerror(errno) : "I/O error");
+	else if (st == TWZ_E_NOT_TWIGZ && is_partial(path))
+		fprintf(stderr, "twigz: %s: a partial bake (one shard of twigz build --shard), not a database: merge it first with twigz merge\n",
+			path);
 	else
 		fprintf(stderr, "twigz: %s: %s\n", path, twz_strerror(st));
 	return st == TWZ_E_IO ? EXIT_IO : st == TWZ_E_NOMEM ? EXIT_NOMEM : EXIT_INPUT;

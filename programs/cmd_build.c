@@ -10,8 +10,10 @@
 
 #include "agent_sizes.h"
 #include "bake.h"
+#include "build_mpi.h"
 #include "cli_common.h"
 #include "level_map.h"
+#include "shard.h"
 #include "transit.h"
 #include "twz_format.h"
 
@@ -25,6 +27,8 @@ struct build_args {
 	int transit;               /* --method transit */
 	int transit_opts;          /* some --transit-* option was given */
 	struct twz_agent_request agents; /* --agent-sizes; count 0 without */
+	unsigned shard, shards;    /* --shard I/N; 0 without */
+	int mpi;                   /* --mpi: one shard a rank of an MPI job */
 };
 
 static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
@@ -77,6 +81,22 @@ static void agent_sizes_option(struct twz_cli_args *ar, const char *a,
 		ar->status = twz_cli_usage("%s", err.msg);
 }
 
+/* --shard I/N. */
+static void shard_option(struct twz_cli_args *ar, const char *a,
+			 struct build_args *b)
+{
+	const char *val = twz_cli_value(ar, a, "I/N, shard I of N");
+
+	if (!val)
+		return;
+	if (twz_shard_parse(val, &b->shard, &b->shards) != 0)
+		twz_cli_bad_value(ar, a, "I/N, shard I of N (1 <= I <= N <= 65536)",
+				  val);
+	else if (b->shard > b->shards)
+		ar->status = twz_cli_usage("--shard %s: shard I of N needs I from 1 to N",
+					   val);
+}
+
 /* 0, or the usage exit status after the message. */
 static int parse_args(int argc, char **argv, struct build_args *b)
 {
@@ -117,6 +137,10 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 				TWZ_MAX_NODES, "a number from 1 to 67108864");
 		} else if (!strcmp(a, "--agent-sizes")) {
 			agent_sizes_option(&ar, a, b);
+		} else if (!strcmp(a, "--mpi")) {
+			b->mpi = 1;
+		} else if (!strcmp(a, "--shard")) {
+			shard_option(&ar, a, b);
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			b->quiet = 1;
 		} else {
@@ -135,6 +159,14 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return rc;
 	if (b->transit_opts && !b->transit)
 		return twz_cli_usage("%s", "--transit-* options need --method transit");
+	if (b->shard && b->transit)
+		return twz_cli_usage("%s", "--shard bakes --method cpd only (a TRANSIT bake does not split by source)");
+	if (b->mpi && b->transit)
+		return twz_cli_usage("%s", "--mpi bakes --method cpd only (a TRANSIT bake does not split by source)");
+	if ((b->shard || b->mpi) && b->agents.count > 1)
+		return twz_cli_usage("%s", "--shard and --mpi bake one agent size: not with --agent-sizes");
+	if (b->mpi && b->shard)
+		return twz_cli_usage("%s", "--mpi makes each rank a shard: not with --shard");
 	return 0;
 }
 
@@ -144,13 +176,25 @@ static int build_cpd(const struct twz_grid *grid, const struct build_args *b)
 	struct twz_cpd cpd;
 	int rc = 0;
 
-	if (twz_bake_cpd(grid, &b->opt, &cpd, &err) != 0)
+	if ((b->shard ? twz_bake_cpd_shard(grid, &b->opt, b->shard, b->shards,
+					   &cpd, &err)
+		      : twz_bake_cpd(grid, &b->opt, &cpd, &err)) != 0)
 		return twz_cli_error(&err);
-	if (twz_cpd_write(&cpd, grid, &b->opt, b->out, &err) != 0) {
+	if ((b->shard ? twz_shard_write(&cpd, grid, b->level, &b->opt, b->shard,
+					b->shards, b->out, &err)
+		      : twz_cpd_write(&cpd, grid, &b->opt, b->out, &err)) != 0) {
 		rc = twz_cli_error(&err);
 		goto out;
 	}
-	if (!b->quiet) {
+	if (!b->quiet && b->shard) {
+		uint32_t first, end;
+		twz_shard_range(&cpd.graph, b->shard, b->shards, &first, &end);
+		fprintf(stderr, "twigz: baked shard %u of %u of %s -> %s: sources [%u, %u) of %u, "
+			"%" PRIu64 " runs, searches %.2fs\n",
+			b->shard, b->shards, b->level, b->out, first, end,
+			cpd.graph.node_count, (uint64_t)cpd.row_offsets[end] -
+			cpd.row_offsets[first], cpd.seconds);
+	} else if (!b->quiet) {
 		double pairs = (double)cpd.graph.node_count * cpd.graph.node_count;
 		fprintf(stderr, "twigz: baked %s -> %s: %u nodes, %u regions, %" PRIu64
 			" runs (%.2f bits per pair), searches %.2fs (%.1fM pairs/s)\n",
@@ -245,11 +289,16 @@ int twz_cmd_build(int argc, char **argv)
 
 	if (rc)
 		return rc;
+	b.opt.record_build = 1;     /* twigz info and twigz check read it */
+	if (b.mpi) {
+		b.opt.name = b.level;
+		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
+		return twz_build_mpi(b.level, &b.opt, b.out, b.quiet);
+	}
 	if (twz_grid_load(b.level, &grid, &err) != 0)
 		return twz_cli_error(&err);
 	b.opt.name = b.level;
 	b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
-	b.opt.record_build = 1;     /* twigz info and twigz check read it */
 	for (unsigned i = 0; i < b.agents.count; i++)
 		b.opt.agent_sizes |= 1u << b.agents.sizes[i];
 	/* Size 1 alone is the plain file, byte for byte. */

@@ -14,5 +14,6 @@ int twz_cmd_bench(int argc, char **argv);   /* cmd_bench.c */
 int twz_cmd_render(int argc, char **argv);  /* cmd_render.c */
 int twz_cmd_unpack(int argc, char **argv);  /* cmd_unpack.c */
 int twz_cmd_check(int argc, char **argv);   /* cmd_check.c */
+int twz_cmd_merge(int argc, char **argv);   /* cmd_merge.c */
 
 #endif

@@ -21,6 +21,7 @@ static const struct {
 	{ "info", twz_cmd_info },
 	{ "bench", twz_cmd_bench },
 	{ "unpack", twz_cmd_unpack },
+	{ "merge", twz_cmd_merge },
 	{ "render", twz_cmd_render },
 	{ "check", twz_cmd_check },
 };

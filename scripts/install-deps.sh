@@ -17,9 +17,11 @@ set -eu
 # cross compiler gcc-mingw-w64-x86-64-win32, Wine for 64-bit programs,
 # wine64 (no i386 architecture needed) with its wine command, and
 # xz-utils to unpack zstd's source (scripts/mingw-deps.sh).
+# twigz build --mpi (scripts/test.sh, step mpi): Open MPI, libopenmpi-dev
+# and openmpi-bin (mpirun).
 PACKAGES="gcc libc6-dev meson ninja-build pkg-config libzstd-dev
 libxxhash-dev check libpng-dev clang libclang-rt-dev
-gcc-mingw-w64-x86-64-win32 wine64 wine xz-utils"
+gcc-mingw-w64-x86-64-win32 wine64 wine xz-utils libopenmpi-dev openmpi-bin"
 
 if ! command -v dpkg-query >/dev/null 2>&1 ||
    ! command -v apt-get >/dev/null 2>&1; then

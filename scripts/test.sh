@@ -32,6 +32,10 @@
 #                 runs under Wine on the golden files and on databases the
 #                 release build's tool bakes; skipped when the cross
 #                 compiler or Wine is missing
+#   mpi           -Dmpi=enabled build; every level in data/ baked with
+#                 `mpirun -np 2` and 3 (twigz build --mpi, ranks on this
+#                 machine) is the same bytes as the bake in one process;
+#                 skipped when Open MPI (mpirun, libopenmpi-dev) is missing
 #
 # Environment:
 #   TWIGZ_BUILD_DIR  release build directory (default: build); the other
@@ -40,7 +44,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-STEPS="deps release data example consumers runtime_only sanitize tsan fuzz windows"
+STEPS="deps release data example consumers runtime_only sanitize tsan fuzz windows mpi"
 B=${TWIGZ_BUILD_DIR:-build}
 
 # Sets up a build directory, or reconfigures it with the same options.
@@ -287,6 +291,38 @@ step_windows() {
 	meson test -C "$dir" --print-errorlogs --timeout-multiplier 3 || rc=$?
 	wineserver -k 2>/dev/null || true
 	return "$rc"
+}
+
+step_mpi() {
+	if ! command -v mpirun >/dev/null 2>&1 ||
+	   ! pkg-config --exists ompi-c 2>/dev/null; then
+		echo "mpi: skipped: Open MPI is not installed" \
+		     "(apt-get install libopenmpi-dev openmpi-bin)"
+		return 0
+	fi
+	dir="$B-mpi"
+	setup "$dir" --buildtype=release -Dmpi=enabled -Dtests=disabled
+	ninja -C "$dir" programs/twigz
+	tool="$dir/programs/twigz"
+	out="$dir/mpi-check"
+	mkdir -p "$out"
+	# CI runs as root; the ranks share this machine's cores.
+	run="mpirun --oversubscribe --allow-run-as-root"
+	for map in data/*.map; do
+		name=$(basename "$map" .map)
+		for opts in "" "--connectivity 4 --codec raw --format 1.0"; do
+			# shellcheck disable=SC2086 # options split on purpose
+			"$tool" build "$map" -o "$out/$name.twz" --quiet $opts
+			for np in 2 3; do
+				rm -f "$out/$name-mpi.twz"
+				# shellcheck disable=SC2086
+				$run -np "$np" "$tool" build "$map" --mpi \
+					-o "$out/$name-mpi.twz" --quiet $opts
+				cmp "$out/$name.twz" "$out/$name-mpi.twz"
+				echo "$map ${opts:-(defaults)}: -np $np the same bytes as one process"
+			done
+		done
+	done
 }
 
 failed=""
