@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "level_scen.h"
+#include "render.h"
 #include "test_support.h"
 #include "transit.h"
 #include "twigz.h"
@@ -794,6 +795,190 @@ START_TEST(test_path_partial_against_brute_force)
 }
 END_TEST
 
+/* ---- the tool: query --smooth, render --smooth ------------------------- */
+
+/* The cells of a JSON line's "path" array into xy (pairs); their count. */
+static size_t json_path(const char *line, uint32_t *xy, size_t cap)
+{
+	const char *p = strstr(line, "\"path\":[");
+	size_t n = 0;
+	unsigned x, y;
+	int used;
+
+	ck_assert_ptr_nonnull(p);
+	p += 8;
+	while (sscanf(p, "[%u,%u]%n", &x, &y, &used) == 2) {
+		ck_assert_uint_lt(n, cap);
+		xy[2 * n] = x;
+		xy[2 * n + 1] = y;
+		n++;
+		p += used;
+		if (*p == ',')
+			p++;
+	}
+	ck_assert_msg(*p == ']', "bad path in: %s", line);
+	return n;
+}
+
+START_TEST(test_smooth_query_command)
+{
+	char dir[4096], db[4200], scen[4200];
+	struct level lv;
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_scen sc;
+	struct twz_test_run r;
+
+	ck_assert_ptr_nonnull(twz_test_make_dir(dir, sizeof dir, "twz-smooth-"));
+	snprintf(db, sizeof db, "%s/demo.twz", dir);
+	snprintf(scen, sizeof scen, "%s", twz_test_source_file("data/demo.map.scen"));
+	const char *build[] = { "build", twz_test_source_file("data/demo.map"), "-o",
+				db, "--quiet", NULL };
+	twz_test_run_tool(build, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "build: %s", r.err);
+	twz_test_run_free(&r);
+
+	/* The database the tool wrote, read here through the library. */
+	memset(&lv, 0, sizeof lv);
+	lv.buf = twz_test_read_file(db, &lv.len);
+	ck_assert_int_eq(twz_open_memory(lv.buf, lv.len, 0, &lv.db), TWZ_OK);
+	ck_assert_msg(twz_grid_load(twz_test_source_file("data/demo.map"), &lv.g,
+				    &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_scen_load(scen, &sc, &err) == 0, "%s", err.msg);
+
+	const char *query[] = { "query", db, "--scen", scen, "--json", "--smooth",
+				NULL };
+	twz_test_run_tool(query, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "query: %s", r.err);
+	size_t cap = (size_t)twz_node_count(lv.db) + 1;
+	twz_node *buf = malloc(cap * sizeof *buf);
+	uint32_t *xy = malloc(2 * cap * sizeof *xy);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(xy);
+	char *line = r.out;
+	size_t lines = 0;
+	for (size_t i = 0; i < sc.count; i++) {
+		const struct twz_scen_entry *e = &sc.entries[i];
+		char *nl = strchr(line, '\n');
+		ck_assert_ptr_nonnull(nl);
+		*nl = 0;
+		size_t len, n, got = json_path(line, xy, cap);
+		twz_status st = twz_path(lv.db, twz_node_at(lv.db, e->sx, e->sy),
+					 twz_node_at(lv.db, e->gx, e->gy), buf, cap, &len);
+		if (st == TWZ_E_UNREACHABLE) {
+			expect(got == 0, "line %zu: a path where there is none", i + 1);
+		} else {
+			ck_assert_int_eq(st, TWZ_OK);
+			ck_assert_int_eq(twz_smooth(lv.db, buf, len, &n), TWZ_OK);
+			expect(got == n, "line %zu: %zu waypoints, expected %zu",
+			       i + 1, got, n);
+			double sum = 0;
+			for (size_t k = 0; k < n; k++) {
+				uint32_t x, y;
+				cell_of(&lv, buf[k], &x, &y);
+				expect(xy[2 * k] == x && xy[2 * k + 1] == y,
+				       "line %zu: waypoint %zu differs", i + 1, k);
+				if (k)
+					sum += seg_len(xy[2 * k - 2], xy[2 * k - 1], x, y);
+			}
+			const char *lp = strstr(line, "\"length\":");
+			ck_assert_ptr_nonnull(lp);
+			expect(fabs(strtod(lp + 9, NULL) - sum) < 1e-6,
+			       "line %zu: length", i + 1);
+		}
+		line = nl + 1;
+		lines++;
+	}
+	ck_assert_str_eq(line, "");
+	ck_assert_uint_gt(lines, 0);
+	twz_test_run_free(&r);
+
+	/* Plain text: the waypoint count and the length. */
+	const char *one[] = { "query", db, "2", "30", "60", "6", "--smooth", NULL };
+	twz_test_run_tool(one, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "query: %s", r.err);
+	ck_assert_msg(strstr(r.out, "waypoints: (2,30) ") && strstr(r.out, "length "),
+		      "%s", r.out);
+	twz_test_run_free(&r);
+
+	free(buf);
+	free(xy);
+	twz_scen_free(&sc);
+	level_close(&lv);
+	twz_test_remove_tree(dir);
+}
+END_TEST
+
+/* render --smooth: the straight segment the waypoints make is drawn in
+ * the path's own colour where the grid path does not go. */
+START_TEST(test_smooth_render)
+{
+	struct twz_scene scene;
+	struct twz_overlay_item item;
+	struct twz_render_options opt;
+	struct twz_canvas canvas;
+	struct twz_layout layout;
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_grid g;
+	size_t len;
+
+	/* Open ground: the grid path runs diagonally then straight, the
+	 * smoothed one straight from start to goal. */
+	twz_test_grid_from_text(&g, "..........\n"
+				    "..........\n"
+				    "..........\n"
+				    "..........\n"
+				    "..........\n"
+				    "..........");
+	uint8_t *buf = twz_test_bake(&g, 8, TWZ_CODEC_RAW, 1, &len);
+	ck_assert_int_eq(twz_scene_open_memory(buf, len, "open.twz", &scene, &err), 0);
+	ck_assert_int_eq(twz_overlay_parse(&item, twz_overlay_find("smooth-path"),
+					   "1,1,8,5", &err), 0);
+	twz_render_options_default(&opt);
+	opt.scale = 16;
+	ck_assert_msg(twz_render_prepare(&scene, &item, 1, &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_render_draw(&scene, &item, 1, &opt, &canvas, &layout,
+				      &err) == 0, "%s", err.msg);
+	/* A point on the segment, well off the grid path. */
+	double ax, ay, bx, by;
+	twz_cell_centre(&layout, 1, 1, &ax, &ay);
+	twz_cell_centre(&layout, 8, 5, &bx, &by);
+	struct twz_rgb c = twz_canvas_pixel(&canvas, (uint32_t)(ax + (bx - ax) * 0.3),
+					    (uint32_t)(ay + (by - ay) * 0.3));
+	struct twz_rgb want = twz_palette_category(0);
+	ck_assert_msg(c.r == want.r && c.g == want.g && c.b == want.b,
+		      "#%02x%02x%02x on the smoothed segment", c.r, c.g, c.b);
+	twz_canvas_free(&canvas);
+	twz_render_release(&item, 1);
+	twz_scene_close(&scene);
+	free(buf);
+	twz_grid_free(&g);
+
+	/* The command: --smooth turns --path into smooth-path, and alone is
+	 * refused. */
+	char dir[4096], out[4200];
+	struct twz_test_run r;
+	ck_assert_ptr_nonnull(twz_test_make_dir(dir, sizeof dir, "twz-smooth-"));
+	snprintf(out, sizeof out, "%s/demo.svg", dir);
+	const char *map = twz_test_source_file("data/demo.map");
+	const char *ok[] = { "render", map, "-o", out, "--path", "2,30,60,6",
+			     "--smooth", NULL };
+	twz_test_run_tool(ok, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "render: %s", r.err);
+	twz_test_run_free(&r);
+	size_t svg_len;
+	char *svg = (char *)twz_test_read_file(out, &svg_len);
+	ck_assert_msg(strstr(svg, "any-angle") != NULL, "no smoothed legend");
+	free(svg);
+	const char *alone[] = { "render", map, "-o", out, "--smooth", NULL };
+	twz_test_run_tool(alone, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "--smooth") && !strchr(r.err, '\n')[1],
+		      "%s", r.err);
+	twz_test_run_free(&r);
+	twz_test_remove_tree(dir);
+}
+END_TEST
+
 /* ---- suite --------------------------------------------------------------- */
 
 static Suite *twz_smooth_suite(void)
@@ -814,6 +999,11 @@ static Suite *twz_smooth_suite(void)
 	tcase_add_test(tc, test_nearest_ties_and_arguments);
 	tcase_add_loop_test(tc, test_nearest_against_brute_force, 0, GEN_CASES);
 	tcase_add_loop_test(tc, test_path_partial_against_brute_force, 0, GEN_CASES);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Tool");
+	tcase_add_test(tc, test_smooth_query_command);
+	tcase_add_test(tc, test_smooth_render);
 	suite_add_tcase(s, tc);
 	return s;
 }
