@@ -277,6 +277,54 @@ TWZ_API twz_status twz_view_agent(const twz_db *db, unsigned size,
  * TWZ_E_BUFFER_TOO_SMALL when more than cap. [Size: sizes holds cap] */
 TWZ_API twz_status twz_agent_sizes(const twz_db *db, unsigned *sizes,
 				   size_t cap, size_t *count);
+/* ---- any-angle paths and world positions ------------------------------ */
+
+/*
+ * Pull a path tight, in place: keeps path[0], path[len-1] and, between
+ * them, only the nodes where the straight line from the last kept node no
+ * longer clears the walls (the corners), and sets *out_len to their count.
+ * A segment between two cell centres is clear when every cell whose
+ * inside it passes through is walkable and, where it passes exactly
+ * through a cell corner, all four cells around that corner are (the rule
+ * of a diagonal grid move). The test is exact integer arithmetic. On a
+ * path from twz_path every segment of the result is clear and its
+ * Euclidean length is never more than the path's cost. On 4-connected
+ * databases the same rule applies, so segments may run at any angle
+ * although grid moves are straight. Any node sequence is accepted: a
+ * segment of the input that is not clear is kept as it is. O(len x
+ * segment length); no allocation. TWZ_E_ARGUMENT for an invalid node.
+ * [Size: path holds len nodes]
+ */
+TWZ_API twz_status twz_smooth(const twz_db *db, twz_node *path, size_t len,
+			      size_t *out_len);
+
+/* No radius limit for twz_nearest. */
+#define TWZ_RADIUS_ANY UINT32_MAX
+
+/*
+ * The walkable cell nearest cell (x, y), which may be blocked or off the
+ * grid (x and y within +-2^31 - 1), by the Euclidean distance between cell
+ * centres; ties go to the smaller y, then the smaller x. Only cells within
+ * radius cells count (distance <= radius; 0: the cell itself), any with
+ * TWZ_RADIUS_ANY; with from != TWZ_NONE, only cells in from's region
+ * (reachable from it). *out is the node, or TWZ_NONE with
+ * TWZ_E_UNREACHABLE when no cell counts. Searches rows outward from (x, y)
+ * over the disc of the best distance so far; no allocation.
+ */
+TWZ_API twz_status twz_nearest(const twz_db *db, int64_t x, int64_t y,
+			       uint32_t radius, twz_node from, twz_node *out);
+
+/*
+ * An optimal path from s toward cell (gx, gy), which may be blocked, off
+ * the grid or in another region: to the cell of s's region nearest the
+ * goal, as twz_nearest(db, gx, gy, TWZ_RADIUS_ANY, s) picks it (the goal
+ * itself when it is reachable, and then this is twz_path). *reached (may
+ * be NULL) is that node, so the goal was reached when its cell is (gx,
+ * gy). Otherwise as twz_path. [Size: buf holds cap nodes]
+ */
+TWZ_API twz_status twz_path_partial(const twz_db *db, twz_node s, int64_t gx,
+				    int64_t gy, twz_node *buf, size_t cap,
+				    size_t *len, twz_node *reached);
 
 #ifdef __cplusplus
 }

@@ -3,9 +3,11 @@
  * `twigz query DB --scen FILE.scen [--json]`: prints each path, as text
  * or as one JSON object a line; with `--closed FILE`, around the cells
  * that file closes. --agent-size K asks the database of an agent of size
- * K (a file baked with --agent-sizes).
+ * K (a file baked with --agent-sizes); with --smooth, its any-angle
+ * waypoints (twz_smooth) instead of its cells.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +15,35 @@
 #include "cli_common.h"
 #include "query_session.h"
 
+/* The Euclidean length of a smoothed path: its waypoints' segments. */
+static double waypoint_length(const twz_db *db, const twz_node *buf,
+			      size_t len)
+{
+	double sum = 0;
+
+	for (size_t i = 1; i < len; i++) {
+		uint32_t x0, y0, x1, y1;
+		twz_node_xy(db, buf[i - 1], &x0, &y0);
+		twz_node_xy(db, buf[i], &x1, &y1);
+		sum += hypot((double)x1 - x0, (double)y1 - y0);
+	}
+	return sum;
+}
+
 static void print_json(const twz_db *db, const twz_node *buf, uint32_t sx,
 		       uint32_t sy, uint32_t gx, uint32_t gy,
-		       const struct twz_path_result *r)
+		       const struct twz_path_result *r, int smooth)
 {
 	printf("{\"start\":[%u,%u],\"goal\":[%u,%u],", sx, sy, gx, gy);
 	if (r->status != TWZ_OK) {
-		printf("\"cost\":null,\"path\":[]}\n");
+		printf(smooth ? "\"cost\":null,\"length\":null,\"path\":[]}\n"
+			      : "\"cost\":null,\"path\":[]}\n");
 		return;
 	}
-	printf("\"cost\":%.10g,\"path\":[", r->cost);
+	printf("\"cost\":%.10g,", r->cost);
+	if (smooth)
+		printf("\"length\":%.10g,", waypoint_length(db, buf, r->len));
+	printf("\"path\":[");
 	for (size_t i = 0; i < r->len; i++) {
 		uint32_t x, y;
 		twz_node_xy(db, buf[i], &x, &y);
@@ -33,14 +54,19 @@ static void print_json(const twz_db *db, const twz_node *buf, uint32_t sx,
 
 static void print_plain(const twz_db *db, const twz_node *buf, uint32_t sx,
 			uint32_t sy, uint32_t gx, uint32_t gy,
-			const struct twz_path_result *r)
+			const struct twz_path_result *r, int smooth)
 {
 	if (r->status != TWZ_OK) {
 		printf("(%u,%u) -> (%u,%u): unreachable\n", sx, sy, gx, gy);
 		return;
 	}
-	printf("(%u,%u) -> (%u,%u): cost %.6f, %zu moves:", sx, sy, gx, gy,
-	       r->cost, r->len - 1);
+	if (smooth)
+		printf("(%u,%u) -> (%u,%u): cost %.6f, length %.6f, %zu waypoints:",
+		       sx, sy, gx, gy, r->cost, waypoint_length(db, buf, r->len),
+		       r->len);
+	else
+		printf("(%u,%u) -> (%u,%u): cost %.6f, %zu moves:", sx, sy, gx, gy,
+		       r->cost, r->len - 1);
 	for (size_t i = 0; i < r->len; i++) {
 		uint32_t x, y;
 		twz_node_xy(db, buf[i], &x, &y);
@@ -83,7 +109,7 @@ int twz_cmd_query(int argc, char **argv)
 	/* The database, then SX SY GX GY. */
 	const char *words[5] = { NULL, NULL, NULL, NULL, NULL };
 	const char *scen = NULL, *closed = NULL, *a;
-	int json = 0;
+	int json = 0, smooth = 0;
 	unsigned agent = 0;
 
 	while ((a = twz_cli_next(&ar))) {
@@ -92,6 +118,8 @@ int twz_cmd_query(int argc, char **argv)
 		else if (!strcmp(a, "--agent-size"))
 			agent = (unsigned)twz_cli_number(&ar, a, 1, 16,
 				"an agent size from 1 to 16");
+		else if (!strcmp(a, "--smooth"))
+			smooth = 1;
 		else if (!strcmp(a, "--scen"))
 			scen = twz_cli_value(&ar, a, "a scenario file");
 		else if (!strcmp(a, "--closed"))
@@ -113,6 +141,9 @@ int twz_cmd_query(int argc, char **argv)
 		return twz_cli_usage("%s", "query needs SX SY GX GY or --scen FILE");
 	if (scen && npos)
 		return twz_cli_usage("%s", "query takes either SX SY GX GY or --scen FILE");
+	/* twz_smooth sees the database's walls, not the closed cells. */
+	if (smooth && closed)
+		return twz_cli_usage("%s", "--smooth does not see --closed cells: use one or the other");
 
 	uint32_t c[4];
 	for (int k = 0; k < npos; k++) {
@@ -142,8 +173,17 @@ int twz_cmd_query(int argc, char **argv)
 			rc = EXIT_INPUT;
 			goto out;
 		}
+		/* The grid path's cost stays the optimum; the path becomes
+		 * its corners. */
+		if (smooth && r.status == TWZ_OK &&
+		    twz_smooth(qs.db, qs.buf, r.len, &r.len) != TWZ_OK) {
+			fprintf(stderr, "twigz: %s: %s\n", dbpath,
+				twz_strerror(TWZ_E_DAMAGED));
+			rc = EXIT_INPUT;
+			goto out;
+		}
 		(json ? print_json : print_plain)(qs.db, qs.buf, e->sx, e->sy,
-						  e->gx, e->gy, &r);
+						  e->gx, e->gy, &r, smooth);
 	}
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "twigz: cannot write the output: %s\n", strerror(errno));

@@ -3,7 +3,8 @@
  * draws a level (.map) or a database (.twz) with overlays. The overlay
  * options come from the table in render_overlays.c, plus --baseline
  * (render_trace.c): each entry NAME is asked for as --NAME [ARGS] or
- * --overlay NAME[=ARGS].
+ * --overlay NAME[=ARGS]. --smooth draws every --path as a smooth-path
+ * (its any-angle waypoints too).
  *
  * A level whose overlays read a database is baked in memory first when it
  * is small (TWZ_RENDER_BAKE_MAX walkable cells); a bigger one is refused
@@ -28,6 +29,7 @@ static void render_help(FILE *f)
 		"  --grid, --no-grid lines between cells (default: from 12 pixels)\n"
 		"  --closed FILE     cells closed right now, one 'x y' a line: drawn,\n"
 		"                    and paths and flows go round them\n"
+		"  --smooth          draw each --path with its any-angle waypoints\n"
 		"overlays (also --overlay NAME[=ARGS]):\n");
 	for (size_t i = 0; i < twz_overlay_count; i++) {
 		const struct twz_overlay *o = &twz_overlays[i];
@@ -87,6 +89,7 @@ int twz_cmd_render(int argc, char **argv)
 	struct twz_error err = { { 0 }, 0 };
 	const char *input = NULL, *out = NULL, *closed = NULL;
 	size_t n = 0;
+	int smooth = 0;
 	long v;
 
 	twz_render_options_default(&opt);
@@ -125,6 +128,9 @@ int twz_cmd_render(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--no-grid")) {
 			opt.grid = 0;
+			continue;
+		} else if (!strcmp(a, "--smooth")) {
+			smooth = 1;
 			continue;
 		} else if (!strcmp(a, "--overlay")) {
 			if (!val)
@@ -178,6 +184,24 @@ int twz_cmd_render(int argc, char **argv)
 	}
 	if (!input)
 		return usage_error("render needs a level or a database");
+	if (smooth) {
+		const struct twz_overlay *path = twz_overlay_find("path");
+		const struct twz_overlay *sp = twz_overlay_find("smooth-path");
+		int paths = 0;
+		for (size_t i = 0; i < n; i++)
+			if (items[i].kind == path || items[i].kind == sp) {
+				items[i].kind = sp;
+				paths = 1;
+			}
+		if (!paths)
+			return usage_error("--smooth draws the --path overlays: "
+					   "give at least one --path");
+	}
+	/* twz_smooth sees the database's walls, not the closed cells. */
+	for (size_t i = 0; closed && i < n; i++)
+		if (items[i].kind == twz_overlay_find("smooth-path"))
+			return usage_error("--smooth does not see --closed cells: "
+					   "use one or the other");
 	if (!out)
 		return usage_error("render needs -o OUT.png or -o OUT.svg");
 	int checked = twz_cli_check_output("-o", out);

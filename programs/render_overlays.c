@@ -61,20 +61,29 @@ static void release_data(struct twz_overlay_item *it)
 struct path_data {
 	size_t len;            /* nodes, 0 when unreachable */
 	double cost;
+	/* smooth-path: the path's any-angle waypoints (twz_smooth) */
+	size_t way_len;
+	double way_length;     /* their Euclidean length */
+	twz_node *way;
 	twz_node node[];
 };
 
-static int path_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
-			struct twz_error *err)
+/* The path, and with smooth its waypoints after it in the same block. */
+static int path_find(struct twz_scene *sc, struct twz_overlay_item *it,
+		     int smooth, struct twz_error *err)
 {
 	twz_node s = twz_node_at(sc->db, it->arg[0], it->arg[1]);
 	twz_node t = twz_node_at(sc->db, it->arg[2], it->arg[3]);
 	size_t cap = (size_t)sc->info.node_count + 1, len = 0;
-	struct path_data *p = malloc(sizeof *p + cap * sizeof p->node[0]);
+	struct path_data *p = malloc(sizeof *p + (smooth ? 2 : 1) * cap *
+				     sizeof p->node[0]);
 	uint32_t st = 0, dg = 0;
 
 	if (!p)
 		return nomem(sc, err);
+	p->way = smooth ? p->node + cap : NULL;
+	p->way_len = 0;
+	p->way_length = 0;
 	/* Around the closed cells, when there are any. */
 	twz_status r = twz_scene_path(sc, s, t, p->node, cap, &len, &st, &dg);
 	if (r == TWZ_E_UNREACHABLE) {
@@ -83,14 +92,43 @@ static int path_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 		free(p);
 		if (r == TWZ_E_NOMEM)
 			return nomem(sc, err);
-		twz_error_set(err, "%s: --path %s: %s", sc->name, it->text,
-			      twz_strerror(r));
+		twz_error_set(err, "%s: --%s %s: %s", sc->name,
+			      it->kind->name, it->text, twz_strerror(r));
 		return -1;
 	}
 	p->len = len;
 	p->cost = st + dg * SQRT2;
+	if (smooth) {
+		memcpy(p->way, p->node, len * sizeof *p->way);
+		if (twz_smooth(sc->db, p->way, len, &p->way_len) != TWZ_OK) {
+			free(p);
+			twz_error_set(err, "%s: --%s %s: %s", sc->name,
+				      it->kind->name, it->text,
+				      twz_strerror(TWZ_E_DAMAGED));
+			return -1;
+		}
+	}
+	for (size_t i = 1; smooth && i < p->way_len; i++) {
+		uint32_t x0, y0, x1, y1;
+		twz_node_xy(sc->db, p->way[i - 1], &x0, &y0);
+		twz_node_xy(sc->db, p->way[i], &x1, &y1);
+		p->way_length += hypot((double)x1 - x0, (double)y1 - y0);
+	}
 	it->data = p;
 	return 0;
+}
+
+static int path_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
+			struct twz_error *err)
+{
+	return path_find(sc, it, 0, err);
+}
+
+static int smooth_path_prepare(struct twz_scene *sc,
+			       struct twz_overlay_item *it,
+			       struct twz_error *err)
+{
+	return path_find(sc, it, 1, err);
 }
 
 /* Paths after the first run in lanes beside it (0, +1, -1, +2, ...
@@ -188,6 +226,78 @@ static void path_legend(const struct twz_render *r,
 		e = twz_legend_add(lg, TWZ_LEGEND_PATH, "(%u,%u) -> (%u,%u): no path",
 				   it->arg[0], it->arg[1], it->arg[2], it->arg[3]);
 	e->colour = twz_palette_category(it->nth);
+}
+
+/* ---- smooth-path: a path and its any-angle waypoints -------------------- */
+
+/* Cell centres of n nodes, moved into the item's lane; NULL when out of
+ * memory (the canvas is marked failed). */
+static double *lane_points(const struct twz_render *r,
+			   const struct twz_overlay_item *it,
+			   const twz_node *node, size_t n)
+{
+	const struct twz_layout *l = r->layout;
+	double *xy = malloc(n * 2 * sizeof *xy);
+
+	if (!xy) {
+		r->canvas->failed = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x, y;
+		twz_node_xy(r->scene->db, node[i], &x, &y);
+		twz_cell_centre(l, x, y, &xy[2 * i], &xy[2 * i + 1]);
+	}
+	offset_lane(xy, n, lane_offset(it->nth, twz_line_width(l->scale)));
+	return xy;
+}
+
+/* The grid path faint, the waypoint polyline over it, a dot at each
+ * waypoint between start and goal. */
+static void smooth_path_draw(const struct twz_render *r,
+			     const struct twz_overlay_item *it,
+			     enum twz_layer layer)
+{
+	const struct path_data *p = it->data;
+	struct twz_rgb colour = twz_palette_category(it->nth);
+	double w = twz_line_width(r->layout->scale);
+	double *xy;
+
+	if (layer == TWZ_LAYER_LINES && p->len > 1 &&
+	    (xy = lane_points(r, it, p->node, p->len)) != NULL) {
+		r->canvas->ops->line(r->canvas, xy, p->len, w, colour, 0.35);
+		free(xy);
+	}
+	if (layer == TWZ_LAYER_LINES && p->way_len > 1 &&
+	    (xy = lane_points(r, it, p->way, p->way_len)) != NULL) {
+		twz_draw_haloed_line(r->canvas, xy, p->way_len, w, colour);
+		free(xy);
+	}
+	if (layer == TWZ_LAYER_MARKS && p->way_len > 2 &&
+	    (xy = lane_points(r, it, p->way, p->way_len)) != NULL) {
+		double rad = twz_mark_radius(r->layout->scale) * 0.5;
+		for (size_t i = 1; i + 1 < p->way_len; i++) {
+			r->canvas->ops->circle(r->canvas, xy[2 * i], xy[2 * i + 1],
+					       rad + 1, TWZ_COLOUR_HALO, 1);
+			r->canvas->ops->circle(r->canvas, xy[2 * i], xy[2 * i + 1],
+					       rad, colour, 1);
+		}
+		free(xy);
+	}
+	if (layer == TWZ_LAYER_MARKS)
+		path_draw(r, it, layer);
+}
+
+static void smooth_path_legend(const struct twz_render *r,
+			       const struct twz_overlay_item *it,
+			       struct twz_legend *lg)
+{
+	const struct path_data *p = it->data;
+
+	path_legend(r, it, lg);
+	if (p->len)
+		twz_legend_add(lg, TWZ_LEGEND_TEXT, "  any-angle %.2f, %zu waypoints",
+			       p->way_length, p->way_len);
 }
 
 /* ---- flow and flow-colour: every cell's first move toward a target ----- */
@@ -649,6 +759,18 @@ const struct twz_overlay twz_overlays[] = {
 		.prepare = path_prepare,
 		.draw = path_draw,
 		.legend = path_legend,
+		.release = release_data,
+	},
+	{
+		.name = "smooth-path",
+		.arg_help = "SX,SY,GX,GY",
+		.help = "an optimal path and its any-angle waypoints",
+		.nargs = 4,
+		.point_names = { "start", "goal" },
+		.flags = TWZ_OVERLAY_NEEDS_DB | TWZ_OVERLAY_REPEATS,
+		.prepare = smooth_path_prepare,
+		.draw = smooth_path_draw,
+		.legend = smooth_path_legend,
 		.release = release_data,
 	},
 	{
