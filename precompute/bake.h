@@ -29,6 +29,8 @@ struct twz_bake_options {
 	uint64_t max_memory;     /* bytes the estimate may reach; 0: what the
 				    machine has available */
 	const char *name;        /* level name for progress and messages */
+	unsigned apsp;           /* CPD: TWZ_APSP_* (apsp_dense.h) that finds
+				    the first moves; 0 one search per source */
 };
 
 /* Row layouts the bake can write. */

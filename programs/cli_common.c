@@ -15,6 +15,7 @@ const char twz_usage_text[] =
 	"  twigz build LEVEL.map -o OUT.twz [--method cpd|transit] [--threads N]\n"
 	"              [--codec zstd|raw] [--level N] [--connectivity 8|4]\n"
 	"              [--format 1.2|1.1|1.0] [--max-nodes N] [--quiet]\n"
+	"              [--apsp dijkstra|floyd|squaring]\n"
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
 	"  twigz query DB SX SY GX GY [--json] [--closed FILE]\n"
 	"  twigz query DB --scen FILE.scen [--json] [--closed FILE]\n"

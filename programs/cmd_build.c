@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apsp_dense.h"
 #include "bake.h"
 #include "cli_common.h"
 #include "level_map.h"
@@ -30,6 +31,8 @@ static const unsigned format_layout[] = {
 	TWZ_LAYOUT_PLAIN, TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_NARROW
 };
 static const char *const codecs[] = { "zstd", "raw", NULL };
+/* In TWZ_APSP_* order. */
+static const char *const apsp_solvers[] = { "dijkstra", "floyd", "squaring", NULL };
 static const unsigned codec_id[] = { TWZ_CODEC_ZSTD, TWZ_CODEC_RAW };
 
 /* The --transit-* options; 0 when a is none of them. */
@@ -102,6 +105,9 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		} else if (!strcmp(a, "--max-nodes")) {
 			opt->max_nodes = (uint32_t)twz_cli_number(&ar, a, 1,
 				TWZ_MAX_NODES, "a number from 1 to 67108864");
+		} else if (!strcmp(a, "--apsp")) {
+			opt->apsp = (unsigned)twz_cli_choice(&ar, a, apsp_solvers,
+				"dijkstra, floyd or squaring");
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			b->quiet = 1;
 		} else {
@@ -120,6 +126,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return rc;
 	if (b->transit_opts && !b->transit)
 		return twz_cli_usage("%s", "--transit-* options need --method transit");
+	if (opt->apsp != TWZ_APSP_DIJKSTRA && b->transit)
+		return twz_cli_usage("%s", "--apsp is for --method cpd");
 	return 0;
 }
 
