@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TILE 64        /* nodes a tile side: 3 tiles of doubles fit L2 */
+#define TILE 32        /* nodes a tile side: 3 tiles of doubles fit L1 */
 #define EXACT 9007199254740992.0  /* 2^53: doubles hold integers below */
 
 /* The loops over tiles, compiled for the widest vectors the machine has
@@ -33,6 +33,69 @@ relax_row(double *restrict c, const double *restrict b, double a, uint32_t n)
 	for (uint32_t j = 0; j < n; j++) {
 		double x = a + b[j];
 		c[j] = x < c[j] ? x : c[j];
+	}
+}
+
+/* A tile with no finite entry adds nothing to a product. */
+static inline __attribute__((always_inline)) int
+tile_empty(const double *a, uint32_t p, uint32_t b)
+{
+	for (uint32_t i = 0; i < b; i++)
+		for (uint32_t k = 0; k < b; k++)
+			if (a[(size_t)i * p + k] != INFINITY)
+				return 0;
+	return 1;
+}
+
+#define MR 4   /* rows of c sharing each load of bm */
+
+/*
+ * c = min(c, a (x) bm) for b x b tiles of stride p (c apart from a and
+ * bm), MR rows of c at a time so each row of bm is loaded once for
+ * them; a tile of a with no finite entry is skipped whole, and so are
+ * MR rows whose entries in column k are all infinite.
+ */
+static inline __attribute__((always_inline)) void
+tile_product(double *restrict c, const double *restrict a,
+	     const double *restrict bm, uint32_t p, uint32_t b)
+{
+	if (tile_empty(a, p, b))
+		return;
+	if (b % MR) {
+		for (uint32_t i = 0; i < b; i++)
+			for (uint32_t k = 0; k < b; k++) {
+				double x = a[(size_t)i * p + k];
+				if (x != INFINITY)
+					relax_row(c + (size_t)i * p,
+						  bm + (size_t)k * p, x, b);
+			}
+		return;
+	}
+	for (uint32_t i = 0; i < b; i += MR) {
+		double *restrict c0 = c + (size_t)i * p;
+		double *restrict c1 = c0 + p;
+		double *restrict c2 = c1 + p;
+		double *restrict c3 = c2 + p;
+		const double *ai = a + (size_t)i * p;
+		for (uint32_t k = 0; k < b; k++) {
+			double x0 = ai[k], x1 = ai[p + k];
+			double x2 = ai[2 * (size_t)p + k], x3 = ai[3 * (size_t)p + k];
+			if (x0 == INFINITY && x1 == INFINITY && x2 == INFINITY &&
+			    x3 == INFINITY)
+				continue;
+			const double *restrict bk = bm + (size_t)k * p;
+			for (uint32_t j = 0; j < b; j++) {
+				double y = bk[j], z;
+				z = x0 + y;
+				c0[j] = z < c0[j] ? z : c0[j];
+				z = x1 + y;
+				c1[j] = z < c1[j] ? z : c1[j];
+				z = x2 + y;
+				c2[j] = z < c2[j] ? z : c2[j];
+				z = x3 + y;
+				c3[j] = z < c3[j] ? z : c3[j];
+			}
+		}
 	}
 }
 
@@ -122,17 +185,7 @@ WIDE static int floyd_rest(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 		for (uint32_t jb = 0; jb < f->t; jb++) {
 			if (jb == kb)
 				continue;
-			double *t = tile(f, ib, jb);
-			const double *row = tile(f, kb, jb);
-			for (uint32_t i = 0; i < b; i++) {
-				const double *ci = col + (size_t)i * p;
-				double *ti = t + (size_t)i * p;
-				for (uint32_t k = 0; k < b; k++) {
-					double a = ci[k];
-					if (a != INFINITY)
-						relax_row(ti, row + (size_t)k * p, a, b);
-				}
-			}
+			tile_product(tile(f, ib, jb), col, tile(f, kb, jb), p, b);
 		}
 	}
 	return 0;
@@ -195,15 +248,7 @@ WIDE static int square_rows(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 			for (uint32_t kb = 0; kb < s->t; kb++) {
 				const double *at = s->a + base + (size_t)kb * b;
 				const double *bt = s->a + (size_t)kb * b * p + (size_t)jb * b;
-				for (uint32_t i = 0; i < b; i++) {
-					const double *ai = at + (size_t)i * p;
-					double *ci = ct + (size_t)i * p;
-					for (uint32_t k = 0; k < b; k++) {
-						double x = ai[k];
-						if (x != INFINITY)
-							relax_row(ci, bt + (size_t)k * p, x, b);
-					}
-				}
+				tile_product(ct, at, bt, p, b);
 			}
 		}
 		s->changed[ib] = memcmp(s->c + base, s->a + base,

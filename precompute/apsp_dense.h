@@ -37,7 +37,7 @@ enum twz_apsp_solver {
 };
 
 /* The most nodes a level may have for the dense solvers: its distances
- * take 8 * sum(region^2) bytes (regions padded to whole 64-node tiles),
+ * take 8 * sum(region^2) bytes (regions padded to whole 32-node tiles),
  * at most 128 MiB, and squaring holds two such matrices, 256 MiB. */
 #define TWZ_APSP_MAX_NODES 4096u
 
