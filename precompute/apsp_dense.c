@@ -191,14 +191,19 @@ WIDE static int floyd_rest(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 	return 0;
 }
 
+/* A stage of tiles on the pool; under SMALL rows of tiles a stage is
+ * too short to pay for starting threads, and runs on this one. */
+#define SMALL 8
+
 static int run_pool(const struct twz_bake_options *opt, uint32_t items,
-		    int (*run)(void *, void *, uint32_t, uint32_t), void *ctx)
+		    int (*run)(void *, void *, uint32_t, uint32_t), void *ctx,
+		    uint32_t tiles)
 {
 	struct twz_pool pool = {
 		.opt = opt, .items = items, .chunk = 1, .run = run, .ctx = ctx,
 	};
 
-	return twz_pool_run(&pool, twz_bake_threads(opt));
+	return twz_pool_run(&pool, tiles < SMALL ? 1 : twz_bake_threads(opt));
 }
 
 static int floyd_solve(struct twz_apsp_region *r, uint32_t b,
@@ -210,8 +215,8 @@ static int floyd_solve(struct twz_apsp_region *r, uint32_t b,
 		floyd_diagonal(&f);
 		if (f.t == 1)
 			break;
-		if (run_pool(opt, 2 * f.t, floyd_cross, &f) != 0 ||
-		    run_pool(opt, f.t, floyd_rest, &f) != 0)
+		if (run_pool(opt, 2 * f.t, floyd_cross, &f, f.t) != 0 ||
+		    run_pool(opt, f.t, floyd_rest, &f, f.t) != 0)
 			return -1;
 	}
 	return 0;
@@ -270,7 +275,7 @@ static int squaring_solve(struct twz_apsp_region *r, uint32_t b,
 		goto out;
 	s.c = other;
 	for (uint32_t k = 1;; k++) {
-		if (run_pool(opt, s.t, square_rows, &s) != 0)
+		if (run_pool(opt, s.t, square_rows, &s, s.t) != 0)
 			goto out;
 		(*products)++;
 		/* The new matrix is the region's either way. */
