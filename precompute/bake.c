@@ -18,6 +18,7 @@
 #define ZSTD_STATIC_LINKING_ONLY  /* ZSTD_estimateCCtxSize */
 #include <zstd.h>
 
+#include "apsp_dense.h"
 #include "twz_writer.h"
 
 void twz_bake_options_default(struct twz_bake_options *opt)
@@ -341,15 +342,18 @@ static uint64_t cpd_estimate(const struct twz_grid *g, uint64_t nodes,
 			     const void *method_opt)
 {
 	(void)method_opt;
+	uint64_t dense = twz_apsp_estimate_bytes(nodes, opt->apsp);
 	return twz_bake_estimate_bytes((uint64_t)g->width * g->height, nodes,
 				       twz_bake_threads(opt), opt->codec,
-				       opt->level);
+				       opt->level) + dense;
 }
 
 int twz_bake_check_limits(const struct twz_grid *g,
 			  const struct twz_bake_options *opt,
 			  struct twz_error *err)
 {
+	if (twz_apsp_check_level(g, opt, err) != 0)
+		return -1;
 	return twz_bake_check(g, opt, cpd_estimate, NULL, err);
 }
 

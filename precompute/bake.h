@@ -35,6 +35,8 @@ struct twz_bake_options {
 	uint32_t agent_sizes;    /* --agent-sizes as bits (bit k: size k),
 				    recorded in BUILD_INFO; 0 or size 1
 				    alone: a plain bake */
+	unsigned apsp;           /* CPD: TWZ_APSP_* (apsp_dense.h) that finds
+				    the first moves; 0 one search per source */
 };
 
 /* Row layouts the bake can write. */

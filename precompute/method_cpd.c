@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apsp_dense.h"
 #include "first_moves.h"
 #include "rows.h"
 #include "shard.h"
@@ -22,6 +23,9 @@ struct cpd_ctx {
 	int direction;                  /* direction symbols in the rows */
 	struct twz_runs *chunk_runs;    /* [chunks] */
 	uint32_t *row_len;              /* [node_count] */
+	const struct twz_apsp *apsp;    /* dense distances, or NULL: search */
+	struct twz_apsp_graph dense_graph;
+	struct twz_apsp dense;
 };
 
 static int cpd_worker_init(void *ctx, void *wk)
@@ -46,7 +50,9 @@ static int cpd_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 
 	for (uint32_t s = c->first + lo; s < c->first + hi; s++) {
 		uint32_t before = out->len;
-		if (twz_search_run(ws, s) != 0 ||
+		if (c->apsp)
+			twz_apsp_moves(c->apsp, s, ws->moves);
+		if ((!c->apsp && twz_search_run(ws, s) != 0) ||
 		    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
 				  : twz_row_encode(gr, s, ws->moves, out)) != 0)
 			return -1;
@@ -92,6 +98,15 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 		goto out_free;
 	}
 	double started = twz_now_seconds();
+	if (opt->apsp != TWZ_APSP_DIJKSTRA) {
+		if (twz_apsp_grid_graph(gr, &c.dense_graph) != 0) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+			goto out_free;
+		}
+		if (twz_apsp_solve(&c.dense, &c.dense_graph, opt->apsp, opt, err) != 0)
+			goto out_free;
+		c.apsp = &c.dense;
+	}
 	int failed = twz_pool_run(&pool, twz_bake_threads(opt));
 	out->seconds = twz_now_seconds() - started;
 	if (failed) {
@@ -134,6 +149,9 @@ out_free:
 			twz_runs_free(&c.chunk_runs[k]);
 	free(c.chunk_runs);
 	free(c.row_len);
+	if (c.apsp)
+		twz_apsp_free(&c.dense);
+	twz_apsp_grid_graph_free(&c.dense_graph);
 	if (rc != 0)
 		twz_cpd_free(out);
 	return rc;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "agent_sizes.h"
+#include "apsp_dense.h"
 #include "bake.h"
 #include "build_mpi.h"
 #include "cli_common.h"
@@ -36,6 +37,8 @@ static const unsigned format_layout[] = {
 	TWZ_LAYOUT_PLAIN, TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_NARROW
 };
 static const char *const codecs[] = { "zstd", "raw", NULL };
+/* In TWZ_APSP_* order. */
+static const char *const apsp_solvers[] = { "dijkstra", "floyd", "squaring", NULL };
 static const unsigned codec_id[] = { TWZ_CODEC_ZSTD, TWZ_CODEC_RAW };
 
 /* The --transit-* options; 0 when a is none of them. */
@@ -141,6 +144,9 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 			b->mpi = 1;
 		} else if (!strcmp(a, "--shard")) {
 			shard_option(&ar, a, b);
+		} else if (!strcmp(a, "--apsp")) {
+			opt->apsp = (unsigned)twz_cli_choice(&ar, a, apsp_solvers,
+				"dijkstra, floyd or squaring");
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			b->quiet = 1;
 		} else {
@@ -167,6 +173,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "--shard and --mpi bake one agent size: not with --agent-sizes");
 	if (b->mpi && b->shard)
 		return twz_cli_usage("%s", "--mpi makes each rank a shard: not with --shard");
+	if (opt->apsp != TWZ_APSP_DIJKSTRA && b->transit)
+		return twz_cli_usage("%s", "--apsp is for --method cpd");
 	return 0;
 }
 
