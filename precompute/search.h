@@ -231,7 +231,8 @@ struct twz_step {
 	struct twz_ring *ring;
 	/* BOUNDED */
 	uint64_t queued;            /* entries in all buckets */
-	uint8_t *state;
+	uint8_t *state;             /* TWZ_STEP_SETTLED; other bits the
+				       caller's */
 	uint32_t *touched;          /* entries not TWZ_UNREACHED */
 	uint32_t touched_len;
 	uint32_t *order;            /* settled entries, in settling order */
@@ -439,12 +440,15 @@ twz_step_visit(struct twz_step *k, uint32_t v, uint32_t b, const unsigned f,
 	for (; nz; nz &= nz - 1) {
 		unsigned m = (unsigned)__builtin_ctz(nz);
 		uint32_t w = twz_step_next(k, v, m, f);
+		int diag = m >= 4;
+		uint32_t bw = diag ? bd : bs;
+		/* A settled node: spare the tie-break's hash. */
+		if ((f & TWZ_STEP_LEX) && k->e[w].bucket < bw)
+			continue;
 		uint64_t pw = f & TWZ_STEP_LEX
 			? c + twz_tie_of(k->node_cell[v], k->node_cell[w])
 			: out & (uint64_t)0xFF << (8 * m);
-		int diag = m >= 4;
-		if (twz_step_relax(k, w, diag ? bd : bs, d + (uint32_t)diag,
-				   pw, f) != 0)
+		if (twz_step_relax(k, w, bw, d + (uint32_t)diag, pw, f) != 0)
 			return -1;
 	}
 	if (f & TWZ_STEP_SHORTCUTS)
