@@ -441,14 +441,14 @@ twz_step_visit(struct twz_step *k, uint32_t v, uint32_t b, const unsigned f,
 		unsigned m = (unsigned)__builtin_ctz(nz);
 		uint32_t w = twz_step_next(k, v, m, f);
 		int diag = m >= 4;
-		uint32_t bw = diag ? bd : bs;
 		/* A settled node: spare the tie-break's hash. */
-		if ((f & TWZ_STEP_LEX) && k->e[w].bucket < bw)
+		if ((f & TWZ_STEP_LEX) && k->e[w].bucket < (diag ? bd : bs))
 			continue;
 		uint64_t pw = f & TWZ_STEP_LEX
 			? c + twz_tie_of(k->node_cell[v], k->node_cell[w])
 			: out & (uint64_t)0xFF << (8 * m);
-		if (twz_step_relax(k, w, bw, d + (uint32_t)diag, pw, f) != 0)
+		if (twz_step_relax(k, w, diag ? bd : bs, d + (uint32_t)diag,
+				   pw, f) != 0)
 			return -1;
 	}
 	if (f & TWZ_STEP_SHORTCUTS)
