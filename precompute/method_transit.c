@@ -20,6 +20,11 @@
 
 static const struct twz_tdist far_dist = { UINT32_MAX, UINT32_MAX };
 
+static inline struct twz_tdist tdist(struct twz_cost c)
+{
+	return (struct twz_tdist){ c.straight, c.diagonal };
+}
+
 
 
 /* What each worker of the pool owns: a search, node_count-sized scratch
@@ -206,20 +211,11 @@ static int encode_row(const struct twz_graph *tg,
 		      struct twz_runs *out)
 {
 	struct twz_row_source src = {
-		s, tg->node_x, tg->node_y, tg->connectivity, ws->moves,
-		ws->state, TWZ_TSEARCH_SETTLED,
+		s, tg->node_x, tg->node_y, tg->connectivity, ws->st.moves,
+		ws->st.state, TWZ_TSEARCH_SETTLED,
 	};
 
 	return twz_row_encode_ranges(&src, range, ranges, out);
-}
-
-/* Add block b's outer square (its ranges) to the area of the local
- * searches, or take it out. */
-static void set_area(struct twz_tsearch *ws, const uint32_t *range,
-		     uint32_t ranges, int on)
-{
-	for (uint32_t i = 0; i < ranges; i++)
-		twz_tsearch_area(ws, range[2 * i], range[2 * i + 1], on);
 }
 
 /* Whether v lies in the outer square of block b. */
@@ -353,14 +349,15 @@ static int block_shortcuts(struct worker *wk, const struct twz_transit_db *db,
 			want += tg->node_comp[border[j]] == tg->node_comp[a];
 		if (twz_tsearch_flags(&wk->ws, a, wk->seen, want) != 0)
 			goto out;
-		*settled += wk->ws.order_len;
+		*settled += wk->ws.st.order_len;
 		for (uint32_t j = 0; j < nborder; j++)
 			row[j] = twz_tsearch_settled(&wk->ws, border[j])
-					 ? wk->ws.key[border[j]] : UINT64_MAX;
+				? twz_cost_key(twz_tsearch_cost(&wk->ws, border[j]))
+				: UINT64_MAX;
 		/* The same costs inside O only. */
 		if (twz_tsearch_local(&wk->ws, a, NULL) != 0)
 			goto out;
-		*settled += wk->ws.order_len;
+		*settled += wk->ws.st.order_len;
 		sl->first[i] = sl->len;
 		for (uint32_t j = 0; j < nborder; j++) {
 			uint32_t e = border[j];
@@ -368,7 +365,7 @@ static int block_shortcuts(struct worker *wk, const struct twz_transit_db *db,
 				continue;
 			if (twz_tsearch_settled(&wk->ws, e) &&
 			    !twz_cost_less(twz_key_cost(row[j]),
-					   twz_key_cost(wk->ws.key[e])))
+					   twz_tsearch_cost(&wk->ws, e)))
 				continue;  /* a path inside O is as short */
 			if (shortcut_add(sl, e, row[j]) != 0)
 				goto out;
@@ -407,11 +404,11 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			continue;
 		rc = -1;
 		uint32_t ranges = outer_ranges(tg, b, wk->range);
-		set_area(ws, wk->range, ranges, 1);
+		twz_tsearch_area(ws, wk->range, ranges, 1);
 		if (outer_border(tg, b, wk->range, ranges, &border, &nborder) != 0 ||
 		    block_shortcuts(wk, db, b, border, nborder, &sl,
 				    &shortcut) != 0) {
-			set_area(ws, wk->range, ranges, 0);
+			twz_tsearch_area(ws, wk->range, ranges, 0);
 			goto next;
 		}
 		for (uint32_t i = 0; i < n; i++)
@@ -422,23 +419,22 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			uint32_t before = out->len;
 			if (twz_tsearch_local(ws, s, &sc) != 0 ||
 			    encode_row(tg, ws, s, wk->range, ranges, out) != 0) {
-				set_area(ws, wk->range, ranges, 0);
+				twz_tsearch_area(ws, wk->range, ranges, 0);
 				goto next;
 			}
 			lc->row_len[s] = out->len - before;
-			searched += ws->order_len;
+			searched += ws->st.order_len;
 			struct twz_tdist *d = db->node_dist + lc->dist_first[b] +
 					      (uint64_t)(s - first) * n;
 			for (uint32_t j = 0; j < n; j++) {
 				uint32_t a = db->transit_node[db->block_transit[f + j]];
 				if (twz_tsearch_settled(ws, a))
-					d[j] = (struct twz_tdist){ (uint32_t)(ws->key[a] >> 32),
-								   (uint32_t)ws->key[a] };
+					d[j] = tdist(twz_tsearch_cost(ws, a));
 				else
 					d[j] = far_dist;
 			}
 		}
-		set_area(ws, wk->range, ranges, 0);
+		twz_tsearch_area(ws, wk->range, ranges, 0);
 		rc = 0;
 next:
 		for (uint32_t i = 0; i < n; i++)
@@ -475,8 +471,7 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		for (uint32_t j = i + 1; j < m; j++) {
 			uint32_t b = db->transit_node[j];
 			if (twz_tsearch_settled(ws, b))
-				row[j - i - 1] = (struct twz_tdist){
-					(uint32_t)(ws->key[b] >> 32), (uint32_t)ws->key[b] };
+				row[j - i - 1] = tdist(twz_tsearch_cost(ws, b));
 			else
 				row[j - i - 1] = far_dist;
 		}

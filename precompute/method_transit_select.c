@@ -80,8 +80,8 @@ int twz_transit_select_block(struct twz_tsearch *ws, uint32_t block,
 			continue;
 		if (twz_tsearch_select(ws, u) != 0)
 			goto fail;
-		for (uint32_t i = 0; i < ws->order_len; i++) {
-			uint32_t v = ws->order[i];
+		for (uint32_t i = 0; i < ws->st.order_len; i++) {
+			uint32_t v = ws->st.order[i];
 			if (!ws->mark[v] || seen[v] || !on_ring(tg, v, &ring))
 				continue;
 			if (n == cap) {

@@ -1,6 +1,7 @@
 /*
- * search.c - the bucket ring and the cost table every search of the bake
- * uses (see search.h).
+ * search.c - the tables every search of the bake uses (exact costs, the
+ * canonical expansion's forced moves and byte masks) and the bucket ring
+ * (see search.h).
  */
 #include "search.h"
 
@@ -28,6 +29,56 @@ uint32_t *twz_half_sqrt8_table(size_t count)
 	for (size_t d = 0; d < count; d++)
 		h[d] = (uint32_t)isqrt(8 * (uint64_t)d * d);
 	return h;
+}
+
+void twz_spread_table(uint64_t spread[256])
+{
+	for (unsigned i = 0; i < 256; i++) {
+		uint64_t s = 0;
+		for (unsigned m = 0; m < 8; m++)
+			if (i >> m & 1)
+				s |= (uint64_t)0xFF << (8 * m);
+		spread[i] = s;
+	}
+}
+
+static int walkable(const struct twz_graph *gr, int64_t x, int64_t y)
+{
+	return x >= 0 && y >= 0 && x < gr->width && y < gr->height &&
+	       gr->cell_node[(size_t)y * gr->width + (size_t)x] != TWZ_NODE_NONE;
+}
+
+/* The move (dx, dy), or TWZ_MOVE_COUNT when there is none. */
+static unsigned move_of(int dx, int dy)
+{
+	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+		if (twz_move_dx[m] == dx && twz_move_dy[m] == dy)
+			return m;
+	return TWZ_MOVE_COUNT;
+}
+
+uint32_t twz_forced_moves(const struct twz_graph *gr, uint32_t v)
+{
+	int64_t x = gr->node_cell[v] % gr->width, y = gr->node_cell[v] / gr->width;
+	uint32_t f = 0;
+
+	for (unsigned d = 0; d < 4; d++) {
+		int dx = twz_move_dx[d], dy = twz_move_dy[d];
+		if (gr->connectivity == 4 && dy == 0)
+			continue;  /* horizontal: N and S follow anyway */
+		unsigned sides[2] = { (d + 1) % 4, (d + 3) % 4 };
+		for (int i = 0; i < 2; i++) {
+			unsigned q = sides[i];
+			int qx = twz_move_dx[q], qy = twz_move_dy[q];
+			if (walkable(gr, x - dx + qx, y - dy + qy))
+				continue;
+			unsigned extra = 1u << q;
+			if (gr->connectivity == 8)
+				extra |= 1u << move_of(dx + qx, dy + qy);
+			f |= extra << (8 * d);
+		}
+	}
+	return f & twz_graph_moves(gr, v) * 0x01010101u;
 }
 
 int twz_ring_reserve(struct twz_ring *r, uint32_t size)

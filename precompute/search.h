@@ -1,14 +1,52 @@
 /*
- * search.h - what every search of the bake is built on: Dijkstra over a
- * ring of half-unit buckets with exact costs. A cost straight + diagonal
- * * sqrt(2) goes to bucket 2 * straight + floor(2 * sqrt(2) * diagonal),
- * floor(2 * cost) exactly in integers (a table of the second term). Every
- * move costs at least 1, two buckets, so a node's optimal predecessors
- * all sit in lower buckets: draining the buckets in order settles each
- * node after all of them, and equal costs are found exactly.
- * twz_search_loop below is the one loop: first_moves.c (CPD, canonical
- * expansion) and search_transit.c (the bounded TRANSIT searches) give it
- * what a node's visit does.
+ * search.h - the one search of the bake: Dijkstra over a ring of
+ * half-unit buckets with exact costs, and the one step that settles an
+ * entry and relaxes its moves. CPD (first_moves.c) and TRANSIT
+ * (search_transit.c) both run it; constant flags say what each search
+ * needs, and each caller compiles to its own specialised copy.
+ *
+ * A cost straight + diagonal * sqrt(2) goes to bucket 2 * straight +
+ * floor(2 * sqrt(2) * diagonal), floor(2 * cost) exactly in integers (a
+ * table of the second term). Every move costs at least 1, two buckets, so
+ * a node's optimal predecessors all sit in lower buckets: draining the
+ * buckets in order settles each node after all of them, and equal costs
+ * are found exactly, so first-move sets are complete and hold only
+ * optimal moves.
+ *
+ * Canonical expansion (as in jump point search). Moves are numbered N E
+ * S W, then NE SE SW NW (see twz_format.h). An entry x entered from p by
+ * move d keeps the first moves that arrived that way in byte d of its
+ * sets, and passes that byte on only along these moves (each also legal
+ * from x):
+ *   - after a diagonal, the same diagonal and its two straight parts
+ *     (after NE: NE, N, E);
+ *   - after a straight move, the same move, and also, for each side whose
+ *     cell beside p (p + side) is blocked, the move to that side and the
+ *     diagonal forward to it (after E with p + N blocked: N and NE).
+ * On a 4-connected grid horizontal moves play the diagonals' part: after
+ * E or W the same move, N and S; after N or S the same move, and E (W)
+ * when p + E (p + W) is blocked. The source's neighbours, and an entry
+ * reached by a shortcut, pass their sets on along every legal move (the
+ * sets are copied into every byte).
+ *
+ * Why the sets stay complete: take a target t and an optimal first move
+ * f, and among the optimal paths from the source that start with f
+ * (they all have the same numbers of straight and diagonal moves) the
+ * one whose moves after the first are diagonal (8-connected; horizontal,
+ * 4-connected) earliest, compared as strings (a shortcut is a symbol of
+ * its own). In it, no move that follows a move breaks the rules above:
+ * a move the rules drop is either never on an optimal path (going back,
+ * turning by more than 45 degrees, a straight move then a perpendicular
+ * one where the diagonal past the free cell beside p is shorter), or is
+ * a diagonal after a straight move (vertical after horizontal,
+ * 4-connected) with the cell beside p free, and then the two moves
+ * swapped give a legal path of the same cost that is diagonal earlier.
+ * Every cell those alternatives use lies in the bounding box of the
+ * moves they replace, so the argument holds as well in a rectangle of
+ * the grid (TRANSIT's area: moves out of it are not taken, and a forced
+ * move towards a side cell outside it leaves it). Sets are passed on only
+ * along moves that keep the cost optimal, so they hold only optimal
+ * moves.
  */
 #ifndef SEARCH_H
 #define SEARCH_H
@@ -18,15 +56,25 @@
 
 #include "graph.h"
 
+#define TWZ_BYTES_01 0x0101010101010101ull
+#define TWZ_UNREACHED UINT32_MAX  /* the bucket of an entry not reached */
+
 /* floor(2 * sqrt(2) * d) for d in [0, count): a malloc'd table, NULL
  * when out of memory. */
 uint32_t *twz_half_sqrt8_table(size_t count);
 
+/* spread[i]: byte m all ones for every bit m of i. */
+void twz_spread_table(uint64_t spread[256]);
+
+/* The forced moves of the cell of graph node v (see the top): byte d
+ * (d a straight move), the moves beyond the usual ones that may follow d
+ * into it, limited to its legal moves. */
+uint32_t twz_forced_moves(const struct twz_graph *gr, uint32_t v);
+
 /* How an offer of dw diagonal moves in bucket b compares with a node in
- * the same bucket with dn diagonal moves: the part of relaxing a move
- * both searches share (a lower bucket always wins, a higher one always
- * loses). In one bucket, straight = (b - h[diagonal]) / 2, so equal
- * diagonal counts are equal costs. h is the table of
+ * the same bucket with dn diagonal moves: a lower bucket always wins, a
+ * higher one always loses. In one bucket, straight = (b - h[diagonal]) /
+ * 2, so equal diagonal counts are equal costs. h is the table of
  * twz_half_sqrt8_table. */
 enum twz_offer {
 	TWZ_OFFER_WORSE,   /* keep the node as it is */
@@ -73,15 +121,16 @@ static inline int twz_ring_push(struct twz_ring *r, uint32_t i, uint32_t v)
 /*
  * The one search loop: drain the buckets in order from bucket b, handing
  * every entry v to visit(ctx, v, b). visit skips a stale entry (its node
- * since dropped to a lower bucket, or settled), or settles v and relaxes
- * its moves, pushing only into later buckets within the ring: so a
- * bucket's length is fixed while it is drained. visit returns 0 to go
- * on, 1 to stop here (entries are left behind), -1 on error; the loop
- * returns the same, 0 once every bucket is empty.
+ * since dropped to a lower bucket), or settles v and relaxes its moves,
+ * pushing only into later buckets within the ring: so a bucket's length
+ * is fixed while it is drained. visit returns 0 to go on, 1 to stop here
+ * (entries are left behind), -1 on error; the loop returns the same, 0
+ * once every bucket is empty.
  *
  * With fixed != 0 the ring has that many buckets, bucket b holds the
- * first entries, and the loop ends when all are empty; otherwise *queued counts the entries (pushes add one,
- * the loop takes one per entry handed out) and the loop ends at 0.
+ * first entries, and the loop ends when all are empty; otherwise *queued
+ * counts the entries (pushes add one, the loop takes one per entry
+ * handed out) and the loop ends at 0.
  * Bucket numbers fit 32 bits: a shortest path has fewer moves than the
  * level has cells (TWZ_MAX_CELLS, 2^26), each at most 3 half units.
  * visit and fixed are constants at each call, so each caller compiles
@@ -114,6 +163,297 @@ twz_search_loop(struct twz_ring *ring, uint32_t b, uint64_t *queued,
 				return 0;
 		}
 	}
+}
+
+/* ---- the step -------------------------------------------------------- */
+
+/* What a search knows of an entry (a cell for CPD, a node for TRANSIT):
+ * its cost as bucket and diagonal count, and what its paths carry. */
+struct twz_entry {
+	uint32_t bucket;            /* TWZ_UNREACHED until reached */
+	uint32_t diagonal;
+	union {
+		uint64_t sets;      /* byte d: first moves of the paths
+				     * entering by move d */
+		uint64_t tie;       /* TWZ_STEP_LEX: the tie-break sum */
+	};
+};
+
+/*
+ * Shortcuts: from the node found through pos[node] == i to the nodes
+ * to[k], at the exact costs (straight << 32 | diagonal) key[k], for k in
+ * [first[i], first[i + 1]).
+ */
+struct twz_shortcuts {
+	const uint32_t *pos;        /* [node_count]: index, or NONE */
+	const uint32_t *first;      /* [indices + 1]: into to and key */
+	const uint32_t *to;
+	const uint64_t *key;
+	uint64_t span;              /* the largest cost, in half units, + 1 */
+};
+
+/* What a search needs; the flags say which fields it uses. They are
+ * constants at every call, so a flag off costs nothing. */
+enum twz_step_flag {
+	TWZ_STEP_EIGHT = 1u,     /* 8-connected: the octile rules */
+	TWZ_STEP_CELLS = 2u,     /* entries by cell, moves by index offset;
+				  * else by node, moves from neighbour[] */
+	TWZ_STEP_LEX = 4u,       /* every legal move, the payload a tie-break
+				  * (lowest wins); else canonical, first-move
+				  * sets */
+	TWZ_STEP_BOUNDED = 8u,   /* reset only what it touched: lists touched
+				  * and settled entries, state bits, a ring
+				  * sized to the shortcuts, early stops */
+	TWZ_STEP_MOVES = 16u,    /* fold a settled entry's sets into moves[] */
+	TWZ_STEP_SHORTCUTS = 32u, /* relax sc's shortcuts (sc may be NULL) */
+};
+
+#define TWZ_STEP_RING 4      /* an unbounded search's ring: a move goes 2 or
+			      * 3 half-units up, buckets i+2, i+3 */
+#define TWZ_STEP_SETTLED 1u  /* state bit: settled by the last search */
+
+/* What a settle hook answers. */
+enum twz_settle {
+	TWZ_SETTLE_EXPAND,  /* relax its moves */
+	TWZ_SETTLE_STOP,    /* stop the search here */
+	TWZ_SETTLE_END,     /* settled, not expanded */
+};
+
+struct twz_step {
+	struct twz_entry *e;
+	const uint8_t *legal;       /* moves the search may take, a bit each */
+	const uint32_t *forced;     /* canonical: twz_forced_moves */
+	const uint64_t *spread;     /* canonical: twz_spread_table */
+	const uint32_t *h;          /* twz_half_sqrt8_table */
+	const int32_t *offset;      /* CELLS: index delta per move */
+	const uint32_t *neighbour;  /* else: [node * 8 + move] */
+	const uint32_t *node_cell;  /* LEX: tie-breaks are by cell */
+	struct twz_ring *ring;
+	/* BOUNDED */
+	uint64_t queued;            /* entries in all buckets */
+	uint8_t *state;             /* TWZ_STEP_SETTLED; other bits the
+				       caller's */
+	uint32_t *touched;          /* entries not TWZ_UNREACHED */
+	uint32_t touched_len;
+	uint32_t *order;            /* settled entries, in settling order */
+	uint32_t order_len;
+	uint8_t *moves;             /* MOVES */
+	const struct twz_shortcuts *sc;  /* SHORTCUTS */
+};
+
+/* Bit k set when byte k of v is non-zero. */
+static inline unsigned twz_nonzero_bytes(uint64_t v)
+{
+	v |= v >> 4;
+	v |= v >> 2;
+	v |= v >> 1;
+	v &= TWZ_BYTES_01;
+	/* Byte k's bit lands on bit 56 + k; no two products overlap. */
+	return (unsigned)((v * 0x0102040810204080ull) >> 56);
+}
+
+/* The union of the bytes of a set. */
+static inline uint8_t twz_sets_fold(uint64_t s)
+{
+	s |= s >> 32;
+	s |= s >> 16;
+	s |= s >> 8;
+	return (uint8_t)s;
+}
+
+/* The tie-break of the move between cells a and b: the same both ways
+ * and for every run, so lexicographically shortest paths are one fixed
+ * choice among the equally short ones. */
+static inline uint64_t twz_tie_of(uint32_t a, uint32_t b)
+{
+	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+	uint64_t h = (lo << 32 | hi) * 0x9E3779B97F4A7C15ull;
+
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ull;
+	h ^= h >> 32;
+	return h & 0xFFFFF;  /* 20 bits: sums over any path fit 64 bits */
+}
+
+/* Offer w bucket bw, diagonal count dw and payload pw. Settled entries
+ * sit in lower buckets than any offer: never replaced, never equal. */
+static inline __attribute__((always_inline)) int
+twz_step_relax(struct twz_step *k, uint32_t w, uint32_t bw, uint32_t dw,
+	       uint64_t pw, const unsigned f)
+{
+	struct twz_entry *ew = &k->e[w];
+	uint32_t bo = ew->bucket;
+
+	if (bw < bo) {
+		if ((f & TWZ_STEP_BOUNDED) && bo == TWZ_UNREACHED)
+			k->touched[k->touched_len++] = w;
+		ew->bucket = bw;
+		ew->diagonal = dw;
+		ew->sets = pw;
+		if (f & TWZ_STEP_BOUNDED) {
+			k->queued++;
+			return twz_ring_push(k->ring, bw & (k->ring->size - 1), w);
+		}
+		return twz_ring_push(k->ring, bw % TWZ_STEP_RING, w);
+	}
+	if (bw == bo) {
+		enum twz_offer o = twz_offer(k->h, bw, dw, ew->diagonal);
+		if (o == TWZ_OFFER_EQUAL) {
+			if (!(f & TWZ_STEP_LEX))
+				ew->sets |= pw;
+			else if (pw < ew->tie)
+				ew->tie = pw;
+		} else if (o == TWZ_OFFER_BETTER) {
+			/* Queued in this bucket already. */
+			ew->diagonal = dw;
+			ew->sets = pw;
+		}
+	}
+	return 0;
+}
+
+/* Relax the shortcuts out of v (bucket b, diagonal count d), carrying
+ * the first moves fv on along every move. */
+static inline __attribute__((always_inline)) int
+twz_step_shortcuts(struct twz_step *k, uint32_t v, uint32_t b, uint32_t d,
+		   uint8_t fv, const unsigned f)
+{
+	const struct twz_shortcuts *sc = k->sc;
+
+	if (!(f & TWZ_STEP_SHORTCUTS) || !sc || sc->pos[v] == TWZ_NODE_NONE)
+		return 0;
+	uint32_t i = sc->pos[v], straight = (b - k->h[d]) / 2;
+	uint64_t pw = fv * TWZ_BYTES_01;
+	for (uint32_t j = sc->first[i]; j < sc->first[i + 1]; j++) {
+		uint32_t w = sc->to[j];
+		if (w == v)
+			continue;
+		uint32_t dw = d + (uint32_t)sc->key[j];
+		uint32_t bw = 2 * (straight + (uint32_t)(sc->key[j] >> 32)) +
+			      k->h[dw];
+		if (twz_step_relax(k, w, bw, dw, pw, f) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Settle entry v (its bookkeeping, then the hook's word). */
+static inline __attribute__((always_inline)) int
+twz_step_settle(struct twz_step *k, uint32_t v, uint64_t sets,
+		const unsigned f, int (*settle)(struct twz_step *k, uint32_t v))
+{
+	if (f & TWZ_STEP_BOUNDED) {
+		k->state[v] |= TWZ_STEP_SETTLED;
+		k->order[k->order_len++] = v;
+	}
+	if (f & TWZ_STEP_MOVES)
+		k->moves[v] = twz_sets_fold(sets);
+	return settle ? settle(k, v) : TWZ_SETTLE_EXPAND;
+}
+
+static inline __attribute__((always_inline)) uint32_t
+twz_step_next(const struct twz_step *k, uint32_t v, unsigned m,
+	      const unsigned f)
+{
+	if (f & TWZ_STEP_CELLS)
+		return (uint32_t)((int32_t)v + k->offset[m]);
+	return k->neighbour[(size_t)v * TWZ_MOVE_COUNT + m];
+}
+
+/*
+ * Start a search from s: settle it and relax its moves, each neighbour's
+ * sets its move in every byte (so it passes it on along every move).
+ * 0, 1 when the hook stopped the search, -1 out of memory.
+ */
+static inline __attribute__((always_inline)) int
+twz_step_seed(struct twz_step *k, uint32_t s, const unsigned f,
+	      int (*settle)(struct twz_step *k, uint32_t v))
+{
+	k->e[s] = (struct twz_entry){ 0, 0, { 0 } };
+	if (f & TWZ_STEP_BOUNDED)
+		k->touched[k->touched_len++] = s;
+	int r = twz_step_settle(k, s, 0, f, settle);
+	if (r != TWZ_SETTLE_EXPAND)
+		return r == TWZ_SETTLE_STOP;
+	/* Both a straight move and a diagonal one land in bucket 2. */
+	for (unsigned mask = k->legal[s]; mask; mask &= mask - 1) {
+		unsigned m = (unsigned)__builtin_ctz(mask);
+		uint32_t w = twz_step_next(k, s, m, f);
+		uint64_t pw = f & TWZ_STEP_LEX
+			? twz_tie_of(k->node_cell[s], k->node_cell[w])
+			: (uint64_t)(1u << m) * TWZ_BYTES_01;
+		if (twz_step_relax(k, w, 2, twz_move_is_diagonal(m), pw, f) != 0)
+			return -1;
+	}
+	return twz_step_shortcuts(k, s, 0, 0, 0, f);
+}
+
+/*
+ * The visit of twz_search_loop: skip a stale entry, or settle v of
+ * bucket b, ask the hook (may be NULL), and relax its moves (see the top)
+ * and shortcuts. 0, 1 to stop, -1 out of memory.
+ */
+static inline __attribute__((always_inline)) int
+twz_step_visit(struct twz_step *k, uint32_t v, uint32_t b, const unsigned f,
+	       int (*settle)(struct twz_step *k, uint32_t v))
+{
+	const struct twz_entry *ev = &k->e[v];
+	const uint32_t *h = k->h;
+
+	/* An entry is queued again only when its bucket drops, so the one
+	 * that matches its bucket is its only live one. */
+	if (ev->bucket != b)
+		return 0;
+	uint64_t c = ev->sets, out = 0;
+	uint32_t d = ev->diagonal;
+	int r = twz_step_settle(k, v, c, f, settle);
+	if (r != TWZ_SETTLE_EXPAND)
+		return r == TWZ_SETTLE_STOP;
+	unsigned nz;
+	if (f & TWZ_STEP_LEX) {
+		nz = k->legal[v];
+	} else {
+		const uint64_t *spread = k->spread;
+		uint32_t sl = (uint32_t)c;
+		if (f & TWZ_STEP_EIGHT) {
+			uint32_t sh = (uint32_t)(c >> 32);
+			out = (uint64_t)sh << 32 |
+			      (sl | sh | (sh << 8 | sh >> 24));
+		} else {
+			uint32_t ew = (sl >> 8 | sl >> 24) & 0xFF;
+			out = sl | ew * 0x00010001u;
+		}
+		uint32_t fo = k->forced[v];
+		if (fo) {
+			for (unsigned i = 0; i < 4; i++)
+				out |= spread[fo >> (8 * i) & 0xFF] &
+				       ((c >> (8 * i) & 0xFF) * TWZ_BYTES_01);
+		}
+		out &= spread[k->legal[v]];
+		nz = twz_nonzero_bytes(out);
+		/* No first moves: reached only through shortcuts out of
+		 * the source, which carry none; passed on everywhere. */
+		if ((f & TWZ_STEP_SHORTCUTS) && !c)
+			nz = k->legal[v];
+	}
+	uint32_t bs = b + 2, bd = b + h[d + 1] - h[d];
+	for (; nz; nz &= nz - 1) {
+		unsigned m = (unsigned)__builtin_ctz(nz);
+		uint32_t w = twz_step_next(k, v, m, f);
+		int diag = m >= 4;
+		/* A settled node: spare the tie-break's hash. */
+		if ((f & TWZ_STEP_LEX) && k->e[w].bucket < (diag ? bd : bs))
+			continue;
+		uint64_t pw = f & TWZ_STEP_LEX
+			? c + twz_tie_of(k->node_cell[v], k->node_cell[w])
+			: out & (uint64_t)0xFF << (8 * m);
+		if (twz_step_relax(k, w, diag ? bd : bs, d + (uint32_t)diag,
+				   pw, f) != 0)
+			return -1;
+	}
+	if (f & TWZ_STEP_SHORTCUTS)
+		return twz_step_shortcuts(k, v, b, d, twz_sets_fold(c), f);
+	return 0;
 }
 
 #endif

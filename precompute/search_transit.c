@@ -1,6 +1,7 @@
 /*
  * search_transit.c - the bounded searches of the TRANSIT bake (see
- * search_transit.h).
+ * search_transit.h): the step of search.h by node, with a settle hook
+ * per kind of search.
  */
 #include "search_transit.h"
 
@@ -11,57 +12,80 @@
  * many half units is refused (no shortest path is that long). */
 #define RING_MAX (1u << 28)
 
-
-/* state bits */
-#define QUEUED 1u
-#define SETTLED TWZ_TSEARCH_SETTLED
-#define AREA 4u   /* inside the area of the current local searches */
+#define AREA 2u   /* state bit: inside the area of the local searches */
 
 int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 {
 	size_t n = tg->node_count ? tg->node_count : 1;
 	/* Every per-node array in one block, the widest entries first. */
-	uint8_t *p = malloc(n * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t) + 4));
+	uint8_t *p = malloc(n * (sizeof(struct twz_entry) + 3 * sizeof(uint32_t) + 5));
+	struct twz_step *k = &ws->st;
 
 	memset(ws, 0, sizeof *ws);
 	ws->tg = tg;
 	/* A shortest path has fewer than n moves, so diagonal counts of
-	 * every cost met stay <= n. */
-	ws->half_sqrt8 = twz_half_sqrt8_table(n + 1);
+	 * every cost met stay <= n; one more for the step past the last. */
+	ws->half_sqrt8 = twz_half_sqrt8_table(n + 2);
 	if (!p || !ws->half_sqrt8) {
 		free(p);
 		twz_tsearch_free(ws);
 		return -1;
 	}
-	ws->key = (uint64_t *)p;
-	ws->tie = ws->key + n;
-	ws->touched = (uint32_t *)(ws->tie + n);
-	ws->order = ws->touched + n;
-	ws->moves = (uint8_t *)(ws->order + n);
-	ws->state = ws->moves + n;
-	ws->mark = ws->state + n;
+	k->e = (struct twz_entry *)p;
+	uint32_t *forced = (uint32_t *)(k->e + n);
+	k->touched = forced + n;
+	k->order = k->touched + n;
+	k->moves = (uint8_t *)(k->order + n);
+	k->state = k->moves + n;
+	ws->mark = k->state + n;
 	ws->legal = ws->mark + n;
-	memset(ws->state, 0, n);
-	for (uint32_t v = 0; v < tg->node_count; v++)
+	ws->area_legal = ws->legal + n;
+	memset(k->state, 0, n);
+	memset(ws->area_legal, 0, n);
+	twz_spread_table(ws->spread);
+	for (uint32_t v = 0; v < tg->node_count; v++) {
+		k->e[v].bucket = TWZ_UNREACHED;
 		ws->legal[v] = (uint8_t)twz_graph_moves(tg, v);
+		forced[v] = twz_forced_moves(tg, v);
+	}
+	k->forced = forced;
+	k->spread = ws->spread;
+	k->h = ws->half_sqrt8;
+	k->neighbour = tg->neighbour;
+	k->node_cell = tg->node_cell;
+	k->ring = &ws->ring;
 	return 0;
 }
 
 void twz_tsearch_free(struct twz_tsearch *ws)
 {
-	free(ws->key);  /* the block of every per-node array */
+	free(ws->st.e);  /* the block of every per-node array */
 	free(ws->half_sqrt8);
 	twz_ring_free(&ws->ring);
 	memset(ws, 0, sizeof *ws);
 }
 
-void twz_tsearch_area(struct twz_tsearch *ws, uint32_t lo, uint32_t hi, int on)
+void twz_tsearch_area(struct twz_tsearch *ws, const uint32_t *range,
+		      uint32_t ranges, int on)
 {
-	for (uint32_t v = lo; v < hi; v++) {
-		if (on)
-			ws->state[v] |= AREA;
-		else
-			ws->state[v] &= (uint8_t)~AREA;
+	const struct twz_graph *tg = ws->tg;
+	uint8_t *state = ws->st.state;
+
+	for (uint32_t i = 0; i < ranges; i++)
+		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++)
+			state[v] = (uint8_t)(on ? state[v] | AREA : state[v] & ~AREA);
+	if (!on)
+		return;
+	/* The moves that stay inside: a local search takes only those. */
+	for (uint32_t i = 0; i < ranges; i++) {
+		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++) {
+			const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+			unsigned mask = 0;
+			for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+				if (nb[m] != TWZ_NODE_NONE && (state[nb[m]] & AREA))
+					mask |= 1u << m;
+			ws->area_legal[v] = (uint8_t)mask;
+		}
 	}
 }
 
@@ -69,6 +93,7 @@ void twz_tsearch_area(struct twz_tsearch *ws, uint32_t lo, uint32_t hi, int on)
  * the previous search's nodes back to untouched. */
 static int reset(struct twz_tsearch *ws, uint64_t span)
 {
+	struct twz_step *k = &ws->st;
 	uint32_t ring = 4;  /* a move goes 2 or 3 half units up */
 
 	while (ring < span + 4 && ring < RING_MAX)
@@ -77,71 +102,32 @@ static int reset(struct twz_tsearch *ws, uint64_t span)
 		return -1;
 	if (twz_ring_reserve(&ws->ring, ring) != 0)
 		return -1;
-	for (uint32_t i = 0; i < ws->touched_len; i++)
-		ws->state[ws->touched[i]] &= AREA;
-	ws->touched_len = 0;
-	ws->order_len = 0;
+	for (uint32_t i = 0; i < k->touched_len; i++) {
+		uint32_t v = k->touched[i];
+		k->e[v].bucket = TWZ_UNREACHED;
+		k->state[v] &= AREA;
+	}
+	k->touched_len = 0;
+	k->order_len = 0;
 	/* A search that stopped early left entries behind. */
 	if (ws->partial)
 		for (uint32_t i = 0; i < ws->ring.alloc; i++)
 			ws->ring.len[i] = 0;
-	ws->queued = 0;
+	k->queued = 0;
 	ws->partial = 1;
 	return 0;
 }
 
-/* 2 * straight + floor(2 * sqrt(2) * diagonal): floor(2 * cost), exactly.
- * A move adds 2 or 3, so optimal predecessors sit in lower buckets. */
-static inline uint64_t bucket_of(const struct twz_tsearch *ws, uint64_t key)
-{
-	return 2 * (key >> 32) + ws->half_sqrt8[(uint32_t)key];
-}
-
-static inline int push(struct twz_tsearch *ws, uint64_t bucket, uint32_t node)
-{
-	if (twz_ring_push(&ws->ring, (uint32_t)(bucket & (ws->ring.size - 1)),
-			  node) != 0)
-		return -1;
-	ws->queued++;
-	return 0;
-}
-
-/* The tie-break of the move between squares a and b: the same both ways
- * and for every run, so lexicographically shortest paths are one fixed
- * choice among the equally short ones. */
-static inline uint64_t tie_of(uint32_t a, uint32_t b)
-{
-	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
-	uint64_t h = (lo << 32 | hi) * 0x9E3779B97F4A7C15ull;
-
-	h ^= h >> 29;
-	h *= 0xBF58476D1CE4E5B9ull;
-	h ^= h >> 32;
-	return h & 0xFFFFF;  /* 20 bits: sums over any path fit 64 bits */
-}
-
-static inline uint64_t move_key(unsigned m)
-{
-	return twz_move_is_diagonal(m) ? 1 : (uint64_t)1 << 32;
-}
-
-static int start(struct twz_tsearch *ws, uint32_t s, uint64_t span)
-{
-	if (reset(ws, span) != 0)
-		return -1;
-	ws->key[s] = 0;
-	ws->tie[s] = 0;
-	ws->moves[s] = 0;
-	ws->state[s] |= QUEUED;
-	ws->touched[ws->touched_len++] = s;
-	return push(ws, 0, s);
-}
-
-enum mode {
-	MODE_LOCAL,     /* first moves, inside the area + shortcuts */
-	MODE_FLAGS,     /* costs, stop at `want` flagged nodes */
-	MODE_TARGETS,   /* costs, stop at `want` targets by index */
-	MODE_SELECT,    /* lexicographic, expand inside the outer square */
+/* A search's step and the settle hook's parameters; the step first, so
+ * the hook finds the rest. */
+struct search {
+	struct twz_step st;
+	const struct twz_graph *tg;
+	uint32_t bx, by;            /* the source's block */
+	uint32_t want, got;         /* flags, targets */
+	const uint8_t *flag;        /* flags */
+	const uint32_t *index;      /* targets */
+	uint32_t min;
 };
 
 /* Whether v's block is within tg->outer blocks of block (bx, by). */
@@ -154,140 +140,80 @@ static inline int near(const struct twz_graph *tg, uint32_t v,
 	return dx <= tg->outer && dy <= tg->outer;
 }
 
-/* Offer w the cost kw (tie tw, first moves fm). Settled nodes sit in
- * lower buckets than any offer, so they are never replaced. */
-static inline int relax(struct twz_tsearch *ws, enum mode mode, uint32_t w,
-			uint64_t kw, uint64_t tw, uint8_t fm)
+/* Stop once `want` flagged nodes are settled. */
+static inline int settle_flags(struct twz_step *st, uint32_t v)
 {
-	uint64_t bw = bucket_of(ws, kw);
+	struct search *k = (struct search *)st;
 
-	if (ws->state[w] & QUEUED) {
-		uint64_t old = ws->key[w];
-		if (kw == old) {
-			if (mode == MODE_LOCAL)
-				ws->moves[w] |= fm;
-			if (mode == MODE_SELECT && tw < ws->tie[w])
-				ws->tie[w] = tw;
-			return 0;
-		}
-		uint64_t bo = bucket_of(ws, old);
-		/* Buckets fit 32 bits (see search.h). */
-		if (bw > bo || (bw == bo &&
-				twz_offer(ws->half_sqrt8, (uint32_t)bw, (uint32_t)kw,
-					  (uint32_t)old) != TWZ_OFFER_BETTER))
-			return 0;
-	} else {
-		ws->state[w] |= QUEUED;
-		ws->touched[ws->touched_len++] = w;
-	}
-	ws->key[w] = kw;
-	ws->tie[w] = tw;
-	ws->moves[w] = fm;
-	return push(ws, bw, w);
+	return k->flag[v] && ++k->got == k->want ? TWZ_SETTLE_STOP
+						 : TWZ_SETTLE_EXPAND;
 }
 
-/* What a node's visit needs: the search and its mode's parameters. */
-struct visit {
-	struct twz_tsearch *ws;
-	uint32_t s, bx, by;         /* the source and its block */
-	uint32_t want, got;         /* MODE_FLAGS, MODE_TARGETS */
-	const uint8_t *flag;        /* MODE_FLAGS */
-	const uint32_t *index;      /* MODE_TARGETS */
-	uint32_t min;
-	const struct twz_shortcuts *sc;  /* MODE_LOCAL, may be NULL */
-};
+/* Stop once `want` targets are settled. */
+static inline int settle_targets(struct twz_step *st, uint32_t v)
+{
+	struct search *k = (struct search *)st;
 
-/* Settle v of bucket b, stop when the mode says so, relax its moves (and
- * shortcuts). `mode` is a constant at each use, so each mode compiles to
- * its own specialised copy of the loop. */
+	return k->index[v] != TWZ_NODE_NONE && k->index[v] >= k->min &&
+	       ++k->got == k->want ? TWZ_SETTLE_STOP : TWZ_SETTLE_EXPAND;
+}
+
+/* A node outside the outer square of the source's block: an end. */
+static inline int settle_select(struct twz_step *st, uint32_t v)
+{
+	struct search *k = (struct search *)st;
+
+	return near(k->tg, v, k->bx, k->by) ? TWZ_SETTLE_EXPAND : TWZ_SETTLE_END;
+}
+
+/* The kinds of search, each a constant set of step flags. */
+#define LOCAL (TWZ_STEP_BOUNDED | TWZ_STEP_MOVES | TWZ_STEP_SHORTCUTS)
+#define COSTS TWZ_STEP_BOUNDED
+#define SELECT (TWZ_STEP_BOUNDED | TWZ_STEP_LEX)
+#define E8 TWZ_STEP_EIGHT
+
+/* The loop's visit of each kind: the step with its flags and hook. */
+#define VISIT(name, flags, settle)					\
+	static int name(void *k, uint32_t v, uint32_t b)		\
+	{								\
+		return twz_step_visit(k, v, b, flags, settle);		\
+	}
+
+VISIT(visit_local8, LOCAL | E8, NULL)
+VISIT(visit_local4, LOCAL, NULL)
+VISIT(visit_flags8, COSTS | E8, settle_flags)
+VISIT(visit_flags4, COSTS, settle_flags)
+VISIT(visit_targets8, COSTS | E8, settle_targets)
+VISIT(visit_targets4, COSTS, settle_targets)
+VISIT(visit_select, SELECT, settle_select)
+
+/* Search from s with the step flags f, the moves legal, the shortcuts
+ * sc, the hook settle and the loop's visit fn (of the same flags and
+ * hook) on a copy of ws's step; what it touched and settled goes back. */
 static inline __attribute__((always_inline)) int
-visit(struct visit *k, uint32_t v, uint32_t b, enum mode mode)
-{
-	struct twz_tsearch *ws = k->ws;
-	const struct twz_graph *tg = ws->tg;
-	const struct twz_shortcuts *sc = k->sc;
-	uint64_t kv = ws->key[v];
-
-	if ((ws->state[v] & SETTLED) || bucket_of(ws, kv) != b)
-		return 0;  /* stale entry */
-	ws->state[v] |= SETTLED;
-	ws->order[ws->order_len++] = v;
-	if (mode == MODE_FLAGS && k->flag[v] && ++k->got == k->want)
-		return 1;
-	if (mode == MODE_TARGETS && k->index[v] != TWZ_NODE_NONE &&
-	    k->index[v] >= k->min && ++k->got == k->want)
-		return 1;
-	if (mode == MODE_SELECT && !near(tg, v, k->bx, k->by))
-		return 0;  /* a node just outside: an end */
-	const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-	uint8_t fv = ws->moves[v];
-	for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
-		unsigned m = (unsigned)__builtin_ctz(mask);
-		uint32_t w = nb[m];
-		uint8_t sw = ws->state[w];
-		if (sw & SETTLED)
-			continue;
-		if (mode == MODE_LOCAL && !(sw & AREA))
-			continue;
-		uint64_t tw = 0;
-		if (mode == MODE_SELECT)
-			tw = ws->tie[v] + tie_of(tg->node_cell[v],
-						 tg->node_cell[w]);
-		uint8_t fm = v == k->s ? (uint8_t)(1u << m) : fv;
-		if (relax(ws, mode, w, kv + move_key(m), tw, fm) != 0)
-			return -1;
-	}
-	if (mode != MODE_LOCAL || !sc || sc->pos[v] == TWZ_NODE_NONE)
-		return 0;
-	uint32_t i = sc->pos[v];
-	for (uint32_t j = sc->first[i]; j < sc->first[i + 1]; j++) {
-		uint32_t w = sc->to[j];
-		if (w == v || (ws->state[w] & SETTLED))
-			continue;
-		if (relax(ws, mode, w, kv + sc->key[j], 0, fv) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int visit_local(void *k, uint32_t v, uint32_t b)
-{
-	return visit(k, v, b, MODE_LOCAL);
-}
-
-static int visit_flags(void *k, uint32_t v, uint32_t b)
-{
-	return visit(k, v, b, MODE_FLAGS);
-}
-
-static int visit_targets(void *k, uint32_t v, uint32_t b)
-{
-	return visit(k, v, b, MODE_TARGETS);
-}
-
-static int visit_select(void *k, uint32_t v, uint32_t b)
-{
-	return visit(k, v, b, MODE_SELECT);
-}
-
-/* Search from k->s in `mode`, over the loop of search.h. */
-static inline __attribute__((always_inline)) int
-run(struct visit *k, enum mode mode,
+run(struct twz_tsearch *ws, struct search *k, uint32_t s,
+    const uint8_t *legal, const struct twz_shortcuts *sc, const unsigned f,
+    int (*settle)(struct twz_step *st, uint32_t v),
     int (*fn)(void *k, uint32_t v, uint32_t b))
 {
-	struct twz_tsearch *ws = k->ws;
 	const struct twz_graph *tg = ws->tg;
 
-	k->bx = tg->node_bx[k->s];
-	k->by = tg->node_by[k->s];
-	k->got = 0;
-	if (start(ws, k->s, k->sc ? k->sc->span : 0) != 0)
+	if (reset(ws, sc ? sc->span : 0) != 0)
 		return -1;
-	if ((mode == MODE_FLAGS || mode == MODE_TARGETS) && k->want == 0)
-		return 0;
+	k->st = ws->st;
+	k->st.legal = legal;
+	k->st.sc = sc;
+	k->tg = tg;
+	k->bx = tg->node_bx[s];
+	k->by = tg->node_by[s];
+	k->got = 0;
 	/* The ring is longer than any move or shortcut: new entries land
 	 * in later buckets. */
-	int e = twz_search_loop(&ws->ring, 0, &ws->queued, 0, k, fn);
+	int e = twz_step_seed(&k->st, s, f, settle);
+	if (e == 0)
+		e = twz_search_loop(&ws->ring, 2, &k->st.queued, 0, k, fn);
+	ws->st.touched_len = k->st.touched_len;
+	ws->st.order_len = k->st.order_len;
 	if (e < 0)
 		return -1;
 	if (e == 0)
@@ -298,41 +224,71 @@ run(struct visit *k, enum mode mode,
 int twz_tsearch_local(struct twz_tsearch *ws, uint32_t s,
 		      const struct twz_shortcuts *sc)
 {
-	struct visit k = { .ws = ws, .s = s, .sc = sc };
+	struct search k = { .want = 0 };
 
-	return run(&k, MODE_LOCAL, visit_local);
+	if (ws->tg->connectivity == 8)
+		return run(ws, &k, s, ws->area_legal, sc, LOCAL | E8, NULL,
+			   visit_local8);
+	return run(ws, &k, s, ws->area_legal, sc, LOCAL, NULL, visit_local4);
 }
 
 int twz_tsearch_flags(struct twz_tsearch *ws, uint32_t s, const uint8_t *flag,
 		      uint32_t want)
 {
-	struct visit k = { .ws = ws, .s = s, .want = want, .flag = flag };
+	struct search k = { .want = want, .flag = flag };
 
-	return run(&k, MODE_FLAGS, visit_flags);
+	if (want == 0)
+		return reset(ws, 0);  /* nothing settled */
+	if (ws->tg->connectivity == 8)
+		return run(ws, &k, s, ws->legal, NULL, COSTS | E8, settle_flags,
+			   visit_flags8);
+	return run(ws, &k, s, ws->legal, NULL, COSTS, settle_flags,
+		   visit_flags4);
 }
 
 int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
 			const uint32_t *index, uint32_t min, uint32_t want)
 {
-	struct visit k = { .ws = ws, .s = s, .want = want, .index = index,
-			   .min = min };
+	struct search k = { .want = want, .index = index, .min = min };
 
-	return run(&k, MODE_TARGETS, visit_targets);
+	if (want == 0)
+		return reset(ws, 0);  /* nothing settled */
+	if (ws->tg->connectivity == 8)
+		return run(ws, &k, s, ws->legal, NULL, COSTS | E8,
+			   settle_targets, visit_targets8);
+	return run(ws, &k, s, ws->legal, NULL, COSTS, settle_targets,
+		   visit_targets4);
+}
+
+/* Whether the move m from v to w is tight on a lexicographically
+ * shortest path: w's cost and tie-break are v's plus the move's. */
+static int tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
+		 unsigned m)
+{
+	const struct twz_entry *ev = &ws->st.e[v], *ew = &ws->st.e[w];
+	const uint32_t *h = ws->half_sqrt8;
+	uint32_t d = ev->diagonal + twz_move_is_diagonal(m);
+
+	return ew->diagonal == d &&
+	       ew->bucket == ev->bucket + (d == ev->diagonal ? 2 : h[d] - h[ev->diagonal]) &&
+	       ew->tie == ev->tie + twz_tie_of(ws->tg->node_cell[v],
+					       ws->tg->node_cell[w]);
 }
 
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
 {
 	const struct twz_graph *tg = ws->tg;
 	uint32_t bx = tg->node_bx[u], by = tg->node_by[u];
-	struct visit k = { .ws = ws, .s = u };
+	struct search k = { .want = 0 };
 
-	if (run(&k, MODE_SELECT, visit_select) != 0)
+	if (run(ws, &k, u, ws->legal, NULL, SELECT, settle_select,
+		visit_select) != 0)
 		return -1;
 	/* Backwards over the settling order: a node is marked when it is an
 	 * end itself or a tight move leads to a marked node. Successors on a
 	 * shortest path are settled later, so they are decided first. */
-	for (uint32_t i = ws->order_len; i-- > 0;) {
-		uint32_t v = ws->order[i];
+	for (uint32_t i = ws->st.order_len; i-- > 0;) {
+		uint32_t v = ws->st.order[i];
 		ws->mark[v] = 0;
 		if (!near(tg, v, bx, by)) {
 			ws->mark[v] = 1;
@@ -342,11 +298,9 @@ int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
 		for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
 			unsigned m = (unsigned)__builtin_ctz(mask);
 			uint32_t w = nb[m];
-			if (!(ws->state[w] & SETTLED) || !ws->mark[w])
+			if (!twz_tsearch_settled(ws, w) || !ws->mark[w])
 				continue;
-			if (ws->key[v] + move_key(m) == ws->key[w] &&
-			    ws->tie[v] + tie_of(tg->node_cell[v], tg->node_cell[w]) ==
-				    ws->tie[w]) {
+			if (tight(ws, v, w, m)) {
 				ws->mark[v] = 1;
 				break;
 			}
