@@ -59,7 +59,8 @@
 #define TWZ_H_NODE_ORDER 82        /* u8     TWZ_ORDER_* used by the bake */
 #define TWZ_H_BUILD_CODEC 83       /* u8     TWZ_CODEC_* asked for */
 #define TWZ_H_BUILD_LEVEL 84       /* i8     zstd level asked for */
-#define TWZ_H_RESERVED 85          /* u8[35] zero */
+#define TWZ_H_LEVEL_KIND 85        /* u8     1.4: TWZ_LEVEL_*, 0 before */
+#define TWZ_H_RESERVED 86          /* u8[34] zero */
 #define TWZ_H_RESERVED_END 120
 #define TWZ_H_HEADER_CHECKSUM 120  /* u64    XXH3-64 of bytes [0, 120) */
 
@@ -90,6 +91,13 @@ enum twz_order {
 	TWZ_ORDER_BLOCKS = 2,      /* TRANSIT: block after block, DFS inside */
 };
 
+/* What the nodes are (TWZ_H_LEVEL_KIND). Files before 1.4 hold 0. */
+enum twz_level_kind {
+	TWZ_LEVEL_GRID = 0,        /* cells of a .map grid */
+	TWZ_LEVEL_GRAPH = 1,       /* 1.4: vertices of a weighted directed graph */
+	TWZ_LEVEL_NAVMESH = 2,     /* 1.4: convex polygons of a navmesh */
+};
+
 enum twz_codec {
 	TWZ_CODEC_RAW = 0,
 	TWZ_CODEC_ZSTD = 1,
@@ -106,6 +114,10 @@ enum twz_codec {
 /* 1.2: CELL_NODE holds u16 entries, 0xFFFF for a wall: only in a CPD
  * file with bucketed rows and fewer than 0xFFFF nodes. */
 #define TWZ_FEATURE_NARROW_CELL_NODE (1u << 2)
+/* 1.4 adds these feature bits (each file sets the ones it uses):
+ * bit 3 graph levels, bit 4 navmesh levels, bit 5 junction graphs,
+ * bit 6 CPD node records with an inline first bucket, bit 7 TRANSIT
+ * access nodes, bit 8 chunked sections. */
 #define TWZ_FEATURES_KNOWN_REQUIRED \
 	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
 	 TWZ_FEATURE_NARROW_CELL_NODE)
@@ -147,8 +159,11 @@ enum twz_transit_section_kind {
 };
 #define TWZ_SECTION_TRANSIT_FIRST 32
 #define TWZ_SECTION_TRANSIT_MAX 39
+/* Kinds of 1.4 by feature: 48..63 graph levels, 64..79 navmesh levels,
+ * 80..95 junction graphs, 96..111 CPD inline records, 112..127 TRANSIT
+ * access nodes. Layers (5c) put layer l's kind k at 256 * l + k. */
 /* Bound of arrays indexed by any known section kind. */
-#define TWZ_SECTION_KIND_LIMIT 48
+#define TWZ_SECTION_KIND_LIMIT 256
 
 /* TRANSIT_PARAMS fields (byte offsets). */
 #define TWZ_TP_ORIGIN_X 0          /* u32    walkable bounding box corner */

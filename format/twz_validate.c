@@ -38,6 +38,9 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 		return TWZ_E_DAMAGED;
 	if (!twz_all_zero(buf + TWZ_H_RESERVED, TWZ_H_RESERVED_END - TWZ_H_RESERVED))
 		return TWZ_E_RESERVED;
+	/* A level kind this reader has no back end for. */
+	if (buf[TWZ_H_LEVEL_KIND] != TWZ_LEVEL_GRID)
+		return TWZ_E_FEATURE;
 	c->required_features = twz_le64(buf + TWZ_H_REQUIRED);
 	c->optional_features = twz_le64(buf + TWZ_H_OPTIONAL);
 	if (c->required_features & ~(uint64_t)TWZ_FEATURES_KNOWN_REQUIRED)
