@@ -20,7 +20,7 @@
 #define TWZ_MAGIC "\x89TWZ\r\n\x1a\n"
 #define TWZ_MAGIC_SIZE 8
 #define TWZ_FORMAT_MAJOR 1
-#define TWZ_FORMAT_MINOR 3
+#define TWZ_FORMAT_MINOR 4
 
 /* ---- fixed sizes ---------------------------------------------------- */
 
@@ -118,9 +118,11 @@ enum twz_codec {
  * bit 3 graph levels, bit 4 navmesh levels, bit 5 junction graphs,
  * bit 6 CPD node records with an inline first bucket, bit 7 TRANSIT
  * access nodes, bit 8 chunked sections. */
+/* 1.4: a CPD file over a junction graph (sections 80..86, below). */
+#define TWZ_FEATURE_JUNCTIONS (1u << 5)
 #define TWZ_FEATURES_KNOWN_REQUIRED \
 	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
-	 TWZ_FEATURE_NARROW_CELL_NODE)
+	 TWZ_FEATURE_NARROW_CELL_NODE | TWZ_FEATURE_JUNCTIONS)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {
@@ -162,6 +164,36 @@ enum twz_transit_section_kind {
 /* Kinds of 1.4 by feature: 48..63 graph levels, 64..79 navmesh levels,
  * 80..95 junction graphs, 96..111 CPD inline records, 112..127 TRANSIT
  * access nodes. Layers (5c) put layer l's kind k at 256 * l + k. */
+/* Junction graphs (1.4, TWZ_FEATURE_JUNCTIONS): FORMAT.md, "Junction
+ * graphs", is the spec. Such a file holds CELL_NODE, NODE_CELL and
+ * NODE_COMPONENT (u32, DFS order) and these. */
+enum twz_junction_section_kind {
+	TWZ_SECTION_JUNCTION_PARAMS = 80,      /* TWZ_JP_SIZE bytes */
+	TWZ_SECTION_JUNCTION_NODES = 81,       /* u32[J]: node of each junction */
+	TWZ_SECTION_JUNCTION_ROW_OFFSETS = 82, /* u32[J+1]: run index */
+	TWZ_SECTION_JUNCTION_RUNS = 83,        /* u32[]: start << 4 | symbol */
+	TWZ_SECTION_JUNCTION_LINKS = 84,       /* TWZ_JL_SIZE bytes a link */
+	TWZ_SECTION_LINK_ROW_OFFSETS = 85,     /* u32[L+1]: run index */
+	TWZ_SECTION_LINK_RUNS = 86,            /* TWZ_JR_SIZE bytes a run */
+};
+#define TWZ_SECTION_JUNCTION_FIRST 80
+#define TWZ_SECTION_JUNCTION_MAX 86
+/* JUNCTION_PARAMS fields. */
+#define TWZ_JP_JUNCTIONS 0         /* u32    junctions, J */
+#define TWZ_JP_LINKS 4             /* u32    links with chain cells, L */
+#define TWZ_JP_RESERVED 8          /* u8[24] zero */
+#define TWZ_JP_SIZE 32
+/* JUNCTION_LINKS record: a chain of cells between two junctions. */
+#define TWZ_JL_A 0                 /* u32    junction at the chain's start */
+#define TWZ_JL_B 4                 /* u32    junction at its end (may be A) */
+#define TWZ_JL_FIRST 8             /* u32    node of the first chain cell */
+#define TWZ_JL_COUNT 12            /* u32    chain cells, nodes FIRST.. */
+#define TWZ_JL_SIZE 16
+/* LINK_RUNS entry: from target junction START on, d(A, t) - d(B, t). */
+#define TWZ_JR_START 0             /* u32    first target junction */
+#define TWZ_JR_STRAIGHT 4          /* i32    straight part of the difference */
+#define TWZ_JR_DIAGONAL 8          /* i32    diagonal part */
+#define TWZ_JR_SIZE 12
 /* Bound of arrays indexed by any known section kind. */
 #define TWZ_SECTION_KIND_LIMIT 256
 

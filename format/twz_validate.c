@@ -231,6 +231,9 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 		 * a target of its region, and a sentinel. */
 		return 2 * (n * (2 * n + 1));
 	}
+	if ((c->required_features & TWZ_FEATURE_JUNCTIONS) &&
+	    kind >= TWZ_SECTION_JUNCTION_FIRST && kind <= TWZ_SECTION_JUNCTION_MAX)
+		return twz_junctions_raw_limit(c, kind, exact);
 	if (c->method != TWZ_METHOD_TRANSIT || !pr ||
 	    kind < TWZ_SECTION_TRANSIT_FIRST || kind > TWZ_SECTION_TRANSIT_MAX)
 		return UINT64_MAX;
@@ -244,6 +247,8 @@ twz_status twz_validate_content(const struct twz_container *c,
 	if (twz_validate_build_info(v->data[TWZ_SECTION_BUILD_INFO],
 				    v->size[TWZ_SECTION_BUILD_INFO]) != TWZ_OK)
 		return TWZ_E_DAMAGED;
+	if (c->required_features & TWZ_FEATURE_JUNCTIONS)
+		return twz_validate_junctions(c, v);
 	if (c->method == TWZ_METHOD_TRANSIT)
 		return twz_validate_transit(c, v);
 	return twz_validate_cpd(c, v);

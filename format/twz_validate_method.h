@@ -17,4 +17,11 @@ twz_status twz_validate_cpd(const struct twz_container *c,
 twz_status twz_validate_transit(const struct twz_container *c,
 				const struct twz_content *v);
 
+/* A CPD file over a junction graph (twz_validate_junctions.c), and the
+ * sizes its sections may claim. */
+twz_status twz_validate_junctions(const struct twz_container *c,
+				  const struct twz_content *v);
+uint64_t twz_junctions_raw_limit(const struct twz_container *c, uint32_t kind,
+				 int *exact);
+
 #endif /* TWZ_VALIDATE_METHOD_H */
