@@ -16,6 +16,7 @@
 
 struct twz_backend;
 struct twz_layers;
+struct twz_junctions;
 
 struct twz_db {
 	struct twz_container c;
@@ -51,6 +52,8 @@ struct twz_db {
 				     * each, so a decoded direction is checked
 				     * with one byte read */
 	struct twz_transit_view transit; /* method TWZ_METHOD_TRANSIT */
+	struct twz_junctions *junctions; /* TWZ_FEATURE_JUNCTIONS
+					  * (twz_junctions.c) */
 	int32_t move_offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
 	/* Agent sizes (twz_layers.c): the file's layers, on the handle
 	 * twz_open made; parent, on a layer's view, is that handle. */

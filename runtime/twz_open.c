@@ -97,7 +97,11 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 		/* Kinds from a newer minor version are not ours to read. */
 		int transit = pr && s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
 			      s->kind <= TWZ_SECTION_TRANSIT_MAX;
-		if (s->kind == 0 || (s->kind > TWZ_SECTION_KIND_MAX && !transit) ||
+		int junction = (db->c.required_features & TWZ_FEATURE_JUNCTIONS) &&
+			       s->kind >= TWZ_SECTION_JUNCTION_FIRST &&
+			       s->kind <= TWZ_SECTION_JUNCTION_MAX;
+		if (s->kind == 0 ||
+		    (s->kind > TWZ_SECTION_KIND_MAX && !transit && !junction) ||
 		    s->kind == TWZ_SECTION_TRANSIT_PARAMS)
 			continue;
 		st = twz__load_section(db, s, pr, flags);
@@ -164,9 +168,12 @@ twz_status twz__db_finish(twz_db *db)
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		db->move_offset[m] = twz_move_dx[m] +
 				     twz_move_dy[m] * (int32_t)db->c.width;
-	/* Validation admits these two methods only. */
+	/* Validation admits these two methods only, and junction graphs
+	 * over CPD. */
 	db->backend = db->c.method == TWZ_METHOD_TRANSIT ? &twz_backend_transit
 							: &twz_backend_cpd;
+	if (db->c.required_features & TWZ_FEATURE_JUNCTIONS)
+		db->backend = &twz_backend_junctions;
 	return db->backend->init(db);
 }
 
