@@ -203,10 +203,12 @@ size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 		PUT("\n");
 	}
 	PUT("connectivity=%u\n", opt->connectivity);
-	if (!transit)
+	if (!transit && !opt->junctions)
 		PUT("format=%s\n", formats[layout]);
+	if (opt->junctions)
+		PUT("junctions=1\n");
 	PUT("level=%d\n", opt->level);
-	if (!transit && layout != TWZ_LAYOUT_PLAIN)
+	if (!transit && !opt->junctions && layout != TWZ_LAYOUT_PLAIN)
 		PUT("max_scan=%u\n", opt->max_scan ? opt->max_scan : 64);
 	PUT("method=%s\n", transit ? "transit" : "cpd");
 	PUT("tool=twigz %s\n", twz_version());

@@ -37,6 +37,8 @@ struct twz_bake_options {
 				    alone: a plain bake */
 	unsigned apsp;           /* CPD: TWZ_APSP_* (apsp_dense.h) that finds
 				    the first moves; 0 one search per source */
+	int junctions;           /* CPD over the junction graph (junctions.h),
+				    recorded in BUILD_INFO */
 };
 
 /* Row layouts the bake can write. */

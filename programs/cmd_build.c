@@ -13,6 +13,7 @@
 #include "bake.h"
 #include "build_mpi.h"
 #include "cli_common.h"
+#include "junctions.h"
 #include "level_map.h"
 #include "shard.h"
 #include "transit.h"
@@ -30,6 +31,7 @@ struct build_args {
 	struct twz_agent_request agents; /* --agent-sizes; count 0 without */
 	unsigned shard, shards;    /* --shard I/N; 0 without */
 	int mpi;                   /* --mpi: one shard a rank of an MPI job */
+	int format_given;          /* --format */
 };
 
 static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
@@ -100,6 +102,25 @@ static void shard_option(struct twz_cli_args *ar, const char *a,
 					   val);
 }
 
+/* What --junctions does not combine with: 0, or the usage exit status
+ * after the message. A junction file is format 1.4 and CPD over the
+ * junction graph, searched by Dijkstra from each junction. */
+static int junction_conflicts(const struct build_args *b)
+{
+	if (b->transit)
+		return twz_cli_usage("%s", "--junctions bakes --method cpd only (TRANSIT has no junction graph)");
+	if (b->agents.count > 1 ||
+	    (b->agents.count == 1 && b->agents.sizes[0] != 1))
+		return twz_cli_usage("%s", "--junctions bakes one agent size: not with --agent-sizes");
+	if (b->shard || b->mpi)
+		return twz_cli_usage("%s", "--junctions bakes on one machine: not with --shard or --mpi");
+	if (b->format_given)
+		return twz_cli_usage("%s", "--junctions writes format 1.4: not with --format");
+	if (b->opt.apsp != TWZ_APSP_DIJKSTRA)
+		return twz_cli_usage("%s", "--junctions searches the junction graph: --apsp dijkstra only");
+	return 0;
+}
+
 /* 0, or the usage exit status after the message. */
 static int parse_args(int argc, char **argv, struct build_args *b)
 {
@@ -121,6 +142,7 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 			opt->threads = (unsigned)twz_cli_number(&ar, a, 1, 1024,
 				"a number from 1 to 1024");
 		} else if (!strcmp(a, "--format")) {
+			b->format_given = 1;
 			opt->layout = format_layout[twz_cli_choice(&ar, a, formats,
 				"1.0, 1.1 or 1.2")];
 		} else if (!strcmp(a, "--codec")) {
@@ -147,6 +169,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		} else if (!strcmp(a, "--apsp")) {
 			opt->apsp = (unsigned)twz_cli_choice(&ar, a, apsp_solvers,
 				"dijkstra, floyd or squaring");
+		} else if (!strcmp(a, "--junctions")) {
+			opt->junctions = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			b->quiet = 1;
 		} else {
@@ -175,7 +199,7 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "--mpi makes each rank a shard: not with --shard");
 	if (opt->apsp != TWZ_APSP_DIJKSTRA && b->transit)
 		return twz_cli_usage("%s", "--apsp is for --method cpd");
-	return 0;
+	return opt->junctions ? junction_conflicts(b) : 0;
 }
 
 static int build_cpd(const struct twz_grid *grid, const struct build_args *b)
@@ -213,6 +237,29 @@ static int build_cpd(const struct twz_grid *grid, const struct build_args *b)
 	}
 out:
 	twz_cpd_free(&cpd);
+	return rc;
+}
+
+static int build_junctions(const struct twz_grid *grid,
+			   const struct build_args *b)
+{
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_junction_db db;
+	int rc = 0;
+
+	if (twz_bake_junctions(grid, &b->opt, &db, &err) != 0)
+		return twz_cli_error(&err);
+	if (twz_junctions_write(&db, grid, &b->opt, b->out, &err) != 0)
+		rc = twz_cli_error(&err);
+	else if (!b->quiet)
+		fprintf(stderr, "twigz: baked %s -> %s (junctions): %u nodes, %u regions, "
+			"%u junctions, %u links over %u chain cells, %" PRIu64
+			" runs, %" PRIu64 " link runs, searches %.2fs\n",
+			b->level, b->out, db.graph.node_count,
+			db.graph.component_count, db.junction_count, db.link_count,
+			db.graph.node_count - db.junction_count, db.run_count,
+			db.link_run_count, db.seconds);
+	twz_junction_db_free(&db);
 	return rc;
 }
 
@@ -312,6 +359,8 @@ int twz_cmd_build(int argc, char **argv)
 	/* Size 1 alone is the plain file, byte for byte. */
 	if (b.agents.count && !(b.agents.count == 1 && b.agents.sizes[0] == 1))
 		rc = build_agents(&grid, &b);
+	else if (b.opt.junctions)
+		rc = build_junctions(&grid, &b);
 	else
 		rc = b.transit ? build_transit(&grid, &b) : build_cpd(&grid, &b);
 	twz_grid_free(&grid);

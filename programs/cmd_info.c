@@ -1,8 +1,9 @@
 /*
  * cmd_info.c - `twigz info DB [--json]`: what a database holds (format,
  * method, grid, nodes, runs, sizes, level hash, the agent sizes of a
- * file baked with --agent-sizes, and the tool version and options it was
- * baked with when it records them), as text or one JSON object.
+ * file baked with --agent-sizes, the junction graph of one baked with
+ * --junctions, and the tool version and options it was baked with when
+ * it records them), as text or one JSON object.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,6 +44,35 @@ static void print_agents(const twz_db *db, int json)
 	}
 	if (json)
 		printf("]");
+}
+
+/* A file baked with --junctions: junctions, links and the cells of their
+ * chains, and the runs of each kind of row. */
+static void print_junctions(const twz_db *db, const twz_info *in, int json)
+{
+	const uint8_t *p, *jr, *lr;
+	size_t size, jr_size, lr_size;
+
+	twz_inspect_section(db, TWZ_SECTION_JUNCTION_PARAMS, &p, &size);
+	if (!p || size != TWZ_JP_SIZE)
+		return;
+	twz_inspect_section(db, TWZ_SECTION_JUNCTION_RUNS, &jr, &jr_size);
+	twz_inspect_section(db, TWZ_SECTION_LINK_RUNS, &lr, &lr_size);
+	uint32_t j = twz_le32(p + TWZ_JP_JUNCTIONS), l = twz_le32(p + TWZ_JP_LINKS);
+	uint64_t jruns = jr_size / 4, lruns = lr_size / TWZ_JR_SIZE;
+	if (json) {
+		printf(",\"junctions\":{\"junctions\":%u,\"links\":%u,"
+		       "\"chain_cells\":%u,\"junction_runs\":%" PRIu64
+		       ",\"link_runs\":%" PRIu64 "}", j, l, in->node_count - j,
+		       jruns, lruns);
+		return;
+	}
+	printf("junctions    %u junctions (%.1f%% of the nodes), %u links over "
+	       "%u chain cells\n", j,
+	       in->node_count ? 100.0 * j / in->node_count : 0.0, l,
+	       in->node_count - j);
+	printf("             %" PRIu64 " junction runs, %" PRIu64 " link runs\n",
+	       jruns, lruns);
 }
 
 /* The BUILD_INFO section (validated at open), or size 0 and NULL. */
@@ -120,6 +150,7 @@ static void print_json(const twz_db *db, const twz_info *in, double bits,
 	       in->file_size, in->memory_size, bits,
 	       in->build_codec ? "zstd" : "raw", in->build_level, in->level_hash);
 	print_agents(db, 1);
+	print_junctions(db, in, 1);
 	print_build_json(bi);
 	printf("}\n");
 }
@@ -145,6 +176,7 @@ static void print_plain(const twz_db *db, const twz_info *in, double bits,
 	       in->memory_size, bits);
 	printf("level hash   %016" PRIx64 "\n", in->level_hash);
 	print_agents(db, 0);
+	print_junctions(db, in, 0);
 	print_build_plain(bi);
 }
 
