@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "first_moves.h"
 #include "rows.h"
 #include "twz_writer.h"
 
@@ -38,6 +39,8 @@ struct jgraph {
 	uint32_t *region_lo;     /* [J]: first junction of j's region */
 	uint32_t *region_hi;     /* [J]: one past its last */
 	uint16_t *jx, *jy;       /* junction coordinates (direction symbols) */
+	uint32_t *jbase;         /* [J]: node of each junction in the base
+				    graph (the grid search's numbering) */
 };
 
 static void jgraph_free(struct jgraph *jg)
@@ -52,6 +55,7 @@ static void jgraph_free(struct jgraph *jg)
 	free(jg->region_hi);
 	free(jg->jx);
 	free(jg->jy);
+	free(jg->jbase);
 	memset(jg, 0, sizeof *jg);
 }
 
@@ -192,11 +196,14 @@ struct worker {
 	uint8_t *done;               /* [J] */
 	struct heap_item *heap;
 	size_t heap_cap;
-	struct twz_runs runs;        /* scratch of one row */
+	struct twz_search grid;      /* the grid search, when it is used */
+	int has_grid;
 };
 
 struct jctx {
 	const struct twz_graph *gr;
+	const struct twz_graph *base;  /* the level in DFS order, all moves */
+	int grid_search;               /* search the grid, not the junctions */
 	uint32_t chunk;                /* junctions per unit of work */
 	const struct jgraph *jg;
 	const uint32_t *links;
@@ -219,6 +226,11 @@ static int worker_init(void *ctx, void *wk)
 	w->done = malloc(J);
 	w->heap_cap = (size_t)c->jg->arc_first[c->jg->jcount] + J + 1;
 	w->heap = malloc(w->heap_cap * sizeof *w->heap);
+	if (c->grid_search) {
+		if (twz_search_init(&w->grid, c->base) != 0)
+			return -1;
+		w->has_grid = 1;
+	}
 	return w->cache && w->dist && w->moves && w->done && w->heap ? 0 : -1;
 }
 
@@ -231,7 +243,8 @@ static void worker_fini(void *wk)
 	free(w->moves);
 	free(w->done);
 	free(w->heap);
-	twz_runs_free(&w->runs);
+	if (w->has_grid)
+		twz_search_free(&w->grid);
 }
 
 /* Exact order; the doubles decide whenever they are far enough apart
@@ -344,6 +357,29 @@ static void search(struct worker *w, const struct jgraph *jg, uint32_t src,
 	}
 }
 
+/* The same answers from the grid search of first_moves.h (by cell, over
+ * the whole region, canonical expansion): faster when most cells are
+ * junctions, as on levels of open ground or wide corridors. */
+static int find(const struct jctx *c, struct worker *w, uint32_t src,
+		struct twz_cost *dist, uint8_t *moves)
+{
+	const struct jgraph *jg = c->jg;
+
+	if (!c->grid_search) {
+		search(w, jg, src, dist, moves);
+		return 0;
+	}
+	if (twz_search_run(&w->grid, jg->jbase[src]) != 0)
+		return -1;
+	for (uint32_t t = jg->region_lo[src]; t < jg->region_hi[src]; t++) {
+		uint32_t v = jg->jbase[t];
+		dist[t] = w->grid.cost[v];
+		if (moves)
+			moves[t] = w->grid.moves[v];
+	}
+	return 0;
+}
+
 static int append_words(struct twz_runs *r, const uint32_t *v, unsigned n)
 {
 	if (r->len + n > r->cap) {
@@ -378,7 +414,8 @@ static int junction_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 					      NULL, 0 };
 		uint32_t before = out->len;
 
-		search(w, jg, j, w->cache + (j - lo) * J, w->moves);
+		if (find(c, w, j, w->cache + (j - lo) * J, w->moves) != 0)
+			return -1;
 		if (twz_row_encode_ranges(&src, range, 1, out) != 0)
 			return -1;
 		/* The encoder starts a row at 0 over wildcards; the file
@@ -395,8 +432,8 @@ static int junction_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 			const struct twz_cost *db = w->dist;
 			if (b >= lo && b < hi)
 				db = w->cache + (b - lo) * J;
-			else
-				search(w, jg, b, w->dist, NULL);
+			else if (find(c, w, b, w->dist, NULL) != 0)
+				return -1;
 			uint32_t at = lout->len;
 			int64_t ps = 0, pd = 0;
 			for (uint32_t t = jg->region_lo[j]; t < jg->region_hi[j]; t++) {
@@ -435,11 +472,13 @@ static int build_jgraph(const struct twz_graph *base, const struct order *o,
 	jg->region_hi = malloc(((size_t)J + 1) * sizeof *jg->region_hi);
 	jg->jx = malloc(((size_t)J + 1) * sizeof *jg->jx);
 	jg->jy = malloc(((size_t)J + 1) * sizeof *jg->jy);
+	jg->jbase = malloc(((size_t)J + 1) * sizeof *jg->jbase);
 	if (!jg->arc_first || !jg->link_first || !jg->link_ids ||
-	    !jg->region_lo || !jg->region_hi || !jg->jx || !jg->jy)
+	    !jg->region_lo || !jg->region_hi || !jg->jx || !jg->jy || !jg->jbase)
 		return -1;
 	for (uint32_t j = 0; j < J; j++) {
 		uint32_t v = o->old_of[o->jnode[j]];
+		jg->jbase[j] = v;
 		jg->jx[j] = base->node_x[v];
 		jg->jy[j] = base->node_y[v];
 		arcs += __builtin_popcount(twz_graph_moves(base, v));
@@ -597,6 +636,14 @@ int twz_bake_junctions(const struct twz_grid *g,
 	c.chunk = c.chunk < 1 ? 1 : c.chunk > CHUNK_MAX ? CHUNK_MAX : c.chunk;
 	chunks = (J + c.chunk - 1) / c.chunk;
 	c.gr = &out->graph;
+	c.base = &base;
+	/* A junction-graph search costs about J log J, a grid search about
+	 * N with a faster step (buckets, canonical expansion): the grid wins
+	 * once a third of the cells are junctions. TWZ_JUNCTIONS_SEARCH_*
+	 * force one (the tests compare their bytes). */
+	c.grid_search = opt->junctions == TWZ_JUNCTIONS_SEARCH_GRID ||
+			(opt->junctions != TWZ_JUNCTIONS_SEARCH_GRAPH &&
+			 (uint64_t)J * 3 > n);
 	c.jg = &jg;
 	c.links = o.links;
 	c.chunk_runs = calloc(chunks ? chunks : 1, sizeof *c.chunk_runs);

@@ -16,6 +16,11 @@
 
 #include "bake.h"
 
+/* twz_bake_options.junctions: any non-zero value bakes a junction graph;
+ * these two force how the searches run (the bytes are the same). */
+#define TWZ_JUNCTIONS_SEARCH_GRAPH 2   /* Dijkstra over the junctions */
+#define TWZ_JUNCTIONS_SEARCH_GRID 3    /* the CPD search over the cells */
+
 struct twz_junction_db {
 	struct twz_graph graph;   /* nodes in the junction order: DFS over the
 				     junctions, each chain's cells in a row
