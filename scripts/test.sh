@@ -13,6 +13,12 @@
 #   data          data/ matches its generator; every level in data/ is
 #                 baked and verified against its scenario; the bake is
 #                 the same bytes with one thread and with two
+#   junctions     data/junctions.map matches its generator; every level in
+#                 data/ baked with --junctions verifies against its
+#                 scenarios, the same bytes with one thread and two; with
+#                 the Moving AI levels (TWZ_MOVINGAI_DIR, else
+#                 ../shared/data/movingai), every scenario of
+#                 maze/maze512-8-0 too
 #   example       the C example of README.md compiles and runs
 #   consumers     the games of tests/consumers link libtwigz as README.md
 #                 says: a meson subproject with default_library=static
@@ -44,7 +50,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-STEPS="deps release data example consumers runtime_only sanitize tsan fuzz windows mpi"
+STEPS="deps release data junctions example consumers runtime_only sanitize tsan fuzz windows mpi"
 B=${TWIGZ_BUILD_DIR:-build}
 
 # Sets up a build directory, or reconfigures it with the same options.
@@ -90,6 +96,32 @@ step_data() {
 	"$tool" build data/demo.map -o "$B/data-check/demo-2.twz" --threads 2 --quiet
 	cmp "$B/data-check/demo-1.twz" "$B/data-check/demo-2.twz"
 	echo "data/demo.map: the same bytes with 1 and 2 threads"
+}
+
+# Junction graphs (twigz build --junctions), as the step list says.
+step_junctions() {
+	python3 data/make_junction_maze.py --check
+	tool="$B/programs/twigz"
+	out="$B/junctions-check"
+	mkdir -p "$out"
+	for map in data/*.map; do
+		name=$(basename "$map" .map)
+		"$tool" build "$map" -o "$out/$name.twz" --junctions --quiet
+		printf '%s (junctions): ' "$map"
+		"$tool" verify "$out/$name.twz" "$map.scen"
+	done
+	"$tool" build data/junctions.map -o "$out/j1.twz" --junctions --threads 1 --quiet
+	"$tool" build data/junctions.map -o "$out/j2.twz" --junctions --threads 2 --quiet
+	cmp "$out/j1.twz" "$out/j2.twz"
+	echo "data/junctions.map (junctions): the same bytes with 1 and 2 threads"
+	maze="${TWZ_MOVINGAI_DIR:-../shared/data/movingai}/maze/maze512-8-0.map"
+	if [ -f "$maze" ]; then
+		"$tool" build "$maze" -o "$out/maze512-8-0.twz" --junctions --quiet
+		printf '%s (junctions): ' "$maze"
+		"$tool" verify "$out/maze512-8-0.twz" "$maze.scen"
+	else
+		echo "$maze not found: skipped"
+	fi
 }
 
 # The C example of README.md (the first ```c block after its "example:

@@ -3,10 +3,11 @@
  * 1.4): every answer of the public API on small levels (width-1 mazes,
  * rooms, caves, pockets, rings without a junction, chains whose two ends
  * are one junction, parallel links, dead ends; 4- and 8-connected)
- * against a plain Dijkstra of the tests' own and the plain CPD; every
- * scenario of the Moving AI maze level; bytes that do not depend on the
+ * against a plain Dijkstra of the tests' own and the plain CPD, and a
+ * corner of the Moving AI maze level; bytes that do not depend on the
  * thread count; the golden file; crafted and fuzzed sections refused or
- * answered without a crash; the tool's options and refusals.
+ * answered without a crash; the tool's options and refusals. The whole
+ * Moving AI maze and its scenarios: scripts/test.sh, step junctions.
  */
 #include "test_support.h"
 
@@ -19,6 +20,10 @@
 #include "twz_validate.h"
 
 /* ---- bakes ----------------------------------------------------------- */
+
+/* twz_bake_options.junctions of the bakes below: 1 lets the bake pick
+ * its search, TWZ_JUNCTIONS_SEARCH_* force one. */
+static int search_mode = 1;
 
 static uint8_t *bake_junctions(const struct twz_grid *g, unsigned connectivity,
 			       unsigned codec, unsigned threads, size_t *len)
@@ -33,7 +38,7 @@ static uint8_t *bake_junctions(const struct twz_grid *g, unsigned connectivity,
 	opt.codec = codec;
 	opt.level = 3;
 	opt.threads = threads;
-	opt.junctions = 1;
+	opt.junctions = search_mode;
 	opt.name = "test";
 	ck_assert_msg(twz_bake_junctions(g, &opt, &db, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_junctions_encode(&db, g, &opt, &buf, len, &err) == 0,
@@ -366,6 +371,31 @@ START_TEST(test_junctions_threads)
 }
 END_TEST
 
+/* Both searches (Dijkstra over the junction graph, the CPD search over
+ * the cells) give the same bytes. */
+START_TEST(test_junctions_searches_agree)
+{
+	for (int kind = 0; kind < TWZ_TEST_KIND_COUNT; kind++)
+		for (unsigned conn = 4; conn <= 8; conn += 4) {
+			struct twz_grid g;
+			size_t la, lb;
+			twz_test_generate(&g, (enum twz_test_level_kind)kind, 40, 30, 9);
+			search_mode = TWZ_JUNCTIONS_SEARCH_GRAPH;
+			uint8_t *a = bake_junctions(&g, conn, TWZ_CODEC_RAW, 2, &la);
+			search_mode = TWZ_JUNCTIONS_SEARCH_GRID;
+			uint8_t *b = bake_junctions(&g, conn, TWZ_CODEC_RAW, 2, &lb);
+			search_mode = 1;
+			ck_assert_msg(la == lb && !memcmp(a, b, la),
+				      "%s, %u-connected: the searches differ",
+				      twz_test_kind_name((enum twz_test_level_kind)kind),
+				      conn);
+			free(a);
+			free(b);
+			twz_grid_free(&g);
+		}
+}
+END_TEST
+
 /* tests/golden/v1_4_junctions.twz opens and answers as the oracle does;
  * a fresh bake of its level (raw, one thread, level 9, as the README
  * says) gives the same sections. */
@@ -412,12 +442,15 @@ END_TEST
 
 /* ---- the Moving AI maze ------------------------------------------------ */
 
+/* maze512-8-0 has corridors 8 cells wide: nearly every cell is a
+ * junction, the case the junction graph does not shrink. A corner of it
+ * against the oracle and the plain CPD here; scripts/test.sh (step
+ * junctions) bakes the whole level and verifies every scenario. */
 START_TEST(test_junctions_movingai_maze)
 {
-	struct twz_grid g;
+	struct twz_grid g, cut;
 	struct twz_scen sc;
 	char scen_path[4096];
-	size_t len;
 
 	if (!twz_test_movingai_dir()) {
 		printf("# movingai levels not found at %s: skipped\n",
@@ -426,52 +459,16 @@ START_TEST(test_junctions_movingai_maze)
 	}
 	ck_assert_int_eq(twz_test_movingai_load("maze/maze512-8-0", &g, &sc,
 						scen_path, sizeof scen_path), 0);
-	uint8_t *buf = bake_junctions(&g, 8, TWZ_CODEC_RAW, 0, &len);
-	twz_db *db = open_or_fail(buf, len, "maze512-8-0");
-	size_t cap = twz_node_count(db) + 1;
-	twz_node *path = malloc(cap * sizeof *path);
-	ck_assert(path);
-	for (size_t i = 0; i < sc.count; i++) {
-		const struct twz_scen_entry *e = &sc.entries[i];
-		twz_node s = twz_node_at(db, e->sx, e->sy);
-		twz_node t = twz_node_at(db, e->gx, e->gy);
-		size_t n = 0;
-		expect(twz_path(db, s, t, path, cap, &n) == TWZ_OK && n >= 1 &&
-		       path[0] == s && path[n - 1] == t,
-		       "%s:%lu: no path", scen_path, e->line);
-		uint32_t straight = 0, diagonal = 0;
-		for (size_t k = 1; k < n; k++) {
-			int m = legal_move(db, &g, 8, path[k - 1], path[k]);
-			expect(m >= 0, "%s:%lu: step %zu is no legal move", scen_path,
-			       e->line, k);
-			if (m >= 4)
-				diagonal++;
-			else
-				straight++;
-		}
-		double cost = straight + diagonal * 1.41421356237309504880;
-		expect(twz_scen_cost_matches(e, cost),
-		       "%s:%lu: path costs %.8f, published %.8f", scen_path,
-		       e->line, cost, e->optimal);
-		uint32_t cs, cd;
-		expect(twz_cost_exact(db, s, t, &cs, &cd) == TWZ_OK &&
-		       cs == straight && cd == diagonal,
-		       "%s:%lu: cost and path differ", scen_path, e->line);
-		/* next starts an optimal path too. */
-		twz_node nx = twz_next(db, s, t);
-		if (s != t) {
-			uint32_t ns, nd;
-			int m = legal_move(db, &g, 8, s, nx);
-			expect(m >= 0 && twz_cost_exact(db, nx, t, &ns, &nd) == TWZ_OK,
-			       "%s:%lu: next", scen_path, e->line);
-			expect(ns + (m < 4) == cs && nd + (m >= 4) == cd,
-			       "%s:%lu: next leaves the optimal paths", scen_path, e->line);
-		}
-	}
-	printf("# maze512-8-0: %zu scenarios optimal\n", sc.count);
-	free(path);
-	twz_close(db);
-	free(buf);
+	cut.width = cut.height = 72;
+	cut.level_hash = g.level_hash;
+	cut.walkable = malloc((size_t)cut.width * cut.height);
+	ck_assert(cut.walkable);
+	for (uint32_t y = 0; y < cut.height; y++)
+		memcpy(cut.walkable + (size_t)y * cut.width,
+		       g.walkable + (size_t)y * g.width, cut.width);
+	check_grid("maze512-8-0 72x72 corner, 8", &cut, 8, 11, 1);
+	check_grid("maze512-8-0 72x72 corner, 4", &cut, 4, 13, 1);
+	twz_grid_free(&cut);
 	twz_scen_free(&sc);
 	twz_grid_free(&g);
 }
@@ -786,6 +783,7 @@ static Suite *junctions_suite(void)
 	tcase_add_test(tc, test_junctions_random);
 	tcase_add_test(tc, test_junctions_data_maze);
 	tcase_add_test(tc, test_junctions_threads);
+	tcase_add_test(tc, test_junctions_searches_agree);
 	tcase_add_test(tc, test_junctions_golden);
 	suite_add_tcase(s, tc);
 
@@ -797,7 +795,7 @@ static Suite *junctions_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("movingai");
-	tcase_set_timeout(tc, 1200);
+	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_junctions_movingai_maze);
 	suite_add_tcase(s, tc);
 	return s;
