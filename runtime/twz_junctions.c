@@ -24,10 +24,23 @@ struct twz_junctions {
 	const uint8_t *links;       /* TWZ_JL_SIZE a link */
 	const uint8_t *loff;        /* u32[L+1] */
 	const uint8_t *lruns;       /* TWZ_JR_SIZE a run */
-	uint32_t *info;             /* [node_count]: junction or CHAIN | link */
-	uint32_t *along;            /* [2 * node_count]: a chain cell's cost
-				     * from its link's A, straight, diagonal */
-	uint32_t *length;           /* [2 * L]: each link's cost, A to B */
+	struct jnode *node;         /* [node_count] */
+	struct jlink *link;         /* [L] */
+};
+
+/* What a query reads of a node, in one place: its junction or link, and
+ * for a chain cell its cost along the chain from the link's A. */
+struct jnode {
+	uint32_t info;              /* junction, or CHAIN | link */
+	uint32_t s, d;              /* straight and diagonal moves from A */
+};
+
+/* A link as a query reads it: JUNCTION_LINKS' record, the link's cost
+ * from A to B and where its row lies, decoded at open into one line. */
+struct jlink {
+	uint32_t a, b, first, count;
+	uint32_t s, d;              /* its cost, A to B */
+	uint32_t row, rows;         /* its runs in LINK_RUNS */
 };
 
 /* An exact cost or difference of costs: s + d * sqrt(2). */
@@ -76,35 +89,26 @@ static inline uint32_t jnode(const struct twz_junctions *J, uint32_t j)
 	return twz_le32(J->jnodes + 4 * (size_t)j);
 }
 
-struct link {
-	uint32_t a, b, first, count;
-};
-
-static inline struct link link_of(const struct twz_junctions *J, uint32_t l)
+static inline struct jlink link_of(const struct twz_junctions *J, uint32_t l)
 {
-	const uint8_t *k = J->links + (size_t)l * TWZ_JL_SIZE;
-
-	return (struct link){ twz_le32(k + TWZ_JL_A), twz_le32(k + TWZ_JL_B),
-			      twz_le32(k + TWZ_JL_FIRST),
-			      twz_le32(k + TWZ_JL_COUNT) };
+	return J->link[l];
 }
 
 static inline struct jcost along(const struct twz_junctions *J, twz_node c)
 {
-	return jc(J->along[2 * (size_t)c], J->along[2 * (size_t)c + 1]);
+	return jc(J->node[c].s, J->node[c].d);
 }
 
 static inline struct jcost length(const struct twz_junctions *J, uint32_t l)
 {
-	return jc(J->length[2 * (size_t)l], J->length[2 * (size_t)l + 1]);
+	return jc(J->link[l].s, J->link[l].d);
 }
 
 /* d(A, t) - d(B, t) of link l for junction t: the last run of the link's
  * row that starts at or before t (one always does). */
 static struct jcost delta(const struct twz_junctions *J, uint32_t l, uint32_t t)
 {
-	uint32_t lo = twz_le32(J->loff + 4 * (size_t)l);
-	uint32_t n = twz_le32(J->loff + 4 * ((size_t)l + 1)) - lo;
+	uint32_t lo = J->link[l].row, n = J->link[l].rows;
 	const uint8_t *runs = J->lruns + (size_t)lo * TWZ_JR_SIZE;
 
 	while (n > 1) {
@@ -154,7 +158,7 @@ static twz_node junction_step(const twz_db *db, uint32_t j, uint32_t g)
 
 /* The neighbour of chain cell c toward its link's A (toward < 0) or B. */
 static inline twz_node chain_step(const struct twz_junctions *J,
-				  const struct link *k, twz_node c, int toward)
+				  const struct jlink *k, twz_node c, int toward)
 {
 	if (toward < 0)
 		return c > k->first ? c - 1 : jnode(J, k->a);
@@ -181,7 +185,7 @@ static inline int entry_from_junction(const struct twz_junctions *J,
 }
 
 /* The first chain cell from link k's end (-1: A, 1: B). */
-static inline twz_node chain_entry(const struct link *k, int end)
+static inline twz_node chain_entry(const struct jlink *k, int end)
 {
 	return end < 0 ? k->first : k->first + k->count - 1;
 }
@@ -197,7 +201,7 @@ static inline twz_node chain_entry(const struct link *k, int end)
 static int exit_toward_chain(const struct twz_junctions *J, uint32_t ls,
 			     twz_node s, uint32_t lt, twz_node t)
 {
-	struct link ks = link_of(J, ls), kt = link_of(J, lt);
+	struct jlink ks = link_of(J, ls), kt = link_of(J, lt);
 	struct jcost p = along(J, s), q = along(J, t);
 	struct jcost lens = length(J, ls), lent = length(J, lt);
 
@@ -227,14 +231,14 @@ static twz_node junctions_next(const twz_db *db, twz_node s, twz_node t,
 			       const struct twz_span *r)
 {
 	const struct twz_junctions *J = db->junctions;
-	uint32_t is = J->info[s], it = J->info[t];
+	uint32_t is = J->node[s].info, it = J->node[t].info;
 
 	(void)r;
 	if (!(is & CHAIN)) {
 		if (!(it & CHAIN))
 			return junction_step(db, is, it);
 		uint32_t lt = it & ~CHAIN;
-		struct link kt = link_of(J, lt);
+		struct jlink kt = link_of(J, lt);
 		int end = entry_from_junction(J, lt, t, is);
 		uint32_t y = end < 0 ? kt.a : kt.b;
 		if (y == is)
@@ -242,7 +246,7 @@ static twz_node junctions_next(const twz_db *db, twz_node s, twz_node t,
 		return junction_step(db, is, y);
 	}
 	uint32_t ls = is & ~CHAIN;
-	struct link ks = link_of(J, ls);
+	struct jlink ks = link_of(J, ls);
 	int toward = it & CHAIN ? exit_toward_chain(J, ls, s, it & ~CHAIN, t)
 				: exit_toward_junction(J, ls, s, it);
 	return chain_step(J, &ks, s, toward);
@@ -269,9 +273,9 @@ static twz_status junctions_walk(const twz_db *db, twz_node s, twz_node t,
 		if (tr.n > db->c.node_count)
 			return TWZ_E_DAMAGED;
 		twz_node nx;
-		uint32_t info = J->info[at];
+		uint32_t info = J->node[at].info;
 		if ((info & CHAIN) && prev != TWZ_NONE) {
-			struct link k = link_of(J, info & ~CHAIN);
+			struct jlink k = link_of(J, info & ~CHAIN);
 			nx = chain_step(J, &k, at, 1);
 			if (nx == prev)
 				nx = chain_step(J, &k, at, -1);
@@ -325,16 +329,21 @@ static twz_status junctions_init(twz_db *db)
 	J->links = v->data[TWZ_SECTION_JUNCTION_LINKS];
 	J->loff = v->data[TWZ_SECTION_LINK_ROW_OFFSETS];
 	J->lruns = v->data[TWZ_SECTION_LINK_RUNS];
-	J->info = malloc((n ? n : 1) * sizeof *J->info);
-	J->along = calloc(2 * (size_t)(n ? n : 1), sizeof *J->along);
-	J->length = malloc(2 * (size_t)(J->lcount ? J->lcount : 1) *
-			   sizeof *J->length);
-	if (!J->info || !J->along || !J->length)
+	J->node = calloc(n ? n : 1, sizeof *J->node);
+	J->link = malloc((J->lcount ? J->lcount : 1) * sizeof *J->link);
+	if (!J->node || !J->link)
 		return TWZ_E_NOMEM;
 	for (uint32_t j = 0; j < J->jcount; j++)
-		J->info[jnode(J, j)] = j;
+		J->node[jnode(J, j)].info = j;
 	for (uint32_t l = 0; l < J->lcount; l++) {
-		struct link k = link_of(J, l);
+		const uint8_t *r = J->links + (size_t)l * TWZ_JL_SIZE;
+		struct jlink k = {
+			twz_le32(r + TWZ_JL_A), twz_le32(r + TWZ_JL_B),
+			twz_le32(r + TWZ_JL_FIRST), twz_le32(r + TWZ_JL_COUNT),
+			0, 0, twz_le32(J->loff + 4 * (size_t)l),
+			twz_le32(J->loff + 4 * ((size_t)l + 1)) -
+				twz_le32(J->loff + 4 * (size_t)l)
+		};
 		uint32_t s = 0, d = 0;
 		twz_node prev = jnode(J, k.a);
 		for (uint32_t i = 0; i <= k.count; i++) {
@@ -346,17 +355,16 @@ static twz_status junctions_init(twz_db *db)
 				d++;
 			else
 				s++;
-			if (i < k.count) {
-				J->info[c] = CHAIN | l;
-				J->along[2 * (size_t)c] = s;
-				J->along[2 * (size_t)c + 1] = d;
-			}
+			if (i < k.count)
+				J->node[c] = (struct jnode){ CHAIN | l, s, d };
 			prev = c;
 		}
-		J->length[2 * (size_t)l] = s;
-		J->length[2 * (size_t)l + 1] = d;
+		k.s = s;
+		k.d = d;
+		J->link[l] = k;
 	}
-	db->memory_size += (size_t)n * 12 + (size_t)J->lcount * 8;
+	db->memory_size += (size_t)n * sizeof *J->node +
+			   (size_t)J->lcount * sizeof *J->link;
 	/* Every row's runs, as twz_info counts them. */
 	db->run_count = v->size[TWZ_SECTION_JUNCTION_RUNS] / 4 +
 			v->size[TWZ_SECTION_LINK_RUNS] / TWZ_JR_SIZE;
@@ -369,9 +377,8 @@ static void junctions_fini(twz_db *db)
 
 	if (!J)
 		return;
-	free(J->info);
-	free(J->along);
-	free(J->length);
+	free(J->node);
+	free(J->link);
 	free(J);
 	db->junctions = NULL;
 }
