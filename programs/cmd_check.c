@@ -107,6 +107,8 @@ static int parse_args(int argc, char **argv, struct check_args *c)
 				return twz_cli_usage("%s", err.msg);
 			for (unsigned i = 0; i < c->agents.count; i++)
 				opt->agent_sizes |= 1u << c->agents.sizes[i];
+		} else if (!strcmp(a, "--junctions")) {
+			opt->junctions = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			c->quiet = 1;
 		} else {
@@ -137,7 +139,11 @@ static const char *format_differs(const struct twz_container *fc,
 				  const struct twz_bake_options *opt)
 {
 	int bucketed = (fc->required_features & TWZ_FEATURE_BUCKETED_ROWS) != 0;
+	int junctions = (fc->required_features & TWZ_FEATURE_JUNCTIONS) != 0;
 
+	/* A junction graph is 1.4 whatever --format says (it refuses one). */
+	if (opt->junctions || junctions)
+		return opt->junctions && junctions && fc->minor == 4 ? NULL : "format";
 	switch (opt->layout) {
 	case TWZ_LAYOUT_PLAIN:
 		return fc->minor != 0 ? "format" : NULL;
@@ -280,7 +286,7 @@ static int compare(const twz_db *db, const struct twz_grid *g,
 		}
 	} else if (!c->transit && format_differs(fc, opt)) {
 		snprintf(why, cap, "baked with other options (format %u.%u, asked %s)",
-			 fc->major, fc->minor,
+			 fc->major, fc->minor, opt->junctions ? "1.4 junctions" :
 			 formats[opt->layout == TWZ_LAYOUT_PLAIN ? 0 :
 				 opt->layout == TWZ_LAYOUT_BUCKETED ? 1 : 2]);
 		return CHECK_STALE;

@@ -741,6 +741,17 @@ START_TEST(test_junctions_tool)
 	ck_assert_msg(strstr(r.out, "\"junctions\":{\"junctions\":"), "info: %s", r.out);
 	twz_test_run_free(&r);
 
+	/* twigz check knows the option: up to date with it, stale without. */
+	const char *check_same[] = { "check", level, out, "--junctions", NULL };
+	twz_test_run_tool(check_same, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "check --junctions: %s%s", r.out, r.err);
+	twz_test_run_free(&r);
+	const char *check_plain[] = { "check", level, out, NULL };
+	twz_test_run_tool(check_plain, NULL, 0, &r);
+	ck_assert_msg(r.status == 1 && strstr(r.out, "stale"), "check: %s%s", r.out,
+		      r.err);
+	twz_test_run_free(&r);
+
 	/* What --junctions does not combine with: usage, a message, no file. */
 	static const char *const refused[][3] = {
 		{ "--method", "transit", "--method cpd only" },
