@@ -20,7 +20,7 @@
 #define TWZ_MAGIC "\x89TWZ\r\n\x1a\n"
 #define TWZ_MAGIC_SIZE 8
 #define TWZ_FORMAT_MAJOR 1
-#define TWZ_FORMAT_MINOR 3
+#define TWZ_FORMAT_MINOR 4
 
 /* ---- fixed sizes ---------------------------------------------------- */
 
@@ -120,7 +120,7 @@ enum twz_codec {
  * access nodes, bit 8 chunked sections. */
 #define TWZ_FEATURES_KNOWN_REQUIRED \
 	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
-	 TWZ_FEATURE_NARROW_CELL_NODE)
+	 TWZ_FEATURE_NARROW_CELL_NODE | (1u << 3) /* graph levels */)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {

@@ -124,7 +124,16 @@ typedef struct twz_info {
 	uint64_t run_count;       /* run-length entries over all rows */
 	unsigned build_codec;     /* 0 raw, 1 zstd */
 	int build_level;          /* zstd level asked for */
+	unsigned level_kind;      /* TWZ_KIND_*: what the nodes are */
+	uint64_t arc_count;       /* graph kinds: stored arcs; grids: 0 */
 } twz_info;
+
+/* twz_info.level_kind. On a graph (and a navmesh, whose polygons are a
+ * graph's nodes) width and height are 0 and twz_node_at gives TWZ_NONE;
+ * see "Graph levels" below. */
+#define TWZ_KIND_GRID 0u
+#define TWZ_KIND_GRAPH 1u
+#define TWZ_KIND_NAVMESH 2u
 
 TWZ_API twz_status twz_get_info(const twz_db *db, twz_info *info);
 
@@ -185,6 +194,51 @@ TWZ_API double twz_cost(const twz_db *db, twz_node s, twz_node t);
  */
 TWZ_API twz_status twz_flow_field(const twz_db *db, twz_node t,
 				  twz_node *next, size_t cap);
+
+/* ---- graph levels ------------------------------------------------------
+ *
+ * A database baked from a weighted directed graph (`twigz build
+ * LEVEL.gr`) answers twz_next, twz_path, twz_cost and twz_flow_field as a
+ * grid does, with the graph's own rules: a node may reach t without t
+ * reaching it (one-way arcs), so twz_next gives TWZ_NONE and twz_path
+ * TWZ_E_UNREACHABLE whenever no directed path exists, and twz_flow_field
+ * sets TWZ_NONE for every node that cannot reach t. twz_cost is the
+ * exact integer cost as a double (exact below 2^53); twz_cost_exact puts
+ * the cost in *straight and 0 in *diagonal when it is below 2^32 and
+ * returns TWZ_E_LIMIT otherwise; twz_cost_u64 gives it whole. The node
+ * ids are the database's own: twz_node_of_id and twz_node_id map the
+ * graph file's vertex ids to them and back. twz_node_at, twz_node_xy,
+ * twz_smooth, twz_nearest, twz_path_partial and twz_scratch_create (so
+ * closed cells and live flow fields) return TWZ_NONE or TWZ_E_ARGUMENT on
+ * a graph: they are about grid cells.
+ */
+
+/* The exact cost of an optimal path from s to t (0 when s == t).
+ * TWZ_E_UNREACHABLE when t cannot be reached, TWZ_E_ARGUMENT on a grid
+ * database or for an invalid node, TWZ_E_DAMAGED as twz_path. */
+TWZ_API twz_status twz_cost_u64(const twz_db *db, twz_node s, twz_node t,
+				uint64_t *cost);
+
+/* The node of the graph file's vertex id (DIMACS ids count from 1), or
+ * TWZ_NONE for an id the graph does not have or on a grid. */
+TWZ_API twz_node twz_node_of_id(const twz_db *db, int64_t id);
+
+/* The graph file's id of node n. TWZ_E_ARGUMENT on a grid or for an
+ * invalid node. */
+TWZ_API twz_status twz_node_id(const twz_db *db, twz_node n, int64_t *id);
+
+/* n's out-arcs (their heads, ascending, and weights; parallel arcs of the
+ * file are one arc of the least weight, loops are dropped): *count gets
+ * how many; TWZ_E_BUFFER_TOO_SMALL when more than cap. [Size: heads and
+ * weights hold cap entries] */
+TWZ_API twz_status twz_node_arcs(const twz_db *db, twz_node n,
+				 twz_node *heads, uint64_t *weights,
+				 size_t cap, size_t *count);
+
+/* n's coordinates from the graph's .co file; TWZ_E_ARGUMENT when it was
+ * baked without one, on a grid or for an invalid node. */
+TWZ_API twz_status twz_node_coords(const twz_db *db, twz_node n, int64_t *x,
+				   int64_t *y);
 
 /* ---- a level that changed at run time: closed cells ------------------- */
 

@@ -13,6 +13,7 @@
 #include "bake.h"
 #include "build_mpi.h"
 #include "cli_common.h"
+#include "graph_cli.h"
 #include "level_map.h"
 #include "shard.h"
 #include "transit.h"
@@ -30,6 +31,7 @@ struct build_args {
 	struct twz_agent_request agents; /* --agent-sizes; count 0 without */
 	unsigned shard, shards;    /* --shard I/N; 0 without */
 	int mpi;                   /* --mpi: one shard a rank of an MPI job */
+	const char *coords;        /* --coords F.co, for a .gr level */
 };
 
 static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
@@ -147,6 +149,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		} else if (!strcmp(a, "--apsp")) {
 			opt->apsp = (unsigned)twz_cli_choice(&ar, a, apsp_solvers,
 				"dijkstra, floyd or squaring");
+		} else if (!strcmp(a, "--coords")) {
+			b->coords = twz_cli_value(&ar, a, "a DIMACS .co file");
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			b->quiet = 1;
 		} else {
@@ -175,6 +179,12 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "--mpi makes each rank a shard: not with --shard");
 	if (opt->apsp != TWZ_APSP_DIJKSTRA && b->transit)
 		return twz_cli_usage("%s", "--apsp is for --method cpd");
+	if (twz_cli_is_graph_level(b->level) &&
+	    (b->transit || b->shard || b->mpi || b->agents.count))
+		return twz_cli_usage("%s", "a graph level (.gr) bakes with --method cpd, "
+				     "without --shard, --mpi or --agent-sizes");
+	if (b->coords && !twz_cli_is_graph_level(b->level))
+		return twz_cli_usage("%s", "--coords goes with a graph level (.gr)");
 	return 0;
 }
 
@@ -298,6 +308,11 @@ int twz_cmd_build(int argc, char **argv)
 	if (rc)
 		return rc;
 	b.opt.record_build = 1;     /* twigz info and twigz check read it */
+	if (twz_cli_is_graph_level(b.level)) {
+		b.opt.name = b.level;
+		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
+		return twz_graph_build_cmd(b.level, b.coords, b.out, &b.opt, b.quiet);
+	}
 	if (b.mpi) {
 		b.opt.name = b.level;
 		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);

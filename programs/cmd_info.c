@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "graph_cli.h"
 #include "twz_build_info.h"
 #include "twz_format.h"
 #include "twz_inspect.h"
@@ -119,6 +120,8 @@ static void print_json(const twz_db *db, const twz_info *in, double bits,
 	       in->height, in->node_count, in->component_count, in->run_count,
 	       in->file_size, in->memory_size, bits,
 	       in->build_codec ? "zstd" : "raw", in->build_level, in->level_hash);
+	if (in->level_kind != TWZ_KIND_GRID)
+		twz_graph_info_print(db, 1);
 	print_agents(db, 1);
 	print_build_json(bi);
 	printf("}\n");
@@ -131,8 +134,11 @@ static void print_plain(const twz_db *db, const twz_info *in, double bits,
 	printf("method       %s\n", in->method == TWZ_METHOD_TRANSIT
 	       ? "transit (transit nodes, distance tables, local rows)"
 	       : "cpd (all-pairs first moves, run-length rows)");
-	printf("grid         %u x %u, %u-connected\n", in->width, in->height,
-	       in->connectivity);
+	if (in->level_kind != TWZ_KIND_GRID)
+		twz_graph_info_print(db, 0);
+	else
+		printf("grid         %u x %u, %u-connected\n", in->width,
+		       in->height, in->connectivity);
 	printf("nodes        %u in %u region%s\n", in->node_count,
 	       in->component_count, in->component_count == 1 ? "" : "s");
 	printf("runs         %" PRIu64 "\n", in->run_count);

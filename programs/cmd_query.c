@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "graph_cli.h"
 #include "query_session.h"
 
 /* The Euclidean length of a smoothed path: its waypoints' segments. */
@@ -111,7 +112,12 @@ int twz_cmd_query(int argc, char **argv)
 	const char *scen = NULL, *closed = NULL, *a;
 	int json = 0, smooth = 0;
 	unsigned agent = 0;
+	static const char *const valued[] = { "--agent-size", "--scen", "--closed",
+					      "--p2p", NULL };
 
+	/* A graph's database answers by vertex ids (graph_query.c). */
+	if (twz_cli_db_kind(twz_cli_db_word(argc, argv, valued)) == TWZ_KIND_GRAPH)
+		return twz_graph_query_cmd(argc, argv);
 	while ((a = twz_cli_next(&ar))) {
 		if (!strcmp(a, "--json"))
 			json = 1;

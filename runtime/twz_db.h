@@ -11,6 +11,7 @@
 #define TWZ_DB_H
 
 #include "twigz.h"
+#include "twz_graph.h"
 #include "twz_transit.h"
 #include "twz_validate.h"
 
@@ -51,6 +52,7 @@ struct twz_db {
 				     * each, so a decoded direction is checked
 				     * with one byte read */
 	struct twz_transit_view transit; /* method TWZ_METHOD_TRANSIT */
+	struct twz_graph_view graph;     /* level kinds other than grids */
 	int32_t move_offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
 	/* Agent sizes (twz_layers.c): the file's layers, on the handle
 	 * twz_open made; parent, on a layer's view, is that handle. */

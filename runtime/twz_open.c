@@ -6,6 +6,7 @@
 #include "twz_backend.h"
 #include "twz_platform.h"
 #include "twz_layers.h"
+#include "twz_graph_format.h"
 
 #include <stdlib.h>
 #include <zstd.h>
@@ -97,7 +98,11 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 		/* Kinds from a newer minor version are not ours to read. */
 		int transit = pr && s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
 			      s->kind <= TWZ_SECTION_TRANSIT_MAX;
-		if (s->kind == 0 || (s->kind > TWZ_SECTION_KIND_MAX && !transit) ||
+		int graph = db->c.level_kind != TWZ_LEVEL_GRID &&
+			    s->kind >= TWZ_SECTION_GRAPH_FIRST &&
+			    s->kind <= TWZ_SECTION_GRAPH_MAX;
+		if (s->kind == 0 ||
+		    (s->kind > TWZ_SECTION_KIND_MAX && !transit && !graph) ||
 		    s->kind == TWZ_SECTION_TRANSIT_PARAMS)
 			continue;
 		st = twz__load_section(db, s, pr, flags);
@@ -164,9 +169,11 @@ twz_status twz__db_finish(twz_db *db)
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		db->move_offset[m] = twz_move_dx[m] +
 				     twz_move_dy[m] * (int32_t)db->c.width;
-	/* Validation admits these two methods only. */
+	/* Validation admits these two methods only, and graphs' CPD. */
 	db->backend = db->c.method == TWZ_METHOD_TRANSIT ? &twz_backend_transit
 							: &twz_backend_cpd;
+	if (twz__is_graph(db))
+		db->backend = &twz_backend_graph;
 	return db->backend->init(db);
 }
 
