@@ -120,7 +120,8 @@ enum twz_codec {
  * access nodes, bit 8 chunked sections. */
 #define TWZ_FEATURES_KNOWN_REQUIRED \
 	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
-	 TWZ_FEATURE_NARROW_CELL_NODE | (1u << 3) /* graph levels */)
+	 TWZ_FEATURE_NARROW_CELL_NODE | (1u << 3) /* graph levels */ | \
+	 (1u << 4) /* navmesh levels */)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {

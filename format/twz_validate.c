@@ -8,6 +8,8 @@
 #include "twz_validate_method.h"
 #include "twz_build_info.h"
 #include "twz_validate_graph.h"
+#include "twz_validate_navmesh.h"
+#include "twz_navmesh_format.h"
 
 #include <xxhash.h>
 
@@ -62,7 +64,8 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 		return TWZ_E_RESERVED;
 	/* A level kind this reader has no back end for. */
 	c->level_kind = buf[TWZ_H_LEVEL_KIND];
-	if (c->level_kind != TWZ_LEVEL_GRID && c->level_kind != TWZ_LEVEL_GRAPH)
+	if (c->level_kind != TWZ_LEVEL_GRID && c->level_kind != TWZ_LEVEL_GRAPH &&
+	    c->level_kind != TWZ_LEVEL_NAVMESH)
 		return TWZ_E_FEATURE;
 	c->required_features = twz_le64(buf + TWZ_H_REQUIRED);
 	c->optional_features = twz_le64(buf + TWZ_H_OPTIONAL);
@@ -71,6 +74,10 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 	/* Graph sections go with a graph's level kind, and only there. */
 	if (!(c->required_features & TWZ_FEATURE_GRAPH_LEVEL) !=
 	    (c->level_kind == TWZ_LEVEL_GRID))
+		return TWZ_E_DAMAGED;
+	/* Navmesh sections go with the navmesh kind, and only there. */
+	if (!(c->required_features & TWZ_FEATURE_NAVMESH) !=
+	    (c->level_kind != TWZ_LEVEL_NAVMESH))
 		return TWZ_E_DAMAGED;
 	c->file_size = twz_le64(buf + TWZ_H_FILE_SIZE);
 	if (c->file_size != len)
@@ -236,6 +243,9 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 {
 	uint64_t n = c->node_count;
 
+	if (c->level_kind == TWZ_LEVEL_NAVMESH &&
+	    kind >= TWZ_SECTION_NAVMESH_FIRST && kind <= TWZ_SECTION_NAVMESH_MAX)
+		return twz_navmesh_section_limit(c, kind, exact);
 	if (c->level_kind != TWZ_LEVEL_GRID)
 		return kind == TWZ_SECTION_BUILD_INFO ? (*exact = 0, UINT64_MAX)
 						      : twz_graph_section_limit(c, kind, exact);
@@ -276,6 +286,10 @@ twz_status twz_validate_content(const struct twz_container *c,
 	if (twz_validate_build_info(v->data[TWZ_SECTION_BUILD_INFO],
 				    v->size[TWZ_SECTION_BUILD_INFO]) != TWZ_OK)
 		return TWZ_E_DAMAGED;
+	if (c->level_kind == TWZ_LEVEL_NAVMESH) {
+		twz_status st = twz_validate_graph(c, v);
+		return st != TWZ_OK ? st : twz_validate_navmesh(c, v);
+	}
 	if (c->level_kind != TWZ_LEVEL_GRID)
 		return twz_validate_graph(c, v);
 	if (c->method == TWZ_METHOD_TRANSIT)

@@ -14,7 +14,9 @@
 #include "build_mpi.h"
 #include "cli_common.h"
 #include "graph_cli.h"
+#include "navmesh_cli.h"
 #include "level_map.h"
+#include "level_navmesh.h"
 #include "shard.h"
 #include "transit.h"
 #include "twz_format.h"
@@ -179,7 +181,7 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "--mpi makes each rank a shard: not with --shard");
 	if (opt->apsp != TWZ_APSP_DIJKSTRA && b->transit)
 		return twz_cli_usage("%s", "--apsp is for --method cpd");
-	if (twz_cli_is_graph_level(b->level) &&
+	if ((twz_cli_is_graph_level(b->level) || twz_navmesh_is_obj_path(b->level)) &&
 	    (b->transit || b->shard || b->mpi || b->agents.count))
 		return twz_cli_usage("%s", "a graph level (.gr) bakes with --method cpd, "
 				     "without --shard, --mpi or --agent-sizes");
@@ -308,6 +310,11 @@ int twz_cmd_build(int argc, char **argv)
 	if (rc)
 		return rc;
 	b.opt.record_build = 1;     /* twigz info and twigz check read it */
+	if (twz_navmesh_is_obj_path(b.level)) {
+		b.opt.name = b.level;
+		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
+		return twz_navmesh_build_cmd(b.level, b.out, &b.opt, b.quiet);
+	}
 	if (twz_cli_is_graph_level(b.level)) {
 		b.opt.name = b.level;
 		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);

@@ -10,6 +10,7 @@
 
 #include "cli_common.h"
 #include "graph_cli.h"
+#include "navmesh_cli.h"
 #include "twz_build_info.h"
 #include "twz_format.h"
 #include "twz_inspect.h"
@@ -122,6 +123,8 @@ static void print_json(const twz_db *db, const twz_info *in, double bits,
 	       in->build_codec ? "zstd" : "raw", in->build_level, in->level_hash);
 	if (in->level_kind != TWZ_KIND_GRID)
 		twz_graph_info_print(db, 1);
+	if (in->level_kind == TWZ_KIND_NAVMESH)
+		twz_navmesh_info_print(db, 1);
 	print_agents(db, 1);
 	print_build_json(bi);
 	printf("}\n");
@@ -136,6 +139,8 @@ static void print_plain(const twz_db *db, const twz_info *in, double bits,
 	       : "cpd (all-pairs first moves, run-length rows)");
 	if (in->level_kind != TWZ_KIND_GRID)
 		twz_graph_info_print(db, 0);
+	if (in->level_kind == TWZ_KIND_NAVMESH)
+		twz_navmesh_info_print(db, 0);
 	else
 		printf("grid         %u x %u, %u-connected\n", in->width,
 		       in->height, in->connectivity);

@@ -14,6 +14,7 @@
 
 #include "cli_common.h"
 #include "graph_cli.h"
+#include "navmesh_cli.h"
 #include "query_session.h"
 
 /* Failures printed one a line; the rest are only counted. */
@@ -83,8 +84,12 @@ int twz_cmd_verify(int argc, char **argv)
 	static const char *const valued[] = { "--agent-size", NULL };
 
 	/* A graph's database checks .p2p queries (graph_query.c). */
-	if (twz_cli_db_kind(twz_cli_db_word(argc, argv, valued)) == TWZ_KIND_GRAPH)
+	unsigned kind = twz_cli_db_kind(twz_cli_db_word(argc, argv, valued));
+	if (kind == TWZ_KIND_GRAPH)
 		return twz_graph_verify_cmd(argc, argv);
+	/* A navmesh's database checks .points queries (navmesh_query.c). */
+	if (kind == TWZ_KIND_NAVMESH)
+		return twz_navmesh_verify_cmd(argc, argv);
 	while ((a = twz_cli_next(&ar))) {
 		if (!strcmp(a, "--json"))
 			json = 1;

@@ -7,6 +7,7 @@
 #include "twz_platform.h"
 #include "twz_layers.h"
 #include "twz_graph_format.h"
+#include "twz_navmesh_format.h"
 
 #include <stdlib.h>
 #include <zstd.h>
@@ -101,6 +102,9 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 		int graph = db->c.level_kind != TWZ_LEVEL_GRID &&
 			    s->kind >= TWZ_SECTION_GRAPH_FIRST &&
 			    s->kind <= TWZ_SECTION_GRAPH_MAX;
+		graph |= db->c.level_kind == TWZ_LEVEL_NAVMESH &&
+			 s->kind >= TWZ_SECTION_NAVMESH_FIRST &&
+			 s->kind <= TWZ_SECTION_NAVMESH_MAX;
 		if (s->kind == 0 ||
 		    (s->kind > TWZ_SECTION_KIND_MAX && !transit && !graph) ||
 		    s->kind == TWZ_SECTION_TRANSIT_PARAMS)
@@ -174,7 +178,8 @@ twz_status twz__db_finish(twz_db *db)
 							: &twz_backend_cpd;
 	if (twz__is_graph(db))
 		db->backend = &twz_backend_graph;
-	return db->backend->init(db);
+	st = db->backend->init(db);
+	return st != TWZ_OK ? st : twz__navmesh_open(db);
 }
 
 static twz_status open_common(twz_db *db, unsigned flags, twz_db **out)
@@ -244,6 +249,7 @@ void twz__db_free(twz_db *db)
 		free(db->inflated[k]);
 	if (db->backend)
 		db->backend->fini(db);
+	twz__navmesh_close(db);
 	if (db->mapped)
 		twz_unmap_file(db->file, db->file_len);
 	free(db);
