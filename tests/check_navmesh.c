@@ -1,16 +1,28 @@
 /*
  * check_navmesh.c - navmesh levels: the OBJ reader (the forms exporters
  * write, and every malformed input refused in one line naming the file
- * and line), the polygon graph and its costs against the geometry.
+ * and line), the polygon graph and its costs against the geometry;
+ * databases of the project's rooms mesh and of random meshes: corridors
+ * optimal against an independent Dijkstra on random point pairs, funnel
+ * paths inside their corridors through every portal with exact
+ * endpoints and no longer than the midpoint paths, overlapping floors
+ * located by height, nearest polygons, the three --apsp solvers and any
+ * thread count baking the same bytes, hostile navmesh sections refused
+ * at open, the golden file, and the command line's JSON.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "apsp_dense.h"
+#include "bake_navmesh.h"
 #include "level_navmesh.h"
 #include "test_support.h"
+#include "twz_rng.h"
+#include "twz_navmesh_format.h"
 #include "twz_navmesh_geom.h"
+#include "twz_validate.h"
 
 /* ---- the reader ------------------------------------------------------ */
 
@@ -173,6 +185,396 @@ START_TEST(graph_costs_and_keys)
 }
 END_TEST
 
+
+/* ---- databases ------------------------------------------------------- */
+
+static uint8_t *bake_mesh(const struct twz_navmesh *m, unsigned apsp,
+			  unsigned threads, unsigned codec, size_t *len)
+{
+	struct twz_bake_options opt;
+	struct twz_error err = { { 0 }, 0 };
+	uint8_t *buf = NULL;
+
+	twz_bake_options_default(&opt);
+	opt.threads = threads;
+	opt.codec = codec;
+	opt.level = 3;
+	opt.apsp = apsp;
+	opt.name = "mesh";
+	ck_assert_msg(twz_bake_navmesh(m, &opt, NULL, &buf, len, &err) == 0,
+		      "bake: %s", err.msg);
+	return buf;
+}
+
+static twz_db *open_buf(const uint8_t *buf, size_t len)
+{
+	twz_db *db;
+	twz_status st = twz_open_memory(buf, len, 0, &db);
+
+	ck_assert_msg(st == TWZ_OK, "open: %s", twz_strerror(st));
+	return db;
+}
+
+static void load_rooms(struct twz_navmesh *m)
+{
+	struct twz_error err = { { 0 }, 0 };
+
+	ck_assert_msg(twz_navmesh_load(twz_test_source_file("data/rooms.obj"), m,
+				       &err) == 0, "%s", err.msg);
+}
+
+/* A random mesh: a jittered grid of w x h quads, some left out, the
+ * rest split into two triangles along a random diagonal or kept whole.
+ * The text of an OBJ file, malloc'd. */
+static char *random_obj(uint64_t seed, unsigned w, unsigned h)
+{
+	size_t cap = 64 * (size_t)(w + 1) * (h + 1) + 64 * (size_t)w * h + 64, n = 0;
+	char *t = malloc(cap);
+	uint64_t s = seed;
+
+	ck_assert(t != NULL);
+	for (unsigned z = 0; z <= h; z++)
+		for (unsigned x = 0; x <= w; x++) {
+			double jx = (double)(rng_next(&s) % 1000) / 4000.0 - 0.125;
+			double jz = (double)(rng_next(&s) % 1000) / 4000.0 - 0.125;
+			double y = (double)(rng_next(&s) % 100) / 100.0;
+			n += (size_t)snprintf(t + n, cap - n, "v %.6f %.6f %.6f\n",
+					      x + jx, y, z + jz);
+		}
+	for (unsigned z = 0; z < h; z++)
+		for (unsigned x = 0; x < w; x++) {
+			unsigned a = z * (w + 1) + x + 1, b = a + 1;
+			unsigned c = b + w + 1, d = a + w + 1;
+			unsigned r = (unsigned)(rng_next(&s) % 10);
+			if (r == 0)
+				continue;   /* a hole */
+			if (r < 4)
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u %u\n", a, b, c, d);
+			else if (r < 7)
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
+						      a, b, c, a, c, d);
+			else
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
+						      a, b, d, b, c, d);
+		}
+	return t;
+}
+
+/* Plain Dijkstra over the reader's graph, in its real costs. */
+static void mesh_dijkstra(const struct twz_navmesh *m, uint32_t s, double *dist)
+{
+	uint8_t *done = calloc(m->poly_count, 1);
+
+	ck_assert(done != NULL);
+	for (uint32_t v = 0; v < m->poly_count; v++)
+		dist[v] = INFINITY;
+	dist[s] = 0;
+	for (;;) {
+		uint32_t u = UINT32_MAX;
+		for (uint32_t v = 0; v < m->poly_count; v++)
+			if (!done[v] && isfinite(dist[v]) &&
+			    (u == UINT32_MAX || dist[v] < dist[u]))
+				u = v;
+		if (u == UINT32_MAX)
+			break;
+		done[u] = 1;
+		for (uint32_t a = m->arc_first[u]; a < m->arc_first[u + 1]; a++)
+			if (dist[u] + m->arc_cost[a] < dist[m->arc_head[a]])
+				dist[m->arc_head[a]] = dist[u] + m->arc_cost[a];
+	}
+	free(done);
+}
+
+/* A random point inside face f: a random convex combination. */
+static void random_point(const struct twz_navmesh *m, uint32_t f, uint64_t *s,
+			 float *out)
+{
+	const uint32_t *idx = m->poly_vert + m->poly_first[f];
+	uint32_t n = m->poly_first[f + 1] - m->poly_first[f];
+	double w[TWZ_NAVMESH_MAX_POLY_VERTS], sum = 0, p[3] = { 0, 0, 0 };
+
+	for (uint32_t i = 0; i < n; i++)
+		sum += w[i] = (double)(rng_next(s) % 1000) + 50;
+	for (uint32_t i = 0; i < n; i++)
+		for (int k = 0; k < 3; k++)
+			p[k] += w[i] / sum * m->vert[3 * (size_t)idx[i] + k];
+	for (int k = 0; k < 3; k++)
+		out[k] = (float)p[k];
+}
+
+static int in_face(const struct twz_navmesh *m, uint32_t f, double x, double z,
+		   double tol)
+{
+	const uint32_t *idx = m->poly_vert + m->poly_first[f];
+	uint32_t n = m->poly_first[f + 1] - m->poly_first[f];
+	double sign = m->area2[f] > 0 ? 1 : -1, pt[3] = { x, 0, z };
+
+	for (uint32_t i = 0; i < n; i++) {
+		const double *a = m->vert + 3 * (size_t)idx[i];
+		const double *b = m->vert + 3 * (size_t)idx[(i + 1) % n];
+		if (sign * twz_nm_area2(a, b, pt) < -tol * twz_nm_dist2d(a, b))
+			return 0;
+	}
+	return 1;
+}
+
+/* x-z distance between segments a-b and c-d. */
+static double seg_dist(const double *a, const double *b, const double *c,
+		       const double *d)
+{
+	double d1 = twz_nm_area2(a, b, c), d2 = twz_nm_area2(a, b, d);
+	double d3 = twz_nm_area2(c, d, a), d4 = twz_nm_area2(c, d, b);
+
+	if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) &&
+	    ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+		return 0;
+	const double *p[4] = { a, b, c, d }, *q0[4] = { c, c, a, a }, *q1[4] = { d, d, b, b };
+	double best = INFINITY;
+	for (int i = 0; i < 4; i++) {
+		double t = twz_nm_segment_param(q0[i], q1[i], p[i][0], p[i][2]);
+		double x = q0[i][0] + t * (q1[i][0] - q0[i][0]);
+		double z = q0[i][2] + t * (q1[i][2] - q0[i][2]);
+		double dd = hypot(x - p[i][0], z - p[i][2]);
+		if (dd < best)
+			best = dd;
+	}
+	return best;
+}
+
+/* Check `pairs` random queries of db (baked from m): corridor optimal
+ * against the Dijkstra, joining the two located polygons; funnel path
+ * from start to goal exactly, inside the corridor, through each portal
+ * in order, no longer than the midpoint path. */
+static void check_queries(const struct twz_navmesh *m, const twz_db *db,
+			  uint64_t seed, unsigned pairs, const char *what)
+{
+	uint32_t n = m->poly_count;
+	double *dist = malloc(n * sizeof *dist);
+	twz_node *cor = malloc((n + 1) * sizeof *cor);
+	float (*fun)[3] = malloc((n + 2) * sizeof *fun);
+	float (*mid)[3] = malloc((n + 2) * sizeof *mid);
+	uint64_t s = seed;
+	unsigned reached = 0;
+
+	ck_assert(dist && cor && fun && mid);
+	for (unsigned q = 0; q < pairs; q++) {
+		uint32_t fa = (uint32_t)(rng_next(&s) % n);
+		uint32_t fb = (uint32_t)(rng_next(&s) % n);
+		float a[3], b[3];
+		random_point(m, fa, &s, a);
+		random_point(m, fb, &s, b);
+		twz_node na = twz_navmesh_locate(db, a), nb = twz_navmesh_locate(db, b);
+		ck_assert_msg(na != TWZ_NONE && nb != TWZ_NONE, "%s: a point inside a face is off the mesh", what);
+		int64_t ia, ib;
+		ck_assert(twz_node_id(db, na, &ia) == TWZ_OK && twz_node_id(db, nb, &ib) == TWZ_OK);
+		/* A point strictly inside a face of a flat-floored mesh
+		 * lies in it or, on a shared edge, its neighbour. */
+		ck_assert(in_face(m, (uint32_t)ia, a[0], a[2], 1e-4));
+		mesh_dijkstra(m, (uint32_t)ia, dist);
+		size_t clen, plen, mlen;
+		twz_status st = twz_navmesh_path(db, a, b, TWZ_WAYPOINTS_FUNNEL, cor,
+						 n, &clen, fun, n + 2, &plen);
+		if (!isfinite(dist[ib])) {
+			ck_assert_msg(st == TWZ_E_UNREACHABLE, "%s: %s for an unreachable goal",
+				      what, twz_strerror(st));
+			continue;
+		}
+		ck_assert_msg(st == TWZ_OK, "%s: %s", what, twz_strerror(st));
+		reached++;
+		ck_assert(cor[0] == na && cor[clen - 1] == nb);
+		double cost;
+		ck_assert(twz_navmesh_cost(db, cor, clen, &cost) == TWZ_OK);
+		ck_assert_msg(fabs(cost - dist[ib]) <= 1e-9 * (dist[ib] + 1),
+			      "%s: corridor %lld -> %lld costs %.12f, Dijkstra %.12f", what,
+			      (long long)ia, (long long)ib, cost, dist[ib]);
+		uint64_t key;
+		ck_assert(twz_cost_u64(db, na, nb, &key) == TWZ_OK);
+		/* Exact endpoints, a bounded count. */
+		ck_assert(plen >= 2 && plen <= clen + 1);
+		ck_assert(memcmp(fun[0], a, sizeof a) == 0);
+		ck_assert(memcmp(fun[plen - 1], b, sizeof b) == 0);
+		ck_assert(twz_navmesh_waypoints(db, a, b, cor, clen, TWZ_WAYPOINTS_MIDPOINTS,
+						mid, n + 2, &mlen) == TWZ_OK);
+		ck_assert_uint_eq(mlen, clen + 1);
+		double fl = 0, ml = 0;
+		for (size_t i = 1; i < plen; i++)
+			fl += hypot((double)fun[i][0] - fun[i - 1][0], (double)fun[i][2] - fun[i - 1][2]);
+		for (size_t i = 1; i < mlen; i++)
+			ml += hypot((double)mid[i][0] - mid[i - 1][0], (double)mid[i][2] - mid[i - 1][2]);
+		ck_assert_msg(fl <= ml + 1e-5, "%s: funnel %.9f longer than midpoints %.9f", what, fl, ml);
+		/* Inside the corridor: samples of every segment lie in one of
+		 * its polygons. */
+		for (size_t i = 1; i < plen; i++)
+			for (int k = 0; k <= 16; k++) {
+				double x = fun[i - 1][0] + (fun[i][0] - fun[i - 1][0]) * k / 16.0;
+				double z = fun[i - 1][2] + (fun[i][2] - fun[i - 1][2]) * k / 16.0;
+				int inside = 0;
+				for (size_t c = 0; c < clen && !inside; c++) {
+					int64_t f;
+					twz_node_id(db, cor[c], &f);
+					inside = in_face(m, (uint32_t)f, x, z, 1e-4);
+				}
+				ck_assert_msg(inside, "%s: funnel point (%g, %g) outside its corridor", what, x, z);
+			}
+		/* Through each portal in order. */
+		size_t seg = 1;
+		for (size_t c = 0; c + 1 < clen; c++) {
+			float l[3], r[3];
+			ck_assert(twz_navmesh_portal(db, cor[c], cor[c + 1], l, r) == TWZ_OK);
+			double dl[3] = { l[0], l[1], l[2] }, dr[3] = { r[0], r[1], r[2] };
+			while (seg < plen) {
+				double p0[3] = { fun[seg - 1][0], 0, fun[seg - 1][2] };
+				double p1[3] = { fun[seg][0], 0, fun[seg][2] };
+				if (seg_dist(p0, p1, dl, dr) <= 1e-4)
+					break;
+				seg++;
+			}
+			ck_assert_msg(seg < plen, "%s: the funnel path misses portal %zu of %zu",
+				      what, c, clen - 1);
+		}
+	}
+	ck_assert_msg(reached > pairs / 4, "%s: too few reachable pairs (%u)", what, reached);
+	free(dist);
+	free(cor);
+	free(fun);
+	free(mid);
+}
+
+START_TEST(rooms_corridors_and_funnels)
+{
+	struct twz_navmesh m;
+	size_t len;
+
+	load_rooms(&m);
+	uint8_t *buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 2, TWZ_CODEC_ZSTD, &len);
+	twz_db *db = open_buf(buf, len);
+	twz_info in;
+	ck_assert(twz_get_info(db, &in) == TWZ_OK);
+	ck_assert_uint_eq(in.level_kind, TWZ_KIND_NAVMESH);
+	ck_assert_uint_eq(in.node_count, m.poly_count);
+	ck_assert_uint_eq(in.format_minor, 4);
+	check_queries(&m, db, 12345, 400, "rooms");
+	twz_close(db);
+	free(buf);
+	twz_navmesh_free(&m);
+}
+END_TEST
+
+START_TEST(random_meshes)
+{
+	for (unsigned k = 0; k < 6; k++) {
+		struct twz_navmesh m;
+		struct twz_error err = { { 0 }, 0 };
+		char what[32];
+		char *obj = random_obj(1000 + k, 6 + 3 * k, 5 + 2 * k);
+		size_t len;
+		snprintf(what, sizeof what, "random mesh %u", k);
+		ck_assert_msg(parse(obj, &m, &err) == 0, "%s: %s", what, err.msg);
+		uint8_t *buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+		twz_db *db = open_buf(buf, len);
+		check_queries(&m, db, 77 + k, 150, what);
+		twz_close(db);
+		free(buf);
+		twz_navmesh_free(&m);
+		free(obj);
+	}
+}
+END_TEST
+
+/* The floors overlap in x-z: the height picks the polygon. */
+START_TEST(overlapping_floors)
+{
+	struct twz_navmesh m;
+	size_t len;
+
+	load_rooms(&m);
+	uint8_t *buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+	twz_db *db = open_buf(buf, len);
+	float v[TWZ_NAVMESH_MAX_POLY_VERTS][3];
+	size_t nv;
+	/* (17, 10) lies under the upper corridor and in a ground room. */
+	static const float heights[] = { 0, 3, -0.5f, 0.4f, 2.2f, 9 };
+	static const float want[] = { 0, 3, 0, 0, 3, 3 };
+	for (unsigned i = 0; i < 6; i++) {
+		float p[3] = { 17, heights[i], 11 };
+		twz_node n = twz_navmesh_locate(db, p);
+		ck_assert(n != TWZ_NONE);
+		ck_assert(twz_navmesh_polygon(db, n, v, TWZ_NAVMESH_MAX_POLY_VERTS, &nv) == TWZ_OK);
+		ck_assert_msg(v[0][1] == want[i], "height %g located on floor %g", heights[i], v[0][1]);
+	}
+	/* Off the mesh, then the nearest polygon within a distance. */
+	float off[3] = { -1, 0, 4 }, near[3];
+	twz_node n;
+	ck_assert(twz_navmesh_locate(db, off) == TWZ_NONE);
+	ck_assert(twz_navmesh_nearest(db, off, 0.5f, &n, near) == TWZ_E_UNREACHABLE);
+	ck_assert(n == TWZ_NONE);
+	ck_assert(twz_navmesh_nearest(db, off, 1.5f, &n, near) == TWZ_OK);
+	ck_assert(fabsf(near[0]) < 1e-6f && fabsf(near[2] - 4) < 1e-6f && near[1] == 0);
+	ck_assert(twz_navmesh_locate(db, near) == n);
+	/* Above the upper corridor: the nearest is on it, 2 below. */
+	float above[3] = { 30, 5, 10 };
+	ck_assert(twz_navmesh_nearest(db, above, INFINITY, &n, near) == TWZ_OK);
+	ck_assert(near[1] == 3 && near[0] == 30 && near[2] == 10);
+	/* Arguments. */
+	float nan3[3] = { NAN, 0, 0 };
+	ck_assert(twz_navmesh_locate(db, nan3) == TWZ_NONE);
+	ck_assert(twz_navmesh_locate(NULL, off) == TWZ_NONE);
+	ck_assert(twz_navmesh_nearest(db, nan3, 1, &n, NULL) == TWZ_E_ARGUMENT);
+	ck_assert(twz_navmesh_polygon(db, (twz_node)m.poly_count, v, 4, &nv) == TWZ_E_ARGUMENT);
+	/* A corridor of non-adjacent polygons, sizes too small. */
+	float a[3] = { 1, 0, 1 }, b[3] = { 17, 3, 10 }, pts[4][3];
+	twz_node cor[2] = { twz_navmesh_locate(db, a), twz_navmesh_locate(db, b) };
+	size_t cnt, clen;
+	ck_assert(twz_navmesh_waypoints(db, a, b, cor, 2, TWZ_WAYPOINTS_FUNNEL, pts, 4, &cnt) == TWZ_E_ARGUMENT);
+	twz_node big[128];
+	ck_assert(twz_navmesh_path(db, a, b, TWZ_WAYPOINTS_MIDPOINTS, big, 2, &clen, pts, 4, &cnt) == TWZ_E_BUFFER_TOO_SMALL);
+	ck_assert_uint_gt(clen, 2);
+	ck_assert(twz_navmesh_path(db, a, b, TWZ_WAYPOINTS_MIDPOINTS, big, 128, &clen, pts, 4, &cnt) == TWZ_E_BUFFER_TOO_SMALL);
+	ck_assert_uint_eq(cnt, clen + 1);
+	/* One polygon: start and goal. */
+	float c[3] = { 2, 0, 2 };
+	ck_assert(twz_navmesh_path(db, a, c, TWZ_WAYPOINTS_FUNNEL, big, 128, &clen, pts, 4, &cnt) == TWZ_OK);
+	ck_assert_uint_eq(clen, 1);
+	ck_assert_uint_eq(cnt, 2);
+	twz_close(db);
+	free(buf);
+	twz_navmesh_free(&m);
+}
+END_TEST
+
+/* The three solvers and any thread count bake the same bytes. */
+START_TEST(solvers_and_threads_agree)
+{
+	struct twz_navmesh m;
+	size_t ref_len, len;
+	char *obj = random_obj(99, 12, 9);
+	struct twz_error err = { { 0 }, 0 };
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 0)
+			load_rooms(&m);
+		else
+			ck_assert_msg(parse(obj, &m, &err) == 0, "%s", err.msg);
+		uint8_t *ref = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_ZSTD, &ref_len);
+		static const unsigned runs[][2] = {
+			{ TWZ_APSP_DIJKSTRA, 2 }, { TWZ_APSP_FLOYD, 1 },
+			{ TWZ_APSP_FLOYD, 2 }, { TWZ_APSP_SQUARING, 1 },
+			{ TWZ_APSP_SQUARING, 2 },
+		};
+		for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+			uint8_t *buf = bake_mesh(&m, runs[i][0], runs[i][1], TWZ_CODEC_ZSTD, &len);
+			ck_assert_msg(len == ref_len && memcmp(buf, ref, len) == 0,
+				      "--apsp %s on %u threads differs", twz_apsp_solver_name(runs[i][0]),
+				      runs[i][1]);
+			free(buf);
+		}
+		free(ref);
+		twz_navmesh_free(&m);
+	}
+	free(obj);
+}
+END_TEST
+
 static Suite *navmesh_suite(void)
 {
 	Suite *s = suite_create("navmesh");
@@ -181,6 +583,13 @@ static Suite *navmesh_suite(void)
 	tcase_add_test(tc, reads_exporter_forms);
 	tcase_add_test(tc, refuses_malformed);
 	tcase_add_test(tc, graph_costs_and_keys);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("database");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, rooms_corridors_and_funnels);
+	tcase_add_test(tc, random_meshes);
+	tcase_add_test(tc, overlapping_floors);
+	tcase_add_test(tc, solvers_and_threads_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }
