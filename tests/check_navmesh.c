@@ -575,6 +575,336 @@ START_TEST(solvers_and_threads_agree)
 }
 END_TEST
 
+/* ---- hostile files ------------------------------------------------------ */
+
+static uint8_t *entry_of(uint8_t *buf, uint32_t kind)
+{
+	uint32_t n = twz_le32(buf + TWZ_H_SECTION_COUNT);
+
+	for (uint32_t i = 0; i < n && i < TWZ_MAX_SECTIONS; i++) {
+		uint8_t *e = buf + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
+		if (twz_le32(e + TWZ_S_KIND) == kind)
+			return e;
+	}
+	return NULL;
+}
+
+static uint8_t *section(uint8_t *buf, uint32_t kind, uint64_t *size)
+{
+	uint8_t *e = entry_of(buf, kind);
+
+	ck_assert_msg(e != NULL, "no section %u", kind);
+	ck_assert_uint_eq(twz_le16(e + TWZ_S_CODEC), TWZ_CODEC_RAW);
+	*size = twz_le64(e + TWZ_S_SIZE);
+	return buf + twz_le64(e + TWZ_S_OFFSET);
+}
+
+/* Checksums recomputed, as a crafter would. */
+static void reseal(uint8_t *buf, size_t len)
+{
+	uint32_t n = twz_le32(buf + TWZ_H_SECTION_COUNT);
+
+	for (uint32_t i = 0; i < n && i < TWZ_MAX_SECTIONS; i++) {
+		uint8_t *e = buf + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
+		uint64_t off = twz_le64(e + TWZ_S_OFFSET), size = twz_le64(e + TWZ_S_SIZE);
+		if (off <= len && size <= len - off)
+			twz_put64(e + TWZ_S_RAW_CHECKSUM, twz_checksum(buf + off, (size_t)size));
+	}
+	twz_put64(buf + TWZ_H_TABLE_CHECKSUM,
+		  twz_checksum(buf + TWZ_HEADER_SIZE, (size_t)n * TWZ_SECTION_ENTRY_SIZE));
+	twz_put64(buf + TWZ_H_HEADER_CHECKSUM, twz_checksum(buf, TWZ_H_HEADER_CHECKSUM));
+}
+
+/* Whatever a file that opened answers, a few queries end. */
+static void queries_end(const twz_db *db)
+{
+	twz_node cor[256];
+	float pts[257][3];
+	size_t cl, pl;
+	static const float pos[][3] = { { 1, 0, 1 }, { 17, 3, 10 }, { 45, 2, 4 }, { 5, 0, 25 } };
+
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++) {
+			twz_navmesh_path(db, pos[i], pos[j], TWZ_WAYPOINTS_FUNNEL, cor, 256,
+					 &cl, pts, 257, &pl);
+			twz_node n;
+			twz_navmesh_nearest(db, pos[i], 3, &n, pts[0]);
+		}
+}
+
+static twz_status open_sealed(uint8_t *buf, size_t len)
+{
+	twz_db *db;
+
+	reseal(buf, len);
+	twz_status st = twz_open_memory(buf, len, 0, &db);
+	if (st == TWZ_OK) {
+		queries_end(db);
+		twz_close(db);
+	}
+	return st;
+}
+
+START_TEST(hostile_sections)
+{
+	struct twz_navmesh m;
+	size_t len;
+	uint64_t sz;
+
+	load_rooms(&m);
+	uint8_t *ref = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+	uint8_t *buf = malloc(len);
+	ck_assert(buf != NULL);
+#define FRESH() memcpy(buf, ref, len)
+	FRESH();
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_OK);
+
+	/* Parameters. */
+	uint8_t *pr;
+	static const struct { unsigned off; uint32_t v; } bad_params[] = {
+		{ TWZ_NP_POLYS, 1 }, { TWZ_NP_VERTICES, 0 }, { TWZ_NP_INDICES, 5 },
+		{ TWZ_NP_ARCS, 0xFFFFFFFFu }, { TWZ_NP_COLS, 0 },
+		{ TWZ_NP_ROWS, 0x10000000u }, { TWZ_NP_ENTRIES, 0xFFFFFFF0u },
+		{ TWZ_NP_MAX_VERTS, 2 }, { TWZ_NP_MAX_VERTS, 256 },
+	};
+	for (size_t i = 0; i < sizeof bad_params / sizeof bad_params[0]; i++) {
+		FRESH();
+		pr = section(buf, TWZ_SECTION_NAVMESH_PARAMS, &sz);
+		twz_put32(pr + bad_params[i].off, bad_params[i].v);
+		ck_assert_msg(open_sealed(buf, len) != TWZ_OK, "param at %u accepted",
+			      bad_params[i].off);
+	}
+	static const unsigned fields[] = { TWZ_NP_ORIGIN_X, TWZ_NP_CELL, TWZ_NP_SCALE };
+	static const double values[] = { NAN, INFINITY, -1, 0, 1e300 };
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 5; j++) {
+			if (fields[i] == TWZ_NP_ORIGIN_X && (values[j] == -1 || values[j] == 0))
+				continue;
+			/* The scale only says what a key is worth. */
+			if (fields[i] == TWZ_NP_SCALE && values[j] == 1e300)
+				continue;
+			FRESH();
+			pr = section(buf, TWZ_SECTION_NAVMESH_PARAMS, &sz);
+			twz_putf64(pr + fields[i], values[j]);
+			ck_assert_msg(open_sealed(buf, len) != TWZ_OK, "f64 %g at %u accepted",
+				      values[j], fields[i]);
+		}
+	/* A vertex not finite, or too far. */
+	FRESH();
+	twz_putf64(section(buf, TWZ_SECTION_NAVMESH_VERTICES, &sz) + 16, NAN);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	twz_putf64(section(buf, TWZ_SECTION_NAVMESH_VERTICES, &sz), 1e13);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	/* Polygons: falling offsets, too few vertices, an id out of range,
+	 * zero area. */
+	FRESH();
+	uint8_t *po = section(buf, TWZ_SECTION_NAVMESH_POLYS, &sz);
+	twz_put32(po + 4, twz_le32(po + 8) + 1);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	po = section(buf, TWZ_SECTION_NAVMESH_POLYS, &sz);
+	twz_put32(po + 4, 2);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	uint8_t *pv = section(buf, TWZ_SECTION_NAVMESH_POLY_VERTS, &sz);
+	twz_put32(pv + 4, 0xFFFFFFFFu);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	pv = section(buf, TWZ_SECTION_NAVMESH_POLY_VERTS, &sz);
+	po = section(buf, TWZ_SECTION_NAVMESH_POLYS, &sz);
+	for (uint32_t i = 1; i < twz_le32(po + 4); i++)
+		twz_put32(pv + 4 * i, twz_le32(pv));
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	/* Portals: a head out of range, an edge neither polygon has, arc
+	 * offsets that do not add up. */
+	FRESH();
+	uint8_t *pt = section(buf, TWZ_SECTION_NAVMESH_PORTALS, &sz);
+	twz_put32(pt + TWZ_NA_HEAD, m.poly_count);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	pt = section(buf, TWZ_SECTION_NAVMESH_PORTALS, &sz);
+	twz_put32(pt + TWZ_NA_HEAD, (twz_le32(pt + TWZ_NA_HEAD) + 7) % m.poly_count);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	pt = section(buf, TWZ_SECTION_NAVMESH_PORTALS, &sz);
+	twz_put32(pt + TWZ_NA_LEFT, twz_le32(pt + TWZ_NA_RIGHT));
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	uint8_t *af = section(buf, TWZ_SECTION_NAVMESH_ARC_FIRST, &sz);
+	twz_put32(af + 4 * m.poly_count, m.arc_count - 1);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	/* The grid: a polygon out of range, lists out of order, a polygon
+	 * missing from a cell its box meets. */
+	FRESH();
+	uint8_t *cp = section(buf, TWZ_SECTION_NAVMESH_CELL_POLYS, &sz);
+	twz_put32(cp, m.poly_count);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	uint8_t *cf = section(buf, TWZ_SECTION_NAVMESH_CELLS, &sz);
+	cp = section(buf, TWZ_SECTION_NAVMESH_CELL_POLYS, &sz);
+	uint64_t cells = sz / 4, k = 0;
+	(void)cells;
+	uint64_t ncell = section(buf, TWZ_SECTION_NAVMESH_CELLS, &sz) ? sz / 4 - 1 : 0;
+	while (k < ncell && twz_le32(cf + 4 * (k + 1)) - twz_le32(cf + 4 * k) < 2)
+		k++;
+	ck_assert(k < ncell);
+	uint32_t at = twz_le32(cf + 4 * k);
+	uint32_t x0 = twz_le32(cp + 4 * at), x1 = twz_le32(cp + 4 * (at + 1));
+	twz_put32(cp + 4 * at, x1);
+	twz_put32(cp + 4 * (at + 1), x0);
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	cp = section(buf, TWZ_SECTION_NAVMESH_CELL_POLYS, &sz);
+	twz_put32(cp + 4 * (at + 1), x0);   /* x1 gone, x0 twice */
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	FRESH();
+	cf = section(buf, TWZ_SECTION_NAVMESH_CELLS, &sz);
+	twz_put32(cf + 4 * (k + 1), twz_le32(cf + 4 * (k + 1)) - 1);  /* x1 moves to the next cell */
+	ck_assert_int_eq(open_sealed(buf, len), TWZ_E_DAMAGED);
+	/* Level kind and feature bit must agree. */
+	FRESH();
+	buf[TWZ_H_LEVEL_KIND] = TWZ_LEVEL_GRAPH;
+	ck_assert(open_sealed(buf, len) != TWZ_OK);
+	FRESH();
+	twz_put64(buf + TWZ_H_REQUIRED, twz_le64(buf + TWZ_H_REQUIRED) & ~(uint64_t)TWZ_FEATURE_NAVMESH);
+	ck_assert(open_sealed(buf, len) != TWZ_OK);
+	/* A navmesh section missing: its kind renamed to an unknown one. */
+	FRESH();
+	twz_put32(entry_of(buf, TWZ_SECTION_NAVMESH_PORTALS) + TWZ_S_KIND, 79);
+	ck_assert(open_sealed(buf, len) != TWZ_OK);
+
+	/* Every byte of the navmesh sections set to 0xFF and to 0x80 in
+	 * turn: refused or answering, never a crash. */
+	for (uint32_t kind = TWZ_SECTION_NAVMESH_FIRST; kind <= TWZ_SECTION_NAVMESH_MAX; kind++) {
+		FRESH();
+		uint8_t *sec = section(buf, kind, &sz);
+		size_t off = (size_t)(sec - buf);
+		for (size_t i = 0; i < sz; i += (kind == TWZ_SECTION_NAVMESH_VERTICES ? 5 : 1))
+			for (int v = 0; v < 2; v++) {
+				FRESH();
+				buf[off + i] = v ? 0x80 : 0xFF;
+				open_sealed(buf, len);
+			}
+	}
+	/* Truncated anywhere: refused. */
+	for (size_t cut = 0; cut < len; cut += 97) {
+		twz_db *db;
+		ck_assert(twz_open_memory(ref, cut, 0, &db) != TWZ_OK);
+	}
+#undef FRESH
+	free(buf);
+	free(ref);
+	twz_navmesh_free(&m);
+}
+END_TEST
+
+/* ---- the golden file and the command line ------------------------------- */
+
+START_TEST(golden_file)
+{
+	struct twz_navmesh m;
+	twz_db *db;
+	const char *path = twz_test_source_file("tests/golden/v1_4_navmesh.twz");
+
+	load_rooms(&m);
+	ck_assert_msg(twz_open(path, 0, &db) == TWZ_OK, "%s does not open", path);
+	twz_info in;
+	ck_assert(twz_get_info(db, &in) == TWZ_OK);
+	ck_assert_uint_eq(in.format_major, 1);
+	ck_assert_uint_eq(in.format_minor, 4);
+	ck_assert_uint_eq(in.level_kind, TWZ_KIND_NAVMESH);
+	ck_assert_uint_eq(in.node_count, m.poly_count);
+	ck_assert_uint_eq(in.level_hash, m.level_hash);
+	check_queries(&m, db, 4242, 200, "golden");
+	twz_close(db);
+	twz_navmesh_free(&m);
+}
+END_TEST
+
+START_TEST(command_line)
+{
+	char dir[512], out[600], pts[600];
+	struct twz_test_run r;
+
+	twz_test_make_dir(dir, sizeof dir, "navmesh");
+	snprintf(out, sizeof out, "%s/rooms.twz", dir);
+	snprintf(pts, sizeof pts, "%s/bad.points", dir);
+	const char *obj = twz_test_source_file("data/rooms.obj");
+	const char *points = twz_test_source_file("data/rooms.points");
+	const char *build[] = { "build", obj, "-o", out, "--quiet", NULL };
+	twz_test_run_tool(build, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "build: %s", r.err);
+	twz_test_run_free(&r);
+
+	/* One query, JSON: the documented keys in order. */
+	const char *q1[] = { "query", out, "1", "0", "1", "17", "3", "10", "--json", NULL };
+	twz_test_run_tool(q1, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "query: %s", r.err);
+	ck_assert_msg(strncmp(r.out, "{\"start\":[1,0,1],\"goal\":[17,3,10],\"cost\":", 41) == 0,
+		      "%s", r.out);
+	ck_assert(strstr(r.out, ",\"polygons\":[0,"));
+	ck_assert(strstr(r.out, "],\"path\":[[1,0,1],"));
+	ck_assert(strstr(r.out, ",[17,3,10]]}\n"));
+	twz_test_run_free(&r);
+	/* Midpoints: start, a midpoint per portal, goal. */
+	const char *q2[] = { "query", out, "1", "0", "1", "4", "0", "12", "--json",
+			     "--waypoints", "midpoints", NULL };
+	twz_test_run_tool(q2, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "query: %s", r.err);
+	/* centroid (4, 4) -> (4, 8) -> (4, 9) -> (4, 10) -> (4, 11 1/3) */
+	ck_assert_msg(strstr(r.out, "\"cost\":7.33333333333333"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "\"polygons\":[0,2,18],\"path\":[[1,0,1],[4,0,8],[4,0,10],[4,0,12]]}"),
+		      "%s", r.out);
+	twz_test_run_free(&r);
+	/* A point off the mesh: a line saying so, exit 0. */
+	const char *q3[] = { "query", out, "-5", "0", "1", "1", "0", "1", "--json", NULL };
+	twz_test_run_tool(q3, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, "\"cost\":null,\"polygons\":[],\"path\":[],\"error\":\"start is off the mesh\""),
+		      "%s", r.out);
+	twz_test_run_free(&r);
+	/* The points file: one line each, and verify passes. */
+	const char *q4[] = { "query", out, "--points", points, NULL };
+	twz_test_run_tool(q4, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 0);
+	size_t lines = 0;
+	for (const char *c = r.out; *c; c++)
+		lines += *c == '\n';
+	ck_assert_uint_eq(lines, 200);
+	twz_test_run_free(&r);
+	const char *v1[] = { "verify", out, points, NULL };
+	twz_test_run_tool(v1, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "verify: %s%s", r.out, r.err);
+	ck_assert(strstr(r.out, "200 passed, 0 failed"));
+	twz_test_run_free(&r);
+	/* A malformed points file: one line naming it, exit 3. */
+	twz_test_write_file(pts, "1 0 1 2 0 2\n1 0 x 2 0 2\n", 24);
+	const char *q5[] = { "query", out, "--points", pts, NULL };
+	twz_test_run_tool(q5, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_msg(strstr(r.err, "bad.points:2: ") && !strchr(strchr(r.err, '\n') + 1, '\n'),
+		      "%s", r.err);
+	twz_test_run_free(&r);
+	/* A malformed mesh: one line naming file and line, exit 3. */
+	snprintf(pts, sizeof pts, "%s/bad.obj", dir);
+	twz_test_write_file(pts, "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 4\n", 32);
+	const char *b2[] = { "build", pts, "-o", out, NULL };
+	twz_test_run_tool(b2, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_msg(strstr(r.err, "bad.obj:4: face vertex 4 is out of range"), "%s", r.err);
+	twz_test_run_free(&r);
+	/* info describes the mesh. */
+	snprintf(out, sizeof out, "%s/rooms.twz", dir);
+	const char *i1[] = { "info", out, NULL };
+	twz_test_run_tool(i1, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, "navmesh      69 polygons"), "%s", r.out);
+	twz_test_run_free(&r);
+	twz_test_remove_tree(dir);
+}
+END_TEST
+
 static Suite *navmesh_suite(void)
 {
 	Suite *s = suite_create("navmesh");
@@ -590,6 +920,9 @@ static Suite *navmesh_suite(void)
 	tcase_add_test(tc, random_meshes);
 	tcase_add_test(tc, overlapping_floors);
 	tcase_add_test(tc, solvers_and_threads_agree);
+	tcase_add_test(tc, hostile_sections);
+	tcase_add_test(tc, golden_file);
+	tcase_add_test(tc, command_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
