@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "cli_common.h"
+#include "navmesh_cli.h"
 #include "render.h"
 #include "render_trace.h"
 
@@ -82,7 +83,18 @@ static const struct twz_overlay *find_overlay(const char *name)
 	return twz_overlay_find(name);
 }
 
+static int render_grid(int argc, char **argv);
+
 int twz_cmd_render(int argc, char **argv)
+{
+	/* A navmesh is drawn from above with its paths (render_navmesh.c). */
+	if (twz_navmesh_render_wanted(argc, argv))
+		return twz_navmesh_render_cmd(argc, argv);
+	return render_grid(argc, argv);
+}
+
+/* A grid level or database. */
+static int render_grid(int argc, char **argv)
 {
 	struct twz_overlay_item items[MAX_ITEMS];
 	struct twz_render_options opt;

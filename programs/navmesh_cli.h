@@ -26,6 +26,15 @@ int twz_navmesh_query_cmd(int argc, char **argv);
  * Dijkstra over the polygons, and its waypoints' endpoints and lengths. */
 int twz_navmesh_verify_cmd(int argc, char **argv);
 
+/* `twigz render DB.twz -o OUT.svg|OUT.png [--path SX SY SZ GX GY GZ]...
+ * [--waypoints funnel|midpoints] [--scale N] [--no-legend]`
+ * (render_navmesh.c). */
+int twz_navmesh_render_cmd(int argc, char **argv);
+
+/* Whether render's input (its first word that is no option, no option's
+ * value and no number) is a navmesh database. */
+int twz_navmesh_render_wanted(int argc, char **argv);
+
 /* The lines twigz info adds for a navmesh database. */
 void twz_navmesh_info_print(const twz_db *db, int json);
 

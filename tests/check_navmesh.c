@@ -894,6 +894,19 @@ START_TEST(command_line)
 	ck_assert_int_eq(r.status, 3);
 	ck_assert_msg(strstr(r.err, "bad.obj:4: face vertex 4 is out of range"), "%s", r.err);
 	twz_test_run_free(&r);
+	/* render draws the mesh and a path. */
+	char svg[600];
+	snprintf(out, sizeof out, "%s/rooms.twz", dir);
+	snprintf(svg, sizeof svg, "%s/rooms.svg", dir);
+	const char *r1[] = { "render", out, "-o", svg, "--path", "1", "0", "1", "17",
+			     "3", "10", NULL };
+	twz_test_run_tool(r1, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "render: %s", r.err);
+	twz_test_run_free(&r);
+	size_t svg_len;
+	char *text = (char *)twz_test_read_file(svg, &svg_len);
+	ck_assert(strstr(text, "<svg") && strstr(text, "polygons") && strstr(text, "path"));
+	free(text);
 	/* info describes the mesh. */
 	snprintf(out, sizeof out, "%s/rooms.twz", dir);
 	const char *i1[] = { "info", out, NULL };
