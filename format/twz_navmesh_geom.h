@@ -21,10 +21,14 @@ static inline double twz_nm_area2(const double *a, const double *b,
 	return (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
 }
 
-/* Distance in x-z. */
+/* Distance in x-z (coordinates are within +-1e12, so the squares
+ * cannot overflow: no need for hypot's care, which costs on the locate
+ * path). */
 static inline double twz_nm_dist2d(const double *a, const double *b)
 {
-	return hypot(b[0] - a[0], b[2] - a[2]);
+	double dx = b[0] - a[0], dz = b[2] - a[2];
+
+	return sqrt(dx * dx + dz * dz);
 }
 
 /* Twice the signed area of a polygon (vertex ids idx[0..n) into vert,

@@ -183,8 +183,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "--apsp is for --method cpd");
 	if ((twz_cli_is_graph_level(b->level) || twz_navmesh_is_obj_path(b->level)) &&
 	    (b->transit || b->shard || b->mpi || b->agents.count))
-		return twz_cli_usage("%s", "a graph level (.gr) bakes with --method cpd, "
-				     "without --shard, --mpi or --agent-sizes");
+		return twz_cli_usage("%s", "a graph (.gr) or navmesh (.obj) level bakes with "
+				     "--method cpd, without --shard, --mpi or --agent-sizes");
 	if (b->coords && !twz_cli_is_graph_level(b->level))
 		return twz_cli_usage("%s", "--coords goes with a graph level (.gr)");
 	return 0;

@@ -394,10 +394,11 @@ void twz_graph_info_print(const twz_db *db, int json)
 
 	twz_get_info(db, &in);
 	int coords = in.node_count && twz_node_coords(db, 0, &x, &x) == TWZ_OK;
+	const char *kind = in.level_kind == TWZ_KIND_NAVMESH ? "navmesh" : "graph";
 	if (json)
-		printf(",\"level_kind\":\"graph\",\"arc_count\":%" PRIu64
-		       ",\"coordinates\":%s", in.arc_count, coords ? "true" : "false");
+		printf(",\"level_kind\":\"%s\",\"arc_count\":%" PRIu64
+		       ",\"coordinates\":%s", kind, in.arc_count, coords ? "true" : "false");
 	else
-		printf("level kind   graph (%" PRIu64 " arcs%s)\n", in.arc_count,
+		printf("level kind   %s (%" PRIu64 " arcs%s)\n", kind, in.arc_count,
 		       coords ? ", with coordinates" : "");
 }

@@ -460,6 +460,48 @@ START_TEST(rooms_corridors_and_funnels)
 }
 END_TEST
 
+/* An L of three squares: the funnel bends at the inner corner, and only
+ * there; a straight view needs no corner. */
+START_TEST(funnel_known_corners)
+{
+	struct twz_navmesh m;
+	size_t len, cl, pl;
+	twz_node cor[8];
+	float pts[8][3];
+
+	parse_ok("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nv 1 0.5 1\nv 2 0 1\n"
+		 "v 1 0 2\nv 2 0 2\n"
+		 "f 1 2 5 4\nf 2 3 6 5\nf 5 6 8 7\n", &m);
+	uint8_t *buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+	twz_db *db = open_buf(buf, len);
+	float a[3] = { 0.5f, 0, 0.5f }, b[3] = { 1.25f, 0, 1.75f };
+	ck_assert(twz_navmesh_path(db, a, b, TWZ_WAYPOINTS_FUNNEL, cor, 8, &cl, pts, 8, &pl) == TWZ_OK);
+	ck_assert_uint_eq(cl, 3);
+	ck_assert_uint_eq(pl, 3);
+	ck_assert(pts[1][0] == 1 && pts[1][1] == 0.5f && pts[1][2] == 1);
+	/* The other way round: the same corner. */
+	ck_assert(twz_navmesh_path(db, b, a, TWZ_WAYPOINTS_FUNNEL, cor, 8, &cl, pts, 8, &pl) == TWZ_OK);
+	ck_assert_uint_eq(pl, 3);
+	ck_assert(pts[1][0] == 1 && pts[1][2] == 1);
+	/* In sight across the first portal: straight. */
+	float c[3] = { 1.75f, 0, 0.5f };
+	ck_assert(twz_navmesh_path(db, a, c, TWZ_WAYPOINTS_FUNNEL, cor, 8, &cl, pts, 8, &pl) == TWZ_OK);
+	ck_assert_uint_eq(cl, 2);
+	ck_assert_uint_eq(pl, 2);
+	/* Midpoints: (1, 0.25, 0.5) then (1.5, 0.25, 1). */
+	ck_assert(twz_navmesh_path(db, a, b, TWZ_WAYPOINTS_MIDPOINTS, cor, 8, &cl, pts, 8, &pl) == TWZ_OK);
+	ck_assert_uint_eq(pl, 4);
+	ck_assert(pts[1][0] == 1 && pts[1][1] == 0.25f && pts[1][2] == 0.5f);
+	ck_assert(pts[2][0] == 1.5f && pts[2][1] == 0.25f && pts[2][2] == 1);
+	double cost;
+	ck_assert(twz_navmesh_cost(db, cor, cl, &cost) == TWZ_OK);
+	ck_assert_double_eq_tol(cost, 2.0, 1e-12);
+	twz_close(db);
+	free(buf);
+	twz_navmesh_free(&m);
+}
+END_TEST
+
 START_TEST(random_meshes)
 {
 	for (unsigned k = 0; k < 6; k++) {
@@ -930,6 +972,7 @@ static Suite *navmesh_suite(void)
 	tc = tcase_create("database");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, rooms_corridors_and_funnels);
+	tcase_add_test(tc, funnel_known_corners);
 	tcase_add_test(tc, random_meshes);
 	tcase_add_test(tc, overlapping_floors);
 	tcase_add_test(tc, solvers_and_threads_agree);
