@@ -17,9 +17,12 @@
 
 /* Coordinates beyond this are refused: areas and costs stay finite. */
 #define COORD_LIMIT 1e12
-/* A vertex turns the wrong way (non-convex) when its sine, against the
- * face's winding, is below -CONVEX_SLACK: printed coordinates of a
- * straight run of vertices keep that much noise. */
+/* A vertex that turns against the face's winding is non-convex only when
+ * it lies farther than CONVEX_SLACK x (1 + the largest |x| or |z| of it
+ * and its neighbours) from the line through its neighbours: builders
+ * compute vertices in float and print them rounded, so a straight run
+ * of vertices (a straight angle, which is convex) keeps about that much
+ * noise. */
 #define CONVEX_SLACK 1e-6
 
 /* A growing array. */
@@ -213,13 +216,21 @@ static int check_face(const struct twz_navmesh *m, const uint32_t *idx,
 		double ex = b[0] - a[0], ez = b[2] - a[2];
 		double fx = c[0] - b[0], fz = c[2] - b[2];
 		double cross = ex * fz - ez * fx, dot = ex * fx + ez * fz;
-		double lens = hypot(ex, ez) * hypot(fx, fz);
-		if (sign * cross < -CONVEX_SLACK * lens) {
+		double big = 1;
+		for (int k = 0; k < 3; k += 2) {
+			if (fabs(a[k]) > big) big = fabs(a[k]);
+			if (fabs(b[k]) > big) big = fabs(b[k]);
+			if (fabs(c[k]) > big) big = fabs(c[k]);
+		}
+		/* b's distance from the line a-c, against the slack. */
+		double ac = twz_nm_dist2d(a, c);
+		int straight = ac > 0 && fabs(cross) <= CONVEX_SLACK * big * ac;
+		if (sign * cross < 0 && !straight && ac > 0) {
 			twz_error_set(err, "%s:%u: non-convex face: it turns the other way at vertex %u",
 				      name, line, idx[i] + 1);
 			return -1;
 		}
-		if (fabs(cross) <= CONVEX_SLACK * lens && dot < 0) {
+		if ((straight || ac == 0) && dot < 0) {
 			twz_error_set(err, "%s:%u: degenerate face: its edges fold back at vertex %u",
 				      name, line, idx[i] + 1);
 			return -1;

@@ -100,6 +100,17 @@ START_TEST(reads_exporter_forms)
 	ck_assert_uint_eq(m.arc_count, 0);
 	twz_navmesh_free(&m);
 
+	/* A straight run as a float-computing builder prints it: the
+	 * middle vertex 8e-6 off the line, either way, is still straight. */
+	parse_ok("v 100.000000 0 50.000000\nv 100.300003 0 50.000008\n"
+		 "v 100.600006 0 50.000000\nv 100.600006 0 51\nv 100 0 51\n"
+		 "f 1 2 3 4 5\n", &m);
+	twz_navmesh_free(&m);
+	parse_ok("v 100.000000 0 50.000000\nv 100.300003 0 49.999992\n"
+		 "v 100.600006 0 50.000000\nv 100.600006 0 51\nv 100 0 51\n"
+		 "f 1 2 3 4 5\n", &m);
+	twz_navmesh_free(&m);
+
 	/* Triangles: a fan of a square around its centre. */
 	parse_ok("v 0 0 0\nv 2 0 0\nv 2 0 2\nv 0 0 2\nv 1 0 1\n"
 		 "f 5 1 2\nf 5 2 3\nf 5 3 4\nf 5 4 1\n", &m);
@@ -133,6 +144,8 @@ START_TEST(refuses_malformed)
 	/* Non-convex: an arrow head, and a pentagram (turns one way but
 	 * winds twice). */
 	refused("v 0 0 0\nv 2 0 1\nv 0 0 2\nv 1 0 1\nf 1 2 3 4\n", 5, "non-convex");
+	refused("v 100 0 50\nv 100.3 0 50.01\nv 100.6 0 50\nv 100.6 0 51\nv 100 0 51\n"
+		"f 1 2 3 4 5\n", 6, "non-convex");
 	refused("v 0 0 3\nv 1.76 0 -2.43\nv -2.85 0 0.93\nv 2.85 0 0.93\n"
 		"v -1.76 0 -2.43\nf 1 2 3 4 5\n", 6, "non-convex");
 	/* An edge shared by three faces. */
