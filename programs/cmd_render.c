@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "cli_common.h"
+#include "graph_cli.h"
 #include "render.h"
 #include "render_trace.h"
 
@@ -92,6 +93,13 @@ int twz_cmd_render(int argc, char **argv)
 	int smooth = 0;
 	long v;
 
+	static const char *const valued[] = { "-o", "--output", "--scale",
+					      "--closed", "--overlay", "--path",
+					      NULL };
+
+	/* A graph is drawn by its coordinates (render_graph.c). */
+	if (twz_cli_db_kind(twz_cli_db_word(argc, argv, valued)) == TWZ_KIND_GRAPH)
+		return twz_graph_render_cmd(argc, argv);
 	twz_render_options_default(&opt);
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
