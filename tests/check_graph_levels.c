@@ -730,6 +730,15 @@ START_TEST(test_crafted_sections)
 	reseal(f);
 	ck_assert_int_eq(twz_test_try_open(f, len, 0), TWZ_E_DAMAGED);
 	free(f);
+	/* Agent sizes are a grid's. */
+	f = twz_test_dup_bytes(base, len);
+	e = entry_of(f, TWZ_SECTION_GRAPH_COORDS);
+	twz_put32(f + e + TWZ_S_KIND, 10);
+	e = entry_of(f, TWZ_SECTION_GRAPH_PARAMS);
+	twz_put32(f + twz_le64(f + e + TWZ_S_OFFSET) + TWZ_GP_FLAGS, 0);
+	reseal(f);
+	ck_assert_int_ne(twz_test_try_open(f, len, 0), TWZ_OK);
+	free(f);
 	/* A graph file without one of its sections. */
 	f = twz_test_dup_bytes(base, len);
 	e = entry_of(f, TWZ_SECTION_GRAPH_RUN_ARC);
@@ -863,6 +872,24 @@ START_TEST(test_tool_round_trip)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_msg(strstr(r.out, "\"level_kind\":\"graph\",\"arc_count\":5,"
 				    "\"coordinates\":true"), "%s", r.out);
+	twz_test_run_free(&r);
+
+	/* unpack keeps the level kind; bench says what it measures. */
+	char raw[700];
+	snprintf(raw, sizeof raw, "%s/raw.twz", dir);
+	const char *unpack[] = { "unpack", db, "-o", raw, NULL };
+	twz_test_run_tool(unpack, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	twz_test_run_free(&r);
+	const char *one_raw[] = { "query", raw, "1", "4", "--json", NULL };
+	twz_test_run_tool(one_raw, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "{\"source\":1,\"target\":4,\"cost\":5,\"path\":[1,2,3,4]}\n");
+	twz_test_run_free(&r);
+	const char *bench[] = { "bench", db, NULL };
+	twz_test_run_tool(bench, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "bench measures grid databases"), "%s", r.err);
 	twz_test_run_free(&r);
 
 	/* Bad input: one line naming the file and line, exit 3. */
