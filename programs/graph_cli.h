@@ -35,6 +35,10 @@ int twz_graph_query_cmd(int argc, char **argv);
  * the arcs the database holds. */
 int twz_graph_verify_cmd(int argc, char **argv);
 
+/* `twigz render DB -o OUT [--path S,T]...` of a graph baked with
+ * coordinates (render_graph.c). */
+int twz_graph_render_cmd(int argc, char **argv);
+
 /* The lines twigz info adds for a graph database. */
 void twz_graph_info_print(const twz_db *db, int json);
 

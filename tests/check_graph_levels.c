@@ -730,6 +730,15 @@ START_TEST(test_crafted_sections)
 	reseal(f);
 	ck_assert_int_eq(twz_test_try_open(f, len, 0), TWZ_E_DAMAGED);
 	free(f);
+	/* Agent sizes are a grid's. */
+	f = twz_test_dup_bytes(base, len);
+	e = entry_of(f, TWZ_SECTION_GRAPH_COORDS);
+	twz_put32(f + e + TWZ_S_KIND, 10);
+	e = entry_of(f, TWZ_SECTION_GRAPH_PARAMS);
+	twz_put32(f + twz_le64(f + e + TWZ_S_OFFSET) + TWZ_GP_FLAGS, 0);
+	reseal(f);
+	ck_assert_int_ne(twz_test_try_open(f, len, 0), TWZ_OK);
+	free(f);
 	/* A graph file without one of its sections. */
 	f = twz_test_dup_bytes(base, len);
 	e = entry_of(f, TWZ_SECTION_GRAPH_RUN_ARC);
@@ -865,6 +874,24 @@ START_TEST(test_tool_round_trip)
 				    "\"coordinates\":true"), "%s", r.out);
 	twz_test_run_free(&r);
 
+	/* unpack keeps the level kind; bench says what it measures. */
+	char raw[700];
+	snprintf(raw, sizeof raw, "%s/raw.twz", dir);
+	const char *unpack[] = { "unpack", db, "-o", raw, NULL };
+	twz_test_run_tool(unpack, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	twz_test_run_free(&r);
+	const char *one_raw[] = { "query", raw, "1", "4", "--json", NULL };
+	twz_test_run_tool(one_raw, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "{\"source\":1,\"target\":4,\"cost\":5,\"path\":[1,2,3,4]}\n");
+	twz_test_run_free(&r);
+	const char *bench[] = { "bench", db, NULL };
+	twz_test_run_tool(bench, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "bench measures grid databases"), "%s", r.err);
+	twz_test_run_free(&r);
+
 	/* Bad input: one line naming the file and line, exit 3. */
 	const char *bad_id[] = { "query", db, "1", "6", NULL };
 	twz_test_run_tool(bad_id, NULL, 0, &r);
@@ -938,6 +965,50 @@ START_TEST(test_city_optima)
 }
 END_TEST
 
+/* twigz render draws a graph by its coordinates, with paths. */
+START_TEST(test_render_graph)
+{
+	char dir[512], db[600], db2[600], svg[600];
+	struct twz_test_run r;
+	size_t len;
+
+	ck_assert_ptr_nonnull(twz_test_make_dir(dir, sizeof dir, "graphdraw"));
+	snprintf(db, sizeof db, "%s/city.twz", dir);
+	snprintf(db2, sizeof db2, "%s/bare.twz", dir);
+	snprintf(svg, sizeof svg, "%s/city.svg", dir);
+	const char *build[] = { "build", twz_test_source_file("data/city.gr"), "-o", db,
+				"--coords", twz_test_source_file("data/city.co"), "-q", NULL };
+	twz_test_run_tool(build, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 0);
+	twz_test_run_free(&r);
+	const char *draw[] = { "render", db, "-o", svg, "--path", "5,60", "--path",
+			       "1,125", NULL };
+	twz_test_run_tool(draw, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	twz_test_run_free(&r);
+	char *text = (char *)twz_test_read_file(svg, &len);
+	ck_assert_ptr_nonnull(strstr(text, "<svg"));
+	ck_assert_ptr_nonnull(strstr(text, "</svg>"));
+	ck_assert_ptr_nonnull(strstr(text, "paths"));
+	free(text);
+	const char *bad[] = { "render", db, "-o", svg, "--path", "5,126", NULL };
+	twz_test_run_tool(bad, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_ptr_nonnull(strstr(r.err, "vertex 126 is not in the graph"));
+	twz_test_run_free(&r);
+	const char *bare[] = { "build", twz_test_source_file("data/city.gr"), "-o", db2,
+			       "-q", NULL };
+	twz_test_run_tool(bare, NULL, 0, &r);
+	twz_test_run_free(&r);
+	const char *nocoords[] = { "render", db2, "-o", svg, NULL };
+	twz_test_run_tool(nocoords, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 3);
+	ck_assert_ptr_nonnull(strstr(r.err, "baked without --coords"));
+	twz_test_run_free(&r);
+	twz_test_remove_tree(dir);
+}
+END_TEST
+
 /* ---- the golden file ------------------------------------------------------------- */
 
 START_TEST(test_golden_v1_4_graph)
@@ -1001,6 +1072,7 @@ static Suite *graph_levels_suite(void)
 	tcase_add_test(tc, test_verify_finds_wrong_rows);
 	tcase_add_test(tc, test_tool_round_trip);
 	tcase_add_test(tc, test_city_optima);
+	tcase_add_test(tc, test_render_graph);
 	tcase_add_test(tc, test_golden_v1_4_graph);
 	suite_add_tcase(s, tc);
 	return s;
