@@ -962,6 +962,29 @@ START_TEST(command_line)
 	char *text = (char *)twz_test_read_file(svg, &svg_len);
 	ck_assert(strstr(text, "<svg") && strstr(text, "polygons") && strstr(text, "path"));
 	free(text);
+	/* A database whose rows lie (each run's first arc): verify says
+	 * so and exits 1. */
+	{
+		struct twz_navmesh m;
+		size_t len;
+		uint64_t sz;
+		char lie[600];
+		load_rooms(&m);
+		uint8_t *buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+		uint8_t *runs = section(buf, 57, &sz);   /* GRAPH_RUN_ARC */
+		memset(runs, 0, (size_t)sz);
+		reseal(buf, len);
+		snprintf(lie, sizeof lie, "%s/lie.twz", dir);
+		twz_test_write_file(lie, buf, len);
+		const char *v2[] = { "verify", lie, points, NULL };
+		twz_test_run_tool(v2, NULL, 0, &r);
+		ck_assert_msg(r.status == 1, "verify of a lying database: %d %s%s", r.status,
+			      r.out, r.err);
+		ck_assert(strstr(r.out, " failed") && !strstr(r.out, " 0 failed"));
+		twz_test_run_free(&r);
+		free(buf);
+		twz_navmesh_free(&m);
+	}
 	/* info describes the mesh. */
 	snprintf(out, sizeof out, "%s/rooms.twz", dir);
 	const char *i1[] = { "info", out, NULL };
