@@ -40,6 +40,7 @@ const char twz_usage_text[] =
 	"  twigz unpack IN.twz -o OUT.twz\n"
 	"  twigz merge PART... -o OUT.twz [--threads N] [--quiet]\n"
 	"  twigz render LEVEL|DB -o OUT.png|OUT.svg [--path SX,SY,GX,GY]... (render --help)\n"
+	"  twigz render DB -o OUT.png|OUT.svg [--path S,T]...  (graph with --coords)\n"
 	"  twigz --version\n"
 	"  twigz COMMAND --help\n"
 	"exit status: 0 ok, 1 verification failed, 2 usage, 3 bad input,\n"
