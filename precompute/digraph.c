@@ -40,7 +40,8 @@ int twz_digraph_build(struct twz_digraph *g, uint32_t n, struct twz_arc *arcs,
 			return -1;
 		}
 	}
-	qsort(arcs, count, sizeof *arcs, arc_cmp);
+	if (count)
+		qsort(arcs, count, sizeof *arcs, arc_cmp);
 	/* Loops never help a path; the cheapest parallel arc sorts first. */
 	for (size_t i = 0; i < count; i++) {
 		if (arcs[i].tail == arcs[i].head)

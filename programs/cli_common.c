@@ -45,6 +45,7 @@ const char twz_usage_text[] =
 	"  twigz unpack IN.twz -o OUT.twz\n"
 	"  twigz merge PART... -o OUT.twz [--threads N] [--quiet]\n"
 	"  twigz render LEVEL|DB -o OUT.png|OUT.svg [--path SX,SY,GX,GY]... (render --help)\n"
+	"  twigz render DB -o OUT.png|OUT.svg [--path S,T]...  (graph with --coords)\n"
 	"  twigz render DB -o OUT.png|OUT.svg [--path SX SY SZ GX GY GZ]... (navmesh)\n"
 	"  twigz --version\n"
 	"  twigz COMMAND --help\n"

@@ -311,6 +311,39 @@ START_TEST(test_random_digraphs_against_dijkstra)
 }
 END_TEST
 
+/* Graphs without arcs, or of one node: every other node unreachable. */
+START_TEST(test_no_arcs)
+{
+	static const char *const texts[] = {
+		"p sp 1 0\n", "p sp 3 0\n", "p sp 2 2\na 1 1 4\na 2 2 1\n",
+	};
+
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		struct text_graph tg;
+		memset(&tg, 0, sizeof tg);
+		put(&tg, texts[i]);
+		sscanf(texts[i], "p sp %u", &tg.n);
+		tg.w = malloc((size_t)tg.n * tg.n * sizeof *tg.w);
+		for (size_t k = 0; k < (size_t)tg.n * tg.n; k++)
+			tg.w[k] = INF;
+		size_t len;
+		uint8_t *buf = bake_text(&tg, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+		uint8_t *fl = bake_text(&tg, TWZ_APSP_SQUARING, 1, TWZ_CODEC_RAW, &len);
+		ck_assert(!memcmp(buf, fl, len));
+		twz_db *db = open_buf(buf, len);
+		twz_info in;
+		twz_get_info(db, &in);
+		ck_assert_uint_eq(in.arc_count, 0);
+		ck_assert_uint_eq(in.component_count, tg.n);
+		check_all_pairs(db, &tg);
+		twz_close(db);
+		free(buf);
+		free(fl);
+		text_graph_free(&tg);
+	}
+}
+END_TEST
+
 /* Nodes of more than 63 arcs (one canonical arc a target) and of more
  * than 254 (u16 run arcs). */
 START_TEST(test_hub_nodes)
@@ -1063,6 +1096,7 @@ static Suite *graph_levels_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, test_random_digraphs_against_dijkstra, 0, 4);
 	tcase_add_test(tc, test_hub_nodes);
+	tcase_add_test(tc, test_no_arcs);
 	tcase_add_loop_test(tc, test_solvers_and_threads_agree, 0, 3);
 	tcase_add_test(tc, test_reader_refuses);
 	tcase_add_test(tc, test_reader_accepts);
