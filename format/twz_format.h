@@ -122,7 +122,8 @@ enum twz_codec {
 #define TWZ_FEATURE_JUNCTIONS (1u << 5)
 #define TWZ_FEATURES_KNOWN_REQUIRED \
 	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
-	 TWZ_FEATURE_NARROW_CELL_NODE | TWZ_FEATURE_JUNCTIONS)
+	 TWZ_FEATURE_NARROW_CELL_NODE | TWZ_FEATURE_JUNCTIONS | \
+	 (1u << 3) /* graph levels */ | (1u << 4) /* navmesh levels */)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {

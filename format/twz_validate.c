@@ -7,6 +7,9 @@
 #include "twz_validate.h"
 #include "twz_validate_method.h"
 #include "twz_build_info.h"
+#include "twz_validate_graph.h"
+#include "twz_validate_navmesh.h"
+#include "twz_navmesh_format.h"
 
 #include <xxhash.h>
 
@@ -16,6 +19,28 @@
 uint64_t twz_checksum(const void *data, size_t len)
 {
 	return XXH3_64bits(data, len);
+}
+
+/* The header of a graph level: no grid, nodes and regions only, the
+ * CPD method over a DFS order (FORMAT.md section 5e). */
+static twz_status parse_graph_header(const struct twz_container *c)
+{
+	if (c->width || c->height || c->connectivity ||
+	    c->method != TWZ_METHOD_CPD || c->node_order != TWZ_ORDER_DFS ||
+	    c->build_codec > TWZ_CODEC_ZSTD || c->minor < 4)
+		return TWZ_E_DAMAGED;
+	if (c->node_count > TWZ_MAX_NODES)
+		return TWZ_E_LIMIT;
+	if (c->component_count > c->node_count ||
+	    (c->node_count > 0) != (c->component_count > 0))
+		return TWZ_E_DAMAGED;
+	/* Grid layouts' bits mean nothing here. */
+	if (c->required_features & (TWZ_FEATURE_DIRECTION_SYMBOLS |
+				    TWZ_FEATURE_BUCKETED_ROWS |
+				    TWZ_FEATURE_NARROW_CELL_NODE |
+				    TWZ_FEATURE_JUNCTIONS))
+		return TWZ_E_DAMAGED;
+	return TWZ_OK;
 }
 
 static twz_status parse_header(const uint8_t *buf, size_t len,
@@ -39,12 +64,22 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 	if (!twz_all_zero(buf + TWZ_H_RESERVED, TWZ_H_RESERVED_END - TWZ_H_RESERVED))
 		return TWZ_E_RESERVED;
 	/* A level kind this reader has no back end for. */
-	if (buf[TWZ_H_LEVEL_KIND] != TWZ_LEVEL_GRID)
+	c->level_kind = buf[TWZ_H_LEVEL_KIND];
+	if (c->level_kind != TWZ_LEVEL_GRID && c->level_kind != TWZ_LEVEL_GRAPH &&
+	    c->level_kind != TWZ_LEVEL_NAVMESH)
 		return TWZ_E_FEATURE;
 	c->required_features = twz_le64(buf + TWZ_H_REQUIRED);
 	c->optional_features = twz_le64(buf + TWZ_H_OPTIONAL);
 	if (c->required_features & ~(uint64_t)TWZ_FEATURES_KNOWN_REQUIRED)
 		return TWZ_E_FEATURE;
+	/* Graph sections go with a graph's level kind, and only there. */
+	if (!(c->required_features & TWZ_FEATURE_GRAPH_LEVEL) !=
+	    (c->level_kind == TWZ_LEVEL_GRID))
+		return TWZ_E_DAMAGED;
+	/* Navmesh sections go with the navmesh kind, and only there. */
+	if (!(c->required_features & TWZ_FEATURE_NAVMESH) !=
+	    (c->level_kind != TWZ_LEVEL_NAVMESH))
+		return TWZ_E_DAMAGED;
 	c->file_size = twz_le64(buf + TWZ_H_FILE_SIZE);
 	if (c->file_size != len)
 		return TWZ_E_DAMAGED;
@@ -64,6 +99,8 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 		return TWZ_E_LIMIT;
 	if (twz_le32(buf + TWZ_H_TABLE_OFFSET) != TWZ_HEADER_SIZE)
 		return TWZ_E_DAMAGED;
+	if (c->level_kind != TWZ_LEVEL_GRID)
+		return parse_graph_header(c);
 	if (c->width == 0 || c->height == 0 || c->width > TWZ_MAX_SIDE ||
 	    c->height > TWZ_MAX_SIDE)
 		return TWZ_E_LIMIT;
@@ -207,6 +244,12 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 {
 	uint64_t n = c->node_count;
 
+	if (c->level_kind == TWZ_LEVEL_NAVMESH &&
+	    kind >= TWZ_SECTION_NAVMESH_FIRST && kind <= TWZ_SECTION_NAVMESH_MAX)
+		return twz_navmesh_section_limit(c, kind, exact);
+	if (c->level_kind != TWZ_LEVEL_GRID)
+		return kind == TWZ_SECTION_BUILD_INFO ? (*exact = 0, UINT64_MAX)
+						      : twz_graph_section_limit(c, kind, exact);
 	*exact = 1;
 	switch (kind) {
 	case TWZ_SECTION_CELL_NODE:
@@ -247,6 +290,12 @@ twz_status twz_validate_content(const struct twz_container *c,
 	if (twz_validate_build_info(v->data[TWZ_SECTION_BUILD_INFO],
 				    v->size[TWZ_SECTION_BUILD_INFO]) != TWZ_OK)
 		return TWZ_E_DAMAGED;
+	if (c->level_kind == TWZ_LEVEL_NAVMESH) {
+		twz_status st = twz_validate_graph(c, v);
+		return st != TWZ_OK ? st : twz_validate_navmesh(c, v);
+	}
+	if (c->level_kind != TWZ_LEVEL_GRID)
+		return twz_validate_graph(c, v);
 	if (c->required_features & TWZ_FEATURE_JUNCTIONS)
 		return twz_validate_junctions(c, v);
 	if (c->method == TWZ_METHOD_TRANSIT)

@@ -41,6 +41,7 @@ struct twz_container {
 	uint8_t node_order;
 	uint8_t build_codec;
 	int8_t build_level;
+	uint8_t level_kind;       /* 1.4: TWZ_LEVEL_*, 0 (grid) before */
 	uint32_t section_count;
 	struct twz_section_ref sections[TWZ_MAX_SECTIONS];
 };

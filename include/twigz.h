@@ -124,7 +124,16 @@ typedef struct twz_info {
 	uint64_t run_count;       /* run-length entries over all rows */
 	unsigned build_codec;     /* 0 raw, 1 zstd */
 	int build_level;          /* zstd level asked for */
+	unsigned level_kind;      /* TWZ_KIND_*: what the nodes are */
+	uint64_t arc_count;       /* graph kinds: stored arcs; grids: 0 */
 } twz_info;
+
+/* twz_info.level_kind. On a graph (and a navmesh, whose polygons are a
+ * graph's nodes) width and height are 0 and twz_node_at gives TWZ_NONE;
+ * see "Graph levels" below. */
+#define TWZ_KIND_GRID 0u
+#define TWZ_KIND_GRAPH 1u
+#define TWZ_KIND_NAVMESH 2u
 
 TWZ_API twz_status twz_get_info(const twz_db *db, twz_info *info);
 
@@ -185,6 +194,146 @@ TWZ_API double twz_cost(const twz_db *db, twz_node s, twz_node t);
  */
 TWZ_API twz_status twz_flow_field(const twz_db *db, twz_node t,
 				  twz_node *next, size_t cap);
+
+/* ---- graph levels ------------------------------------------------------
+ *
+ * A database baked from a weighted directed graph (`twigz build
+ * LEVEL.gr`) answers twz_next, twz_path, twz_cost and twz_flow_field as a
+ * grid does, with the graph's own rules: a node may reach t without t
+ * reaching it (one-way arcs), so twz_next gives TWZ_NONE and twz_path
+ * TWZ_E_UNREACHABLE whenever no directed path exists, and twz_flow_field
+ * sets TWZ_NONE for every node that cannot reach t. twz_cost is the
+ * exact integer cost as a double (exact below 2^53); twz_cost_exact puts
+ * the cost in *straight and 0 in *diagonal when it is below 2^32 and
+ * returns TWZ_E_LIMIT otherwise; twz_cost_u64 gives it whole. The node
+ * ids are the database's own: twz_node_of_id and twz_node_id map the
+ * graph file's vertex ids to them and back. twz_node_at, twz_node_xy,
+ * twz_smooth, twz_nearest, twz_path_partial and twz_scratch_create (so
+ * closed cells and live flow fields) return TWZ_NONE or TWZ_E_ARGUMENT on
+ * a graph: they are about grid cells.
+ */
+
+/* The exact cost of an optimal path from s to t (0 when s == t).
+ * TWZ_E_UNREACHABLE when t cannot be reached, TWZ_E_ARGUMENT on a grid
+ * database or for an invalid node, TWZ_E_DAMAGED as twz_path. */
+TWZ_API twz_status twz_cost_u64(const twz_db *db, twz_node s, twz_node t,
+				uint64_t *cost);
+
+/* The node of the graph file's vertex id (DIMACS ids count from 1), or
+ * TWZ_NONE for an id the graph does not have or on a grid. */
+TWZ_API twz_node twz_node_of_id(const twz_db *db, int64_t id);
+
+/* The graph file's id of node n. TWZ_E_ARGUMENT on a grid or for an
+ * invalid node. */
+TWZ_API twz_status twz_node_id(const twz_db *db, twz_node n, int64_t *id);
+
+/* n's out-arcs (their heads, ascending, and weights; parallel arcs of the
+ * file are one arc of the least weight, loops are dropped): *count gets
+ * how many; TWZ_E_BUFFER_TOO_SMALL when more than cap. [Size: heads and
+ * weights hold cap entries] */
+TWZ_API twz_status twz_node_arcs(const twz_db *db, twz_node n,
+				 twz_node *heads, uint64_t *weights,
+				 size_t cap, size_t *count);
+
+/* n's coordinates from the graph's .co file; TWZ_E_ARGUMENT when it was
+ * baked without one, on a grid or for an invalid node. */
+TWZ_API twz_status twz_node_coords(const twz_db *db, twz_node n, int64_t *x,
+				   int64_t *y);
+
+/* ---- navmesh levels ---------------------------------------------------
+ *
+ * A database baked from a navmesh (`twigz build LEVEL.obj`: convex
+ * polygons, y up, the walk in the x-z plane) has one node per polygon;
+ * twz_node_id gives a node's face index in the OBJ file (from 0) and
+ * twz_node_of_id the node of a face. Two polygons are linked across each
+ * edge they share, at the cost centroid -> edge midpoint -> centroid
+ * measured in x-z, so twz_path between two polygons is an optimal
+ * corridor in that metric, in O(k) (twz_cost_u64 gives it in fixed-point
+ * units, twz_navmesh_cost in world units). Positions are world
+ * coordinates as floats; the geometry is computed in double. None of
+ * these calls allocates. On other databases they return TWZ_NONE or
+ * TWZ_E_ARGUMENT.
+ */
+
+/* Most vertices of one polygon. */
+#define TWZ_NAVMESH_MAX_POLY_VERTS 255u
+
+/* The polygon holding pos: the one whose x-z projection contains (x, z)
+ * (boundary included), the nearest in height to y where floors overlap
+ * (ties: the lower face index); TWZ_NONE off the mesh. */
+TWZ_API twz_node twz_navmesh_locate(const twz_db *db, const float pos[3]);
+
+/*
+ * The polygon nearest pos within max_dist (INFINITY: any), measured in
+ * 3D from pos to the polygon's closest point (nearest in x-z, at the
+ * polygon's height there); ties go to the lower face index. *poly gets
+ * it and nearest (may be NULL) that point. TWZ_E_UNREACHABLE (*poly =
+ * TWZ_NONE) when no polygon is that near.
+ */
+TWZ_API twz_status twz_navmesh_nearest(const twz_db *db, const float pos[3],
+				       float max_dist, twz_node *poly,
+				       float nearest[3]);
+
+/* Waypoints modes. */
+#define TWZ_WAYPOINTS_FUNNEL 0u     /* pulled tight through the portals */
+#define TWZ_WAYPOINTS_MIDPOINTS 1u  /* through each portal's midpoint */
+
+/*
+ * The waypoints from start to goal along a corridor (len >= 1 polygons,
+ * each adjacent to the next, as twz_path gives them; start in the first
+ * and goal in the last). points[0] is start and the last point is goal,
+ * exactly. FUNNEL: the shortest polyline through the portals in x-z
+ * (the funnel algorithm), its corners portal vertices; MIDPOINTS: start,
+ * each portal's midpoint in order, goal. Heights are those of the
+ * vertices and midpoints, and of start and goal. A path has at most
+ * len + 1 points (MIDPOINTS: exactly len + 1; at least 2). Fills at most
+ * cap points and sets *count to the full number: TWZ_E_BUFFER_TOO_SMALL
+ * when it did not fit. TWZ_E_ARGUMENT when two consecutive polygons are
+ * not adjacent. [Size: points holds cap points]
+ */
+TWZ_API twz_status twz_navmesh_waypoints(const twz_db *db, const float start[3],
+					 const float goal[3],
+					 const twz_node *corridor, size_t len,
+					 unsigned mode, float (*points)[3],
+					 size_t cap, size_t *count);
+
+/*
+ * Locate start and goal, find the corridor and its waypoints in one
+ * call: corridor, *corridor_len as twz_path (a corridor has at most
+ * twz_node_count(db) polygons), points, *points_len as
+ * twz_navmesh_waypoints (at most *corridor_len + 1). TWZ_E_ARGUMENT
+ * when start or goal is off the mesh (see twz_navmesh_nearest),
+ * TWZ_E_UNREACHABLE (both lengths 0) when no corridor joins them,
+ * TWZ_E_BUFFER_TOO_SMALL when the corridor did not fit (*corridor_len
+ * is its full length, no points are made) or the points did not.
+ * [Size: corridor holds corridor_cap nodes, points points_cap points]
+ */
+TWZ_API twz_status twz_navmesh_path(const twz_db *db, const float start[3],
+				    const float goal[3], unsigned mode,
+				    twz_node *corridor, size_t corridor_cap,
+				    size_t *corridor_len, float (*points)[3],
+				    size_t points_cap, size_t *points_len);
+
+/* A corridor's cost in world units, from the geometry (the sum over its
+ * portals of centroid -> portal midpoint -> centroid in x-z); 0 for one
+ * polygon. TWZ_E_ARGUMENT when two consecutive polygons are not
+ * adjacent. */
+TWZ_API twz_status twz_navmesh_cost(const twz_db *db, const twz_node *corridor,
+				    size_t len, double *cost);
+
+/* A polygon's vertices (x, y, z), in the OBJ face's order: fills at most
+ * cap, *count gets the number (3 to TWZ_NAVMESH_MAX_POLY_VERTS);
+ * TWZ_E_BUFFER_TOO_SMALL when more than cap. [Size: verts holds cap] */
+TWZ_API twz_status twz_navmesh_polygon(const twz_db *db, twz_node poly,
+				       float (*verts)[3], size_t cap,
+				       size_t *count);
+
+/* The portal from a to b (adjacent polygons): the shared edge's two
+ * vertices, left and right as seen walking from a into b (left is to
+ * the left when x points right and z up). TWZ_E_ARGUMENT when a and b
+ * are not adjacent. */
+TWZ_API twz_status twz_navmesh_portal(const twz_db *db, twz_node a, twz_node b,
+				      float left[3], float right[3]);
 
 /* ---- a level that changed at run time: closed cells ------------------- */
 

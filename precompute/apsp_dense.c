@@ -340,9 +340,9 @@ static int region_init(struct twz_apsp_region *r, const struct twz_apsp_graph *g
 					      name, v, w);
 				return -1;
 			}
-			if (c == 0 || g->arc_label[a] >= 8) {
+			if (c == 0 || (g->arc_label && g->arc_label[a] >= 8)) {
 				twz_error_set(err, "%s: arc %u -> %u has cost 0 or label %u",
-					      name, v, w, g->arc_label[a]);
+					      name, v, w, g->arc_label ? g->arc_label[a] : 0);
 				return -1;
 			}
 			top = c > top ? c : top;
@@ -449,6 +449,33 @@ WIDE void twz_apsp_moves(const struct twz_apsp *ap, uint32_t s, uint8_t *moves)
 		 * both sides) has no first move. */
 		for (uint32_t t = 0; t < r->len; t++)
 			out[t] |= w + dv[t] == ds[t] && ds[t] != INFINITY ? bit : 0;
+	}
+}
+
+void twz_apsp_first_arcs(const struct twz_apsp *ap, uint32_t s, uint64_t *mask,
+			 uint32_t *minarc)
+{
+	const struct twz_apsp_graph *g = ap->graph;
+	const struct twz_apsp_region *r = &ap->region[ap->node_region[s]];
+	const double *ds = r->dist + (size_t)(s - r->first) * r->stride;
+	uint32_t a0 = g->arc_first[s];
+
+	memset(mask, 0, (size_t)r->len * sizeof *mask);
+	for (uint32_t t = 0; t < r->len; t++)
+		minarc[t] = UINT32_MAX;
+	/* Arcs in index order: the first optimal one found is the lowest. */
+	for (uint32_t a = a0; a < g->arc_first[s + 1]; a++) {
+		const double *dv = r->dist +
+				   (size_t)(g->arc_head[a] - r->first) * r->stride;
+		double w = (double)g->arc_cost[a];
+		uint32_t k = a - a0;
+		uint64_t bit = k < 63 ? (uint64_t)1 << k : 0;
+		for (uint32_t t = 0; t < r->len; t++)
+			if (ds[t] != INFINITY && w + dv[t] == ds[t]) {
+				mask[t] |= bit;
+				if (minarc[t] == UINT32_MAX)
+					minarc[t] = k;
+			}
 	}
 }
 

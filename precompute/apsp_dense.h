@@ -77,6 +77,10 @@ struct twz_apsp {
 	uint32_t squarings;             /* min-plus products made (squaring) */
 };
 
+/* Out-arc labels may be absent (arc_label NULL): then a first move is
+ * named by its arc's index among its tail's arcs (twz_apsp_first_arcs),
+ * as graph levels store it, for any number of arcs. */
+
 /* Solve every region of g with solver (FLOYD or SQUARING) on the
  * threads opt says (its name goes into messages). Refuses (an input
  * error) a graph of more than TWZ_APSP_MAX_NODES nodes or with an arc
@@ -97,6 +101,13 @@ uint64_t twz_apsp_dist(const struct twz_apsp *ap, uint32_t s, uint32_t t);
  * s's arcs that start an optimal path to t; moves[s] = 0. Other entries
  * are left as they are. */
 void twz_apsp_moves(const struct twz_apsp *ap, uint32_t s, uint8_t *moves);
+
+/* For every node t of s's region (t - first of the region indexes the
+ * arrays): mask[t] = the arcs of index below 63 among s's that start an
+ * optimal path to t, a bit each; minarc[t] = the lowest such index of
+ * any arc, UINT32_MAX when t is s or unreachable. */
+void twz_apsp_first_arcs(const struct twz_apsp *ap, uint32_t s, uint64_t *mask,
+			 uint32_t *minarc);
 
 /* The generic graph of a grid graph (its regions must be consecutive id
  * ranges, as twz_graph_build numbers them): arcs are the legal moves,

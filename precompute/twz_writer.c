@@ -245,6 +245,7 @@ int twz_encode(const struct twz_out_header *h,
 	out[TWZ_H_NODE_ORDER] = h->node_order;
 	out[TWZ_H_BUILD_CODEC] = h->codec;
 	out[TWZ_H_BUILD_LEVEL] = (uint8_t)h->level;
+	out[TWZ_H_LEVEL_KIND] = h->level_kind;
 	twz_put64(out + TWZ_H_HEADER_CHECKSUM,
 		  twz_checksum(out, TWZ_H_HEADER_CHECKSUM));
 

@@ -35,6 +35,7 @@ struct twz_out_header {
 	uint8_t method;
 	uint8_t connectivity;
 	uint8_t node_order;
+	uint8_t level_kind;   /* TWZ_LEVEL_*: 0 (grid) writes what 1.3 did */
 	uint8_t codec;        /* for every section */
 	int8_t level;         /* zstd level */
 	uint8_t threads;      /* sections compressed at once (0: one); the

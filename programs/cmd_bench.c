@@ -767,6 +767,15 @@ int twz_cmd_bench(int argc, char **argv)
 	int rc = twz_cli_open_db(dbpath, &db);
 	if (rc)
 		return rc;
+	twz_info in;
+	twz_get_info(db, &in);
+	if (in.level_kind != TWZ_KIND_GRID) {
+		fprintf(stderr, "twigz: %s: bench measures grid databases (a graph's "
+			"queries are measured by graph_bench, ninja bench-graphs)\n",
+			dbpath);
+		twz_close(db);
+		return EXIT_USAGE;
+	}
 	if (scen && twz_bench_load_scen(db, scen, &sc, &err) != 0) {
 		rc = twz_cli_error(&err);
 		goto out;

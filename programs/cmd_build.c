@@ -14,7 +14,10 @@
 #include "build_mpi.h"
 #include "cli_common.h"
 #include "junctions.h"
+#include "graph_cli.h"
+#include "navmesh_cli.h"
 #include "level_map.h"
+#include "level_navmesh.h"
 #include "shard.h"
 #include "transit.h"
 #include "twz_format.h"
@@ -32,6 +35,7 @@ struct build_args {
 	unsigned shard, shards;    /* --shard I/N; 0 without */
 	int mpi;                   /* --mpi: one shard a rank of an MPI job */
 	int format_given;          /* --format */
+	const char *coords;        /* --coords F.co, for a .gr level */
 };
 
 static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
@@ -171,6 +175,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 				"dijkstra, floyd or squaring");
 		} else if (!strcmp(a, "--junctions")) {
 			opt->junctions = 1;
+		} else if (!strcmp(a, "--coords")) {
+			b->coords = twz_cli_value(&ar, a, "a DIMACS .co file");
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			b->quiet = 1;
 		} else {
@@ -199,6 +205,12 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "--mpi makes each rank a shard: not with --shard");
 	if (opt->apsp != TWZ_APSP_DIJKSTRA && b->transit)
 		return twz_cli_usage("%s", "--apsp is for --method cpd");
+	if ((twz_cli_is_graph_level(b->level) || twz_navmesh_is_obj_path(b->level)) &&
+	    (b->transit || b->shard || b->mpi || b->agents.count || opt->junctions))
+		return twz_cli_usage("%s", "a graph (.gr) or navmesh (.obj) level bakes with "
+				     "--method cpd, without --shard, --mpi, --agent-sizes or --junctions");
+	if (b->coords && !twz_cli_is_graph_level(b->level))
+		return twz_cli_usage("%s", "--coords goes with a graph level (.gr)");
 	return opt->junctions ? junction_conflicts(b) : 0;
 }
 
@@ -345,6 +357,16 @@ int twz_cmd_build(int argc, char **argv)
 	if (rc)
 		return rc;
 	b.opt.record_build = 1;     /* twigz info and twigz check read it */
+	if (twz_navmesh_is_obj_path(b.level)) {
+		b.opt.name = b.level;
+		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
+		return twz_navmesh_build_cmd(b.level, b.out, &b.opt, b.quiet);
+	}
+	if (twz_cli_is_graph_level(b.level)) {
+		b.opt.name = b.level;
+		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
+		return twz_graph_build_cmd(b.level, b.coords, b.out, &b.opt, b.quiet);
+	}
 	if (b.mpi) {
 		b.opt.name = b.level;
 		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "graph_cli.h"
+#include "navmesh_cli.h"
 #include "twz_build_info.h"
 #include "twz_format.h"
 #include "twz_inspect.h"
@@ -149,6 +151,10 @@ static void print_json(const twz_db *db, const twz_info *in, double bits,
 	       in->height, in->node_count, in->component_count, in->run_count,
 	       in->file_size, in->memory_size, bits,
 	       in->build_codec ? "zstd" : "raw", in->build_level, in->level_hash);
+	if (in->level_kind != TWZ_KIND_GRID)
+		twz_graph_info_print(db, 1);
+	if (in->level_kind == TWZ_KIND_NAVMESH)
+		twz_navmesh_info_print(db, 1);
 	print_agents(db, 1);
 	print_junctions(db, in, 1);
 	print_build_json(bi);
@@ -162,8 +168,13 @@ static void print_plain(const twz_db *db, const twz_info *in, double bits,
 	printf("method       %s\n", in->method == TWZ_METHOD_TRANSIT
 	       ? "transit (transit nodes, distance tables, local rows)"
 	       : "cpd (all-pairs first moves, run-length rows)");
-	printf("grid         %u x %u, %u-connected\n", in->width, in->height,
-	       in->connectivity);
+	if (in->level_kind != TWZ_KIND_GRID)
+		twz_graph_info_print(db, 0);
+	if (in->level_kind == TWZ_KIND_NAVMESH)
+		twz_navmesh_info_print(db, 0);
+	else
+		printf("grid         %u x %u, %u-connected\n", in->width,
+		       in->height, in->connectivity);
 	printf("nodes        %u in %u region%s\n", in->node_count,
 	       in->component_count, in->component_count == 1 ? "" : "s");
 	printf("runs         %" PRIu64 "\n", in->run_count);

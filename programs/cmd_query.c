@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "graph_cli.h"
+#include "navmesh_cli.h"
 #include "query_session.h"
 
 /* The Euclidean length of a smoothed path: its waypoints' segments. */
@@ -111,7 +113,16 @@ int twz_cmd_query(int argc, char **argv)
 	const char *scen = NULL, *closed = NULL, *a;
 	int json = 0, smooth = 0;
 	unsigned agent = 0;
+	static const char *const valued[] = { "--agent-size", "--scen", "--closed",
+					      "--p2p", "--points", "--waypoints", NULL };
 
+	/* A graph's database answers by vertex ids (graph_query.c). */
+	unsigned kind = twz_cli_db_kind(twz_cli_db_word(argc, argv, valued));
+	if (kind == TWZ_KIND_GRAPH)
+		return twz_graph_query_cmd(argc, argv);
+	/* A navmesh's answers points in space (navmesh_query.c). */
+	if (kind == TWZ_KIND_NAVMESH)
+		return twz_navmesh_query_cmd(argc, argv);
 	while ((a = twz_cli_next(&ar))) {
 		if (!strcmp(a, "--json"))
 			json = 1;

@@ -16,6 +16,8 @@
 #include <strings.h>
 
 #include "cli_common.h"
+#include "graph_cli.h"
+#include "navmesh_cli.h"
 #include "render.h"
 #include "render_trace.h"
 
@@ -82,7 +84,18 @@ static const struct twz_overlay *find_overlay(const char *name)
 	return twz_overlay_find(name);
 }
 
+static int render_grid(int argc, char **argv);
+
 int twz_cmd_render(int argc, char **argv)
+{
+	/* A navmesh is drawn from above with its paths (render_navmesh.c). */
+	if (twz_navmesh_render_wanted(argc, argv))
+		return twz_navmesh_render_cmd(argc, argv);
+	return render_grid(argc, argv);
+}
+
+/* A grid level or database, or a graph's (handed on below). */
+static int render_grid(int argc, char **argv)
 {
 	struct twz_overlay_item items[MAX_ITEMS];
 	struct twz_render_options opt;
@@ -92,6 +105,13 @@ int twz_cmd_render(int argc, char **argv)
 	int smooth = 0;
 	long v;
 
+	static const char *const valued[] = { "-o", "--output", "--scale",
+					      "--closed", "--overlay", "--path",
+					      NULL };
+
+	/* A graph is drawn by its coordinates (render_graph.c). */
+	if (twz_cli_db_kind(twz_cli_db_word(argc, argv, valued)) == TWZ_KIND_GRAPH)
+		return twz_graph_render_cmd(argc, argv);
 	twz_render_options_default(&opt);
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];

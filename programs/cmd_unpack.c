@@ -60,6 +60,7 @@ static int unpack(const twz_db *db, const char *in, uint8_t **buf,
 		.method = c->method,
 		.connectivity = c->connectivity,
 		.node_order = c->node_order,
+		.level_kind = c->level_kind,
 		.codec = TWZ_CODEC_RAW,
 		.level = c->build_level,
 	};

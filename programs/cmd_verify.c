@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "graph_cli.h"
+#include "navmesh_cli.h"
 #include "query_session.h"
 
 /* Failures printed one a line; the rest are only counted. */
@@ -79,7 +81,15 @@ int twz_cmd_verify(int argc, char **argv)
 	const char *a;
 	int json = 0;
 	unsigned agent = 0;
+	static const char *const valued[] = { "--agent-size", NULL };
 
+	/* A graph's database checks .p2p queries (graph_query.c). */
+	unsigned kind = twz_cli_db_kind(twz_cli_db_word(argc, argv, valued));
+	if (kind == TWZ_KIND_GRAPH)
+		return twz_graph_verify_cmd(argc, argv);
+	/* A navmesh's database checks .points queries (navmesh_query.c). */
+	if (kind == TWZ_KIND_NAVMESH)
+		return twz_navmesh_verify_cmd(argc, argv);
 	while ((a = twz_cli_next(&ar))) {
 		if (!strcmp(a, "--json"))
 			json = 1;

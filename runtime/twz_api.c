@@ -60,7 +60,7 @@ twz_status twz_node_xy(const twz_db *db, twz_node node, uint32_t *x,
 {
 	uint32_t nx, ny;
 
-	if (!db || node >= db->c.node_count)
+	if (!db || node >= db->c.node_count || twz__is_graph(db))
 		return TWZ_E_ARGUMENT;
 	twz__node_xy(db, node, &nx, &ny);
 	if (x)
@@ -76,6 +76,8 @@ twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_NONE;
+	if (twz__is_graph(db))
+		return twz__graph_next(db, s, t);
 	if (s == t)
 		return t;
 	twz__span_of(db, s, &r);
@@ -95,6 +97,9 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 		*len = 0;
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_E_ARGUMENT;
+	if (twz__is_graph(db))
+		return db->backend->walk(db, s, t, NULL, buf, cap, len,
+					 straight, diagonal);
 	twz__span_of(db, s, &r);
 	if (!twz__in_span(db, &r, t))
 		return TWZ_E_UNREACHABLE;
@@ -130,7 +135,15 @@ twz_status twz_cost_exact(const twz_db *db, twz_node s, twz_node t,
 double twz_cost(const twz_db *db, twz_node s, twz_node t)
 {
 	uint32_t st, dg;
-	twz_status r = twz_cost_exact(db, s, t, &st, &dg);
+	twz_status r;
+
+	if (db && twz__is_graph(db)) {
+		uint64_t c;
+		r = twz_cost_u64(db, s, t, &c);
+		return r == TWZ_OK ? (double)c
+				   : r == TWZ_E_UNREACHABLE ? INFINITY : -1.0;
+	}
+	r = twz_cost_exact(db, s, t, &st, &dg);
 
 	if (r == TWZ_OK)
 		return st + dg * 1.41421356237309504880;
@@ -162,7 +175,8 @@ static twz_status flow_check(const twz_db *db, twz_node t,
 	for (twz_node i = 0; i < n && st == TWZ_OK; i++) {
 		twz_node at = i;
 		if (next[i] == TWZ_NONE) {
-			if (twz__in_span(db, r, i))
+			/* On a graph, a node of t's region may not reach it. */
+			if (r && twz__in_span(db, r, i))
 				st = TWZ_E_DAMAGED;  /* a move is missing */
 			continue;
 		}
@@ -199,6 +213,10 @@ twz_status twz_flow_field(const twz_db *db, twz_node t, twz_node *next,
 
 	if (!db || !next || t >= db->c.node_count || cap < db->c.node_count)
 		return TWZ_E_ARGUMENT;
+	if (twz__is_graph(db)) {
+		twz__graph_flow_field(db, t, next);
+		return flow_check(db, t, NULL, next);
+	}
 	twz__span_of(db, t, &r);
 	db->backend->flow_field(db, t, &r, next);
 	return flow_check(db, t, &r, next);
@@ -223,5 +241,7 @@ twz_status twz_get_info(const twz_db *db, twz_info *info)
 	info->run_count = db->run_count;
 	info->build_codec = db->c.build_codec;
 	info->build_level = db->c.build_level;
+	info->level_kind = db->c.level_kind;
+	info->arc_count = twz__is_graph(db) ? db->graph.arc_count : 0;
 	return TWZ_OK;
 }

@@ -38,6 +38,7 @@ struct twz_backend {
 extern const struct twz_backend twz_backend_cpd;
 extern const struct twz_backend twz_backend_transit;
 extern const struct twz_backend twz_backend_junctions;
+extern const struct twz_backend twz_backend_graph;  /* twz_graph.c */
 
 /* ---- what the back ends share ------------------------------------------ */
 

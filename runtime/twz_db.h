@@ -11,10 +11,12 @@
 #define TWZ_DB_H
 
 #include "twigz.h"
+#include "twz_graph.h"
 #include "twz_transit.h"
 #include "twz_validate.h"
 
 struct twz_backend;
+struct twz_nm;
 struct twz_layers;
 struct twz_junctions;
 
@@ -54,6 +56,8 @@ struct twz_db {
 	struct twz_transit_view transit; /* method TWZ_METHOD_TRANSIT */
 	struct twz_junctions *junctions; /* TWZ_FEATURE_JUNCTIONS
 					  * (twz_junctions.c) */
+	struct twz_graph_view graph;     /* level kinds other than grids */
+	struct twz_nm *navmesh;          /* navmesh levels (twz_navmesh.h) */
 	int32_t move_offset[TWZ_MOVE_COUNT]; /* cell index delta per move */
 	/* Agent sizes (twz_layers.c): the file's layers, on the handle
 	 * twz_open made; parent, on a layer's view, is that handle. */
@@ -177,5 +181,10 @@ static inline uint32_t twz__row_run_count(const struct twz_row_view *v)
 {
 	return (uint32_t)twz_le16(v->index + 2 * (size_t)v->buckets) + 1;
 }
+
+/* Navmesh levels (twz_navmesh_api.c): decode the mesh after the back
+ * end's init, free it at close. */
+twz_status twz__navmesh_open(struct twz_db *db);
+void twz__navmesh_close(struct twz_db *db);
 
 #endif /* TWZ_DB_H */

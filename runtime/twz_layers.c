@@ -44,6 +44,9 @@ twz_status twz__layers_open(twz_db *db, unsigned flags)
 			as = &db->c.sections[i];
 	if (!as)
 		return TWZ_OK;
+	/* Agent sizes are a grid's: no graph level has them (G2). */
+	if (db->c.level_kind != TWZ_LEVEL_GRID)
+		return TWZ_E_DAMAGED;
 	/* The largest table A1 admits: refused before it is decoded. */
 	if (as->raw_size > TWZ_AS_HEAD_SIZE + TWZ_MAX_LAYERS * TWZ_AL_SIZE +
 				   TWZ_MAX_AGENT_SIZE * TWZ_AZ_RECORD)

@@ -112,6 +112,7 @@ twz_status twz_nearest(const twz_db *db, int64_t x, int64_t y,
 	if (out)
 		*out = TWZ_NONE;
 	if (!db || !out || (from != TWZ_NONE && from >= db->c.node_count) ||
+	    twz__is_graph(db) ||
 	    x < -TWZ_POSITION_LIMIT || x > TWZ_POSITION_LIMIT ||
 	    y < -TWZ_POSITION_LIMIT || y > TWZ_POSITION_LIMIT)
 		return TWZ_E_ARGUMENT;

@@ -6,6 +6,8 @@
 #include "twz_backend.h"
 #include "twz_platform.h"
 #include "twz_layers.h"
+#include "twz_graph_format.h"
+#include "twz_navmesh_format.h"
 
 #include <stdlib.h>
 #include <zstd.h>
@@ -100,8 +102,14 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 		int junction = (db->c.required_features & TWZ_FEATURE_JUNCTIONS) &&
 			       s->kind >= TWZ_SECTION_JUNCTION_FIRST &&
 			       s->kind <= TWZ_SECTION_JUNCTION_MAX;
+		int graph = db->c.level_kind != TWZ_LEVEL_GRID &&
+			    s->kind >= TWZ_SECTION_GRAPH_FIRST &&
+			    s->kind <= TWZ_SECTION_GRAPH_MAX;
+		graph |= db->c.level_kind == TWZ_LEVEL_NAVMESH &&
+			 s->kind >= TWZ_SECTION_NAVMESH_FIRST &&
+			 s->kind <= TWZ_SECTION_NAVMESH_MAX;
 		if (s->kind == 0 ||
-		    (s->kind > TWZ_SECTION_KIND_MAX && !transit && !junction) ||
+		    (s->kind > TWZ_SECTION_KIND_MAX && !transit && !junction && !graph) ||
 		    s->kind == TWZ_SECTION_TRANSIT_PARAMS)
 			continue;
 		st = twz__load_section(db, s, pr, flags);
@@ -168,13 +176,16 @@ twz_status twz__db_finish(twz_db *db)
 	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
 		db->move_offset[m] = twz_move_dx[m] +
 				     twz_move_dy[m] * (int32_t)db->c.width;
-	/* Validation admits these two methods only, and junction graphs
-	 * over CPD. */
+	/* Validation admits these two methods only, junction graphs over
+	 * CPD, and graphs' CPD. */
 	db->backend = db->c.method == TWZ_METHOD_TRANSIT ? &twz_backend_transit
 							: &twz_backend_cpd;
 	if (db->c.required_features & TWZ_FEATURE_JUNCTIONS)
 		db->backend = &twz_backend_junctions;
-	return db->backend->init(db);
+	if (twz__is_graph(db))
+		db->backend = &twz_backend_graph;
+	st = db->backend->init(db);
+	return st != TWZ_OK ? st : twz__navmesh_open(db);
 }
 
 static twz_status open_common(twz_db *db, unsigned flags, twz_db **out)
@@ -244,6 +255,7 @@ void twz__db_free(twz_db *db)
 		free(db->inflated[k]);
 	if (db->backend)
 		db->backend->fini(db);
+	twz__navmesh_close(db);
 	if (db->mapped)
 		twz_unmap_file(db->file, db->file_len);
 	free(db);

@@ -27,7 +27,7 @@ twz_status twz_scratch_create(const twz_db *db, twz_scratch **out)
 	if (!out)
 		return TWZ_E_ARGUMENT;
 	*out = NULL;
-	if (!db)
+	if (!db || twz__is_graph(db))  /* closed cells are grid cells */
 		return TWZ_E_ARGUMENT;
 
 	uint32_t n = db->c.node_count;

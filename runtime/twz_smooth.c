@@ -76,7 +76,7 @@ twz_status twz_smooth(const twz_db *db, twz_node *path, size_t len,
 
 	if (out_len)
 		*out_len = 0;
-	if (!db || !out_len || (!path && len))
+	if (!db || !out_len || (!path && len) || twz__is_graph(db))
 		return TWZ_E_ARGUMENT;
 	for (size_t i = 0; i < len; i++)
 		if (path[i] >= db->c.node_count)

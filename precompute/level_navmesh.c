@@ -1,0 +1,609 @@
+/*
+ * level_navmesh.c - the Wavefront OBJ navmesh reader: parse, check every
+ * face (convex, not degenerate, indices in range), find the shared edges,
+ * and build the polygon graph with its costs and exact integer keys.
+ */
+#include "level_navmesh.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file_read.h"
+#include "level_map.h"
+#include "twz_navmesh_geom.h"
+
+/* Coordinates beyond this are refused: areas and costs stay finite. */
+#define COORD_LIMIT 1e12
+/* A vertex that turns against the face's winding is non-convex only when
+ * it lies farther than CONVEX_SLACK x (1 + the largest |x| or |z| of it
+ * and its neighbours) from the line through its neighbours: builders
+ * compute vertices in float and print them rounded, so a straight run
+ * of vertices (a straight angle, which is convex) keeps about that much
+ * noise. */
+#define CONVEX_SLACK 1e-6
+
+/* A growing array. */
+struct vec {
+	void *p;
+	size_t n, cap, size;
+};
+
+static int vec_push(struct vec *v, const void *item)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 256;
+		void *p = realloc(v->p, cap * v->size);
+		if (!p)
+			return -1;
+		v->p = p;
+		v->cap = cap;
+	}
+	memcpy((char *)v->p + v->n * v->size, item, v->size);
+	v->n++;
+	return 0;
+}
+
+int twz_navmesh_is_obj_path(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 4 && path[n - 4] == '.' &&
+	       tolower((unsigned char)path[n - 3]) == 'o' &&
+	       tolower((unsigned char)path[n - 2]) == 'b' &&
+	       tolower((unsigned char)path[n - 1]) == 'j';
+}
+
+void twz_navmesh_free(struct twz_navmesh *m)
+{
+	free(m->vert);
+	free(m->poly_first);
+	free(m->poly_vert);
+	free(m->poly_line);
+	free(m->centroid);
+	free(m->area2);
+	free(m->arc_first);
+	free(m->arc_head);
+	free(m->arc_left);
+	free(m->arc_right);
+	free(m->arc_cost);
+	free(m->arc_key);
+	memset(m, 0, sizeof *m);
+}
+
+/* Next blank-separated token of [*p, end). */
+static int next_token(const char **p, const char *end, const char **tok,
+		      size_t *len)
+{
+	const char *s = *p;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s == end)
+		return 0;
+	*tok = s;
+	while (s < end && *s != ' ' && *s != '\t')
+		s++;
+	*len = (size_t)(s - *tok);
+	*p = s;
+	return 1;
+}
+
+static int parse_double(const char *tok, size_t len, double *out)
+{
+	char buf[80];
+	char *stop;
+
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, tok, len);
+	buf[len] = 0;
+	*out = strtod(buf, &stop);
+	return *stop ? -1 : 0;
+}
+
+/* A signed decimal integer filling [s, s+len), |v| < 2^40. */
+static int parse_index(const char *s, size_t len, int64_t *out)
+{
+	int neg = 0;
+	int64_t v = 0;
+	size_t i = 0;
+
+	if (len && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		i = 1;
+	}
+	if (i == len || len - i > 12)
+		return -1;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+/* "i", "i/t", "i//n" or "i/t/n": the vertex index i; t and n, when
+ * there, must be integers too. */
+static int parse_face_ref(const char *tok, size_t len, int64_t *out)
+{
+	const char *slash = memchr(tok, '/', len);
+	size_t head = slash ? (size_t)(slash - tok) : len;
+
+	if (parse_index(tok, head, out) < 0)
+		return -1;
+	if (!slash)
+		return 0;
+	const char *s = slash + 1, *end = tok + len;
+	for (int part = 0; part < 2 && s <= end; part++) {
+		const char *e = memchr(s, '/', (size_t)(end - s));
+		if (!e)
+			e = end;
+		int64_t dummy;
+		if (e > s && parse_index(s, (size_t)(e - s), &dummy) < 0)
+			return -1;
+		if (e == end)
+			return 0;
+		s = e + 1;
+	}
+	return -1;
+}
+
+static int word_is(const char *s, size_t len, const char *w)
+{
+	return len == strlen(w) && memcmp(s, w, len) == 0;
+}
+
+/* Statements a navmesh does not use, written by exporters. */
+static int ignored_statement(const char *s, size_t len)
+{
+	static const char *const words[] = {
+		"o", "g", "s", "usemtl", "mtllib", "vn", "vt", "vp", "l",
+		"p", "mg", "lod", "usemap", "maplib", "shadow_obj",
+		"trace_obj", "bevel", "c_interp", "d_interp", "cstype",
+		"deg", "bmat", "step", "curv", "curv2", "surf", "parm",
+		"trim", "hole", "scrv", "sp", "end", "con", "ctech",
+		"stech",
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (word_is(s, len, words[i]))
+			return 1;
+	return 0;
+}
+
+/* Check face f (vertex ids idx[0..n)): no repeated vertex, no zero
+ * length edge, a non-zero area, every turn the same way (collinear
+ * neighbours allowed) and one turn round in all. */
+static int check_face(const struct twz_navmesh *m, const uint32_t *idx,
+		      uint32_t n, const char *name, uint32_t line,
+		      double *area2, struct twz_error *err)
+{
+	const double *v = m->vert;
+	double perim = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = i + 1; j < n; j++)
+			if (idx[i] == idx[j]) {
+				twz_error_set(err, "%s:%u: degenerate face: vertex %u appears twice",
+					      name, line, idx[i] + 1);
+				return -1;
+			}
+	for (uint32_t i = 0; i < n; i++) {
+		double l = twz_nm_dist2d(v + 3 * (size_t)idx[i],
+					 v + 3 * (size_t)idx[(i + 1) % n]);
+		if (!(l > 0)) {
+			twz_error_set(err, "%s:%u: degenerate face: vertices %u and %u are at the same x-z position",
+				      name, line, idx[i] + 1, idx[(i + 1) % n] + 1);
+			return -1;
+		}
+		perim += l;
+	}
+	double cx, cz;
+	double a2 = twz_nm_poly_centroid(v, idx, n, &cx, &cz);
+	if (!(fabs(a2) > 1e-12 * perim * perim)) {
+		twz_error_set(err, "%s:%u: degenerate face: zero area in the x-z plane",
+			      name, line);
+		return -1;
+	}
+	double sign = a2 > 0 ? 1 : -1, turn = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const double *a = v + 3 * (size_t)idx[(i + n - 1) % n];
+		const double *b = v + 3 * (size_t)idx[i];
+		const double *c = v + 3 * (size_t)idx[(i + 1) % n];
+		double ex = b[0] - a[0], ez = b[2] - a[2];
+		double fx = c[0] - b[0], fz = c[2] - b[2];
+		double cross = ex * fz - ez * fx, dot = ex * fx + ez * fz;
+		double big = 1;
+		for (int k = 0; k < 3; k += 2) {
+			if (fabs(a[k]) > big) big = fabs(a[k]);
+			if (fabs(b[k]) > big) big = fabs(b[k]);
+			if (fabs(c[k]) > big) big = fabs(c[k]);
+		}
+		/* b's distance from the line a-c, against the slack. */
+		double ac = twz_nm_dist2d(a, c);
+		int straight = ac > 0 && fabs(cross) <= CONVEX_SLACK * big * ac;
+		if (sign * cross < 0 && !straight && ac > 0) {
+			twz_error_set(err, "%s:%u: non-convex face: it turns the other way at vertex %u",
+				      name, line, idx[i] + 1);
+			return -1;
+		}
+		if ((straight || ac == 0) && dot < 0) {
+			twz_error_set(err, "%s:%u: degenerate face: its edges fold back at vertex %u",
+				      name, line, idx[i] + 1);
+			return -1;
+		}
+		turn += atan2(sign * cross, dot);
+	}
+	if (fabs(turn - 2 * M_PI) > 1e-6) {
+		twz_error_set(err, "%s:%u: non-convex face: its edges wind round more than once",
+			      name, line);
+		return -1;
+	}
+	*area2 = a2;
+	return 0;
+}
+
+/* An edge of a face, for finding the shared ones. */
+struct edge {
+	uint32_t lo, hi;   /* vertex ids, lo < hi */
+	uint32_t poly;
+	uint32_t at;       /* index of the edge's first vertex in the face */
+};
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi < y->hi ? -1 : 1;
+	if (x->poly != y->poly)
+		return x->poly < y->poly ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* A candidate arc, before parallel ones are folded. */
+struct arc {
+	uint32_t tail, head, at;   /* at: tail's edge */
+	uint32_t left, right;
+	uint32_t lo, hi;           /* the edge, for a tie-break both ways alike */
+	double cost;
+};
+
+static int arc_cmp(const void *a, const void *b)
+{
+	const struct arc *x = a, *y = b;
+
+	if (x->tail != y->tail)
+		return x->tail < y->tail ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The arc tail -> head over face tail's edge at, shared with head. */
+static void make_arc(const struct twz_navmesh *m, uint32_t tail,
+		     uint32_t head, uint32_t at, struct arc *a)
+{
+	const uint32_t *idx = m->poly_vert + m->poly_first[tail];
+	uint32_t n = m->poly_first[tail + 1] - m->poly_first[tail];
+	uint32_t p = idx[at], q = idx[(at + 1) % n];
+
+	a->tail = tail;
+	a->head = head;
+	a->at = at;
+	/* Leaving a counter-clockwise face over p -> q, q is on the left. */
+	a->left = m->area2[tail] > 0 ? q : p;
+	a->right = m->area2[tail] > 0 ? p : q;
+	a->lo = p < q ? p : q;
+	a->hi = p < q ? q : p;
+	a->cost = twz_nm_arc_cost(m->centroid[2 * tail], m->centroid[2 * tail + 1],
+				  m->centroid[2 * head], m->centroid[2 * head + 1],
+				  m->vert + 3 * (size_t)p, m->vert + 3 * (size_t)q);
+}
+
+static int nomem(struct twz_error *err, const char *name)
+{
+	twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
+	return -1;
+}
+
+/* Shared edges -> arcs, keys and scale. */
+static int build_graph(struct twz_navmesh *m, const char *name,
+		       struct twz_error *err)
+{
+	size_t edges_n = m->poly_first[m->poly_count];
+	struct edge *e = malloc((edges_n ? edges_n : 1) * sizeof *e);
+	struct arc *arcs = malloc((edges_n ? edges_n : 1) * sizeof *arcs);
+	size_t k = 0, na = 0;
+	int rc = -1;
+
+	if (!e || !arcs) {
+		nomem(err, name);
+		goto out;
+	}
+	for (uint32_t f = 0; f < m->poly_count; f++) {
+		const uint32_t *idx = m->poly_vert + m->poly_first[f];
+		uint32_t n = m->poly_first[f + 1] - m->poly_first[f];
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t p = idx[i], q = idx[(i + 1) % n];
+			e[k].lo = p < q ? p : q;
+			e[k].hi = p < q ? q : p;
+			e[k].poly = f;
+			e[k].at = i;
+			k++;
+		}
+	}
+	qsort(e, edges_n, sizeof *e, edge_cmp);
+	for (size_t i = 0; i < edges_n;) {
+		size_t j = i + 1;
+		while (j < edges_n && e[j].lo == e[i].lo && e[j].hi == e[i].hi)
+			j++;
+		if (j - i > 2) {
+			twz_error_set(err, "%s:%u: edge %u-%u is shared by more than two faces (also the faces of lines %u and %u)",
+				      name, m->poly_line[e[i + 2].poly], e[i].lo + 1,
+				      e[i].hi + 1, m->poly_line[e[i].poly],
+				      m->poly_line[e[i + 1].poly]);
+			goto out;
+		}
+		if (j - i == 2) {
+			make_arc(m, e[i].poly, e[i + 1].poly, e[i].at, &arcs[na++]);
+			make_arc(m, e[i + 1].poly, e[i].poly, e[i + 1].at, &arcs[na++]);
+		}
+		i = j;
+	}
+	qsort(arcs, na, sizeof *arcs, arc_cmp);
+	/* Fold parallel arcs (faces sharing several edges) to the cheapest,
+	 * ties to the smaller edge, alike in both directions. */
+	size_t kept = 0;
+	for (size_t i = 0; i < na; i++) {
+		size_t dup = kept;
+		for (size_t j = kept; j-- > 0 && arcs[j].tail == arcs[i].tail;)
+			if (arcs[j].head == arcs[i].head) {
+				dup = j;
+				break;
+			}
+		if (dup == kept) {
+			arcs[kept++] = arcs[i];
+			continue;
+		}
+		struct arc *d = &arcs[dup];
+		if (arcs[i].cost < d->cost ||
+		    (arcs[i].cost == d->cost &&
+		     (arcs[i].lo < d->lo || (arcs[i].lo == d->lo && arcs[i].hi < d->hi)))) {
+			uint32_t at = d->at;
+			*d = arcs[i];
+			d->at = at;  /* keep its place in the tail's order */
+		}
+	}
+	na = kept;
+	m->arc_count = (uint32_t)na;
+	m->arc_first = calloc((size_t)m->poly_count + 1, sizeof *m->arc_first);
+	m->arc_head = malloc((na ? na : 1) * sizeof *m->arc_head);
+	m->arc_left = malloc((na ? na : 1) * sizeof *m->arc_left);
+	m->arc_right = malloc((na ? na : 1) * sizeof *m->arc_right);
+	m->arc_cost = malloc((na ? na : 1) * sizeof *m->arc_cost);
+	m->arc_key = malloc((na ? na : 1) * sizeof *m->arc_key);
+	if (!m->arc_first || !m->arc_head || !m->arc_left || !m->arc_right ||
+	    !m->arc_cost || !m->arc_key) {
+		nomem(err, name);
+		goto out;
+	}
+	double total = 0;
+	for (size_t i = 0; i < na; i++) {
+		m->arc_first[arcs[i].tail + 1]++;
+		m->arc_head[i] = arcs[i].head;
+		m->arc_left[i] = arcs[i].left;
+		m->arc_right[i] = arcs[i].right;
+		m->arc_cost[i] = arcs[i].cost;
+		total += arcs[i].cost;
+	}
+	for (uint32_t f = 0; f < m->poly_count; f++)
+		m->arc_first[f + 1] += m->arc_first[f];
+	/* The largest power of two with total * scale <= budget / 2: keys
+	 * then sum to at most budget / 2 + arcs (each rounds up by < 1). */
+	int ex = 0;
+	m->scale = 1;
+	if (total > 0) {
+		frexp(TWZ_NAVMESH_KEY_BUDGET / 2 / total, &ex);
+		m->scale = ldexp(1, ex - 1);
+	}
+	for (size_t i = 0; i < na; i++) {
+		double key = nearbyint(m->arc_cost[i] * m->scale);
+		m->arc_key[i] = key < 1 ? 1 : (uint64_t)key;
+	}
+	rc = 0;
+out:
+	free(e);
+	free(arcs);
+	return rc;
+}
+
+int twz_navmesh_parse(const uint8_t *buf, size_t len, const char *name,
+		      struct twz_navmesh *m, struct twz_error *err)
+{
+	struct vec verts = { .size = 3 * sizeof(double) };
+	struct vec refs = { .size = sizeof(int64_t) };   /* raw face indices */
+	struct vec faces = { .size = sizeof(uint32_t) }; /* first ref of each */
+	struct vec lines = { .size = sizeof(uint32_t) };
+	struct twz_lines it;
+	const char *line;
+	size_t ll;
+	int rc = -1;
+
+	memset(m, 0, sizeof *m);
+	twz_lines_init(&it, buf, len);
+	while (twz_lines_next(&it, &line, &ll)) {
+		const char *p = line, *end = line + ll, *tok;
+		size_t tl;
+		uint32_t lno = it.number > UINT32_MAX ? UINT32_MAX : (uint32_t)it.number;
+
+		if (memchr(line, 0, ll)) {
+			twz_error_set(err, "%s:%u: not a text line (a NUL byte)", name, lno);
+			goto out;
+		}
+		if (!next_token(&p, end, &tok, &tl) || tok[0] == '#')
+			continue;
+		if (ll && line[ll - 1] == '\\') {
+			twz_error_set(err, "%s:%u: line continuations are not supported", name, lno);
+			goto out;
+		}
+		if (word_is(tok, tl, "v")) {
+			double xyz[3] = { 0, 0, 0 };
+			int n = 0;
+			while (next_token(&p, end, &tok, &tl)) {
+				double d;
+				if (parse_double(tok, tl, &d) < 0) {
+					twz_error_set(err, "%s:%u: vertex coordinate '%.*s' is not a number",
+						      name, lno, (int)(tl > 40 ? 40 : tl), tok);
+					goto out;
+				}
+				if (n < 3)
+					xyz[n] = d;
+				n++;
+			}
+			if (n != 3 && n != 4 && n != 6 && n != 7) {
+				twz_error_set(err, "%s:%u: a vertex needs x y z (got %d numbers)",
+					      name, lno, n);
+				goto out;
+			}
+			for (int i = 0; i < 3; i++)
+				if (!isfinite(xyz[i]) || fabs(xyz[i]) > COORD_LIMIT) {
+					twz_error_set(err, "%s:%u: vertex coordinate %s (finite, within +-1e12, expected)",
+						      name, lno, isnan(xyz[i]) ? "is NaN" :
+						      isinf(xyz[i]) ? "is infinite" : "is too large");
+					goto out;
+				}
+			if (verts.n >= TWZ_NAVMESH_MAX_VERTICES) {
+				twz_error_set(err, "%s:%u: more than %u vertices", name, lno,
+					      TWZ_NAVMESH_MAX_VERTICES);
+				goto out;
+			}
+			if (vec_push(&verts, xyz) < 0)
+				goto oom;
+		} else if (word_is(tok, tl, "f")) {
+			uint32_t first = (uint32_t)refs.n, n = 0;
+			uint32_t vc = (uint32_t)verts.n;
+			while (next_token(&p, end, &tok, &tl)) {
+				int64_t r;
+				if (parse_face_ref(tok, tl, &r) < 0 || r == 0) {
+					twz_error_set(err, "%s:%u: face vertex '%.*s' is not a vertex index (from 1, or negative from the end)",
+						      name, lno, (int)(tl > 40 ? 40 : tl), tok);
+					goto out;
+				}
+				if (r < 0) {
+					if (-r > (int64_t)vc) {
+						twz_error_set(err, "%s:%u: face vertex %lld is out of range (%u vertices so far)",
+							      name, lno, (long long)r, vc);
+						goto out;
+					}
+					r = vc + r + 1;  /* -1 is the last vertex */
+				}
+				if (++n > TWZ_NAVMESH_MAX_POLY_VERTS) {
+					twz_error_set(err, "%s:%u: a face of more than %u vertices",
+						      name, lno, TWZ_NAVMESH_MAX_POLY_VERTS);
+					goto out;
+				}
+				if (vec_push(&refs, &r) < 0)
+					goto oom;
+			}
+			if (n < 3) {
+				twz_error_set(err, "%s:%u: a face needs 3 or more vertices (got %u)",
+					      name, lno, n);
+				goto out;
+			}
+			if (faces.n >= TWZ_NAVMESH_MAX_POLYS) {
+				twz_error_set(err, "%s:%u: more than %u faces", name, lno,
+					      TWZ_NAVMESH_MAX_POLYS);
+				goto out;
+			}
+			if (vec_push(&faces, &first) < 0 || vec_push(&lines, &lno) < 0)
+				goto oom;
+		} else if (!ignored_statement(tok, tl)) {
+			twz_error_set(err, "%s:%u: unknown statement '%.*s' (an OBJ mesh of v and f lines expected)",
+				      name, lno, (int)(tl > 20 ? 20 : tl), tok);
+			goto out;
+		}
+	}
+	if (faces.n == 0) {
+		twz_error_set(err, "%s: no faces (a navmesh needs f lines)", name);
+		goto out;
+	}
+
+	m->vertex_count = (uint32_t)verts.n;
+	m->vert = verts.p;
+	verts.p = NULL;
+	m->poly_count = (uint32_t)faces.n;
+	m->poly_line = lines.p;
+	lines.p = NULL;
+	m->poly_first = malloc(((size_t)m->poly_count + 1) * sizeof *m->poly_first);
+	m->poly_vert = malloc(refs.n * sizeof *m->poly_vert);
+	m->centroid = malloc((size_t)m->poly_count * 2 * sizeof *m->centroid);
+	m->area2 = malloc((size_t)m->poly_count * sizeof *m->area2);
+	if (!m->poly_first || !m->poly_vert || !m->centroid || !m->area2)
+		goto oom;
+	const uint32_t *first = faces.p;
+	const int64_t *r = refs.p;
+	for (uint32_t f = 0; f < m->poly_count; f++) {
+		size_t lo = first[f], hi = f + 1 < m->poly_count ? first[f + 1] : refs.n;
+		m->poly_first[f] = (uint32_t)lo;
+		for (size_t i = lo; i < hi; i++) {
+			if (r[i] > (int64_t)m->vertex_count) {
+				twz_error_set(err, "%s:%u: face vertex %lld is out of range (%u vertices)",
+					      name, m->poly_line[f], (long long)r[i],
+					      m->vertex_count);
+				goto out;
+			}
+			m->poly_vert[i] = (uint32_t)(r[i] - 1);
+		}
+	}
+	m->poly_first[m->poly_count] = (uint32_t)refs.n;
+	for (int a = 0; a < 3; a++) {
+		m->min[a] = INFINITY;
+		m->max[a] = -INFINITY;
+	}
+	for (uint32_t f = 0; f < m->poly_count; f++) {
+		const uint32_t *idx = m->poly_vert + m->poly_first[f];
+		uint32_t n = m->poly_first[f + 1] - m->poly_first[f];
+		if (check_face(m, idx, n, name, m->poly_line[f], &m->area2[f], err) < 0)
+			goto out;
+		twz_nm_poly_centroid(m->vert, idx, n, &m->centroid[2 * f],
+				     &m->centroid[2 * f + 1]);
+		for (uint32_t i = 0; i < n; i++)
+			for (int a = 0; a < 3; a++) {
+				double c = m->vert[3 * (size_t)idx[i] + a];
+				if (c < m->min[a]) m->min[a] = c;
+				if (c > m->max[a]) m->max[a] = c;
+			}
+	}
+	if (build_graph(m, name, err) < 0)
+		goto out;
+	m->level_hash = twz_level_hash(buf, len);
+	rc = 0;
+	goto out;
+oom:
+	nomem(err, name);
+out:
+	free(verts.p);
+	free(refs.p);
+	free(faces.p);
+	free(lines.p);
+	if (rc < 0)
+		twz_navmesh_free(m);
+	return rc;
+}
+
+int twz_navmesh_load(const char *path, struct twz_navmesh *m,
+		     struct twz_error *err)
+{
+	size_t len;
+	uint8_t *buf = twz_read_file(path, TWZ_MAX_LEVEL_BYTES, &len, err);
+
+	if (!buf)
+		return -1;
+	int rc = twz_navmesh_parse(buf, len, path, m, err);
+	free(buf);
+	return rc;
+}
