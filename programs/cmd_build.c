@@ -183,6 +183,10 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 	    (b->transit || b->shard || b->mpi || b->agents.count))
 		return twz_cli_usage("%s", "a graph level (.gr) bakes with --method cpd, "
 				     "without --shard, --mpi or --agent-sizes");
+	if (twz_cli_is_graph_level(b->level) &&
+	    (opt->connectivity != 8 || opt->layout != TWZ_LAYOUT_NARROW))
+		return twz_cli_usage("%s", "--connectivity and --format are a grid's: a "
+				     "graph's arcs are its moves");
 	if (b->coords && !twz_cli_is_graph_level(b->level))
 		return twz_cli_usage("%s", "--coords goes with a graph level (.gr)");
 	return 0;
