@@ -112,8 +112,8 @@ typedef struct twz_info {
 	unsigned format_major;
 	unsigned format_minor;
 	unsigned method;          /* 1: CPD (all-pairs first moves) */
-	unsigned connectivity;    /* 8 (octile) or 4 */
-	uint32_t width;           /* grid size in cells */
+	unsigned connectivity;    /* 8 (octile) or 4; 0 on a graph */
+	uint32_t width;           /* grid size in cells; 0 on a graph */
 	uint32_t height;
 	uint32_t node_count;      /* walkable cells */
 	uint32_t component_count; /* connected regions */

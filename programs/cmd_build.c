@@ -209,6 +209,10 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 	    (b->transit || b->shard || b->mpi || b->agents.count || opt->junctions))
 		return twz_cli_usage("%s", "a graph (.gr) or navmesh (.obj) level bakes with "
 				     "--method cpd, without --shard, --mpi, --agent-sizes or --junctions");
+	if ((twz_cli_is_graph_level(b->level) || twz_navmesh_is_obj_path(b->level)) &&
+	    (opt->connectivity != 8 || opt->layout != TWZ_LAYOUT_NARROW))
+		return twz_cli_usage("%s", "--connectivity and --format are a grid's: a "
+				     "graph's or navmesh's arcs are its links");
 	if (b->coords && !twz_cli_is_graph_level(b->level))
 		return twz_cli_usage("%s", "--coords goes with a graph level (.gr)");
 	return opt->junctions ? junction_conflicts(b) : 0;

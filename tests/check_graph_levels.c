@@ -939,6 +939,10 @@ START_TEST(test_tool_round_trip)
 	snprintf(want, sizeof want, "twigz: %s:2: weight '0' is not a positive integer\n", gr);
 	ck_assert_str_eq(r.err, want);
 	twz_test_run_free(&r);
+	const char *conn[] = { "build", gr, "-o", db, "--connectivity", "4", NULL };
+	twz_test_run_tool(conn, NULL, 0, &r);
+	ck_assert_int_eq(r.status, 2);
+	twz_test_run_free(&r);
 	const char *coords_on_map[] = { "build", "x.map", "-o", db, "--coords", co, NULL };
 	twz_test_run_tool(coords_on_map, NULL, 0, &r);
 	ck_assert_int_eq(r.status, 2);
