@@ -37,6 +37,9 @@ struct twz_bake_options {
 				    alone: a plain bake */
 	unsigned apsp;           /* CPD: TWZ_APSP_* (apsp_dense.h) that finds
 				    the first moves; 0 one search per source */
+	uint64_t chunk;          /* store the row and distance sections as
+				    zstd chunks of about this many bytes
+				    (format 1.4, --chunk); 0 one frame */
 };
 
 /* Row layouts the bake can write. */
