@@ -16,6 +16,8 @@
 
 struct twz_backend;
 struct twz_layers;
+struct twz_chunk_cache;
+struct twz_lazy;
 
 struct twz_db {
 	struct twz_container c;
@@ -56,6 +58,10 @@ struct twz_db {
 	 * twz_open made; parent, on a layer's view, is that handle. */
 	struct twz_layers *layers;
 	const struct twz_db *parent;
+	/* twz_open_ex with a cache budget (twz_chunks.h): chunked sections
+	 * inflated on use; rows_lazy is ROWS then, and rows NULL. */
+	struct twz_chunk_cache *cache;
+	const struct twz_lazy *rows_lazy;
 };
 
 /* Where node n's bucketed row lies (1.1 files), for the query path and
