@@ -107,6 +107,10 @@ static int parse_args(int argc, char **argv, struct check_args *c)
 				return twz_cli_usage("%s", err.msg);
 			for (unsigned i = 0; i < c->agents.count; i++)
 				opt->agent_sizes |= 1u << c->agents.sizes[i];
+		} else if (!strcmp(a, "--chunk")) {
+			opt->chunk = twz_cli_bytes(&ar, a, TWZ_CHUNK_MIN_TARGET,
+				TWZ_CHUNK_MAX_RAW / 2,
+				"a chunk size from 4K to 512M (such as 256K)");
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			c->quiet = 1;
 		} else {
@@ -278,7 +282,10 @@ static int compare(const twz_db *db, const struct twz_grid *g,
 				 fc->major, fc->minor);
 			return CHECK_STALE;
 		}
-	} else if (!c->transit && format_differs(fc, opt)) {
+	} else if (!c->transit && format_differs(fc, opt) &&
+		   !(opt->chunk && fc->minor == 4 &&
+		     (fc->required_features & TWZ_FEATURE_CHUNKED_SECTIONS))) {
+		/* A chunked file is 1.4; BUILD_INFO records its layout. */
 		snprintf(why, cap, "baked with other options (format %u.%u, asked %s)",
 			 fc->major, fc->minor,
 			 formats[opt->layout == TWZ_LAYOUT_PLAIN ? 0 :
