@@ -111,8 +111,9 @@ TWZ_API twz_status twz_open_memory(const void *buf, size_t len,
  * cache_bytes 0 opens as twz_open does. Otherwise the chunked sections of
  * a file baked with `twigz build --chunk SIZE` (format 1.4: CPD rows) are
  * not inflated at open but chunk by chunk on first use, into a cache of
- * about cache_bytes bytes (at least one chunk) made at open; when it is
- * full the least recently used unpinned chunk goes. A query whose chunk
+ * about cache_bytes bytes (at least one chunk, and every chunk when
+ * cache_bytes covers the chunked sections inflated) made at open; when
+ * it is full a chunk not read lately and not in use goes. A query whose chunk
  * is resident takes no lock; one that misses takes the cache's lock while
  * it inflates (still no allocation or I/O beyond reading the mapping).
  * Open checks each chunked section's directory and frame headers; a

@@ -116,7 +116,7 @@ twz_status twz__chunks_defer(struct twz_db *db,
 twz_status twz__chunks_start(struct twz_db *db)
 {
 	struct twz_chunk_cache *cc = db->cache;
-	uint64_t chunks = 0;
+	uint64_t chunks = 0, raw = 0;
 	uint32_t largest = 0;
 
 	/* Nothing chunked to read on use: as twz_open. */
@@ -128,6 +128,7 @@ twz_status twz__chunks_start(struct twz_db *db)
 
 	for (unsigned k = 0; k < cc->lazy_count; k++) {
 		chunks += cc->lazy[k].dir.count;
+		raw += cc->lazy[k].start[cc->lazy[k].dir.count];
 		if (cc->lazy[k].dir.max_raw > largest)
 			largest = cc->lazy[k].dir.max_raw;
 		if (cc->lazy[k].kind == TWZ_SECTION_ROWS)
@@ -139,7 +140,9 @@ twz_status twz__chunks_start(struct twz_db *db)
 	uint64_t slots = cc->budget / cc->slot_size;
 	if (slots < 1)
 		slots = 1;
-	if (slots > chunks)
+	/* A budget that holds the sections inflated holds every chunk
+	 * (slots are as large as the largest, so a little more). */
+	if (slots > chunks || cc->budget >= raw)
 		slots = chunks;
 	if (slots * cc->slot_size > SIZE_MAX / 2)
 		return TWZ_E_LIMIT;
