@@ -3,7 +3,8 @@
  * internal lookups every part of the runtime shares (a cell's node, a
  * node's cell and region, a bucketed row). Pointers address either the
  * read-only mapping (raw sections) or buffers inflated at open (zstd
- * sections); all were validated by format/twz_validate.c. Nothing outside
+ * sections); all were validated by format/twz_validate.c. Rows opened
+ * under a cache budget are reached through twz_chunks.h instead. Nothing outside
  * runtime/ includes this header: the tool reads databases through
  * twz_inspect.h.
  */
