@@ -68,12 +68,45 @@
 
 #define TWZ_S_KIND 0               /* u32    TWZ_SECTION_* */
 #define TWZ_S_CODEC 4              /* u16    TWZ_CODEC_* */
-#define TWZ_S_FLAGS 6              /* u16    zero (reserved) */
+#define TWZ_S_FLAGS 6              /* u16    TWZ_SF_*, zero before 1.4 */
 #define TWZ_S_OFFSET 8             /* u64    from the file start, 64-aligned */
 #define TWZ_S_SIZE 16              /* u64    stored bytes */
 #define TWZ_S_RAW_SIZE 24          /* u64    bytes after decoding */
 #define TWZ_S_RAW_CHECKSUM 32      /* u64    XXH3-64 of the decoded bytes */
 #define TWZ_S_RESERVED 40          /* u64    zero */
+
+/* Section entry flags (1.4; every other bit is reserved zero). */
+#define TWZ_SF_CHUNKED 0x1u        /* stored bytes: a chunk directory, then
+				      one zstd frame a chunk (below) */
+#define TWZ_SF_KNOWN TWZ_SF_CHUNKED
+
+/*
+ * Chunked sections (1.4, TWZ_FEATURE_CHUNKED_SECTIONS): the stored bytes
+ * of a zstd section with TWZ_SF_CHUNKED start with a directory,
+ *   u32 count       chunks, 1 ..= TWZ_CHUNK_MAX_COUNT
+ *   u32 max_raw     the largest chunk's raw size
+ *   u64 reserved    zero
+ *   count entries of TWZ_CHUNK_ENTRY_SIZE bytes:
+ *     u32 raw_size     1 ..= TWZ_CHUNK_MAX_RAW
+ *     u32 stored_size  bytes of the chunk's zstd frame
+ *     u64 checksum     XXH3-64 of the chunk's raw bytes
+ * followed by the frames, back to back in chunk order. Chunk i decodes
+ * to raw bytes [sum of the raw sizes before it, + raw_size) of the
+ * section; the raw sizes add up to the section's raw size and the
+ * directory and frames fill its stored size exactly.
+ */
+#define TWZ_CHUNK_DIR_HEADER 16
+#define TWZ_CHUNK_ENTRY_SIZE 16
+#define TWZ_CD_COUNT 0
+#define TWZ_CD_MAX_RAW 4
+#define TWZ_CD_RESERVED 8
+#define TWZ_CE_RAW_SIZE 0
+#define TWZ_CE_STORED_SIZE 4
+#define TWZ_CE_CHECKSUM 8
+#define TWZ_CHUNK_MAX_COUNT (1u << 24)
+#define TWZ_CHUNK_MAX_RAW (1u << 30)
+/* The chunk size twigz build --chunk accepts, bytes. */
+#define TWZ_CHUNK_MIN_TARGET 4096u
 
 _Static_assert(TWZ_H_HEADER_CHECKSUM + 8 == TWZ_HEADER_SIZE, "header size");
 _Static_assert(TWZ_S_RESERVED + 8 == TWZ_SECTION_ENTRY_SIZE, "entry size");
@@ -120,10 +153,14 @@ enum twz_codec {
  * access nodes, bit 8 chunked sections. */
 /* 1.4: a CPD file over a junction graph (sections 80..86, below). */
 #define TWZ_FEATURE_JUNCTIONS (1u << 5)
+/* 1.4: some zstd sections are stored as independently compressed
+ * chunks behind a chunk directory (TWZ_SF_CHUNKED, below). */
+#define TWZ_FEATURE_CHUNKED_SECTIONS (1u << 8)
 #define TWZ_FEATURES_KNOWN_REQUIRED \
 	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
 	 TWZ_FEATURE_NARROW_CELL_NODE | TWZ_FEATURE_JUNCTIONS | \
-	 (1u << 3) /* graph levels */ | (1u << 4) /* navmesh levels */)
+	 (1u << 3) /* graph levels */ | (1u << 4) /* navmesh levels */ | \
+	 TWZ_FEATURE_CHUNKED_SECTIONS)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {

@@ -149,9 +149,16 @@ static twz_status parse_table(const uint8_t *buf, size_t len,
 		s->size = twz_le64(e + TWZ_S_SIZE);
 		s->raw_size = twz_le64(e + TWZ_S_RAW_SIZE);
 		s->raw_checksum = twz_le64(e + TWZ_S_RAW_CHECKSUM);
-		if (twz_le16(e + TWZ_S_FLAGS) || twz_le64(e + TWZ_S_RESERVED))
+		s->flags = twz_le16(e + TWZ_S_FLAGS);
+		/* The flags are reserved but in a file with chunks. */
+		uint16_t known = c->required_features & TWZ_FEATURE_CHUNKED_SECTIONS
+				 ? TWZ_SF_KNOWN : 0;
+		if ((s->flags & ~known) || twz_le64(e + TWZ_S_RESERVED))
 			return TWZ_E_RESERVED;
 		if (s->codec > TWZ_CODEC_ZSTD)
+			return TWZ_E_DAMAGED;
+		/* Chunks are zstd frames. */
+		if ((s->flags & TWZ_SF_CHUNKED) && s->codec != TWZ_CODEC_ZSTD)
 			return TWZ_E_DAMAGED;
 		/* Sections are stored in table order, ascending, aligned and
 		 * apart: this rules out overlap with one comparison each. */

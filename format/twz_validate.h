@@ -19,6 +19,7 @@
 struct twz_section_ref {
 	uint32_t kind;
 	uint16_t codec;
+	uint16_t flags;           /* TWZ_SF_* (1.4) */
 	uint64_t offset;          /* stored bytes start here in the file */
 	uint64_t size;            /* stored bytes */
 	uint64_t raw_size;        /* decoded bytes */
@@ -62,7 +63,14 @@ struct twz_content {
 	const uint8_t *data[TWZ_SECTION_KIND_LIMIT];
 	uint64_t size[TWZ_SECTION_KIND_LIMIT];
 	uint32_t *scratch;
+	unsigned deferred;        /* TWZ_DEFER_*: sizes known, bytes (data
+				     NULL) checked piece by piece later */
 };
+
+/* A chunked ROWS section that the reader inflates on use (1.4): step 2
+ * checks every row's offsets, and twz_validate_cpd_rows each chunk's rows
+ * as it is inflated. */
+#define TWZ_DEFER_ROWS 0x1u
 
 /* Whether step 2 of this file needs twz_content.scratch. */
 static inline int twz_needs_scratch(const struct twz_container *c)
@@ -139,6 +147,15 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
  * twz_validate_transit.c). */
 twz_status twz_validate_content(const struct twz_container *c,
 				const struct twz_content *v);
+
+/* The bucketed rows of nodes [first, last) of a CPD file whose ROWS was
+ * deferred (TWZ_DEFER_ROWS, v as step 2 saw it): each must lie whole in
+ * ROWS' u16 units [base, base + avail), which are at bytes, and hold a
+ * valid index and symbols (FORMAT.md checks 43 to 47). */
+twz_status twz_validate_cpd_rows(const struct twz_container *c,
+				 const struct twz_content *v,
+				 const uint8_t *bytes, uint64_t base,
+				 uint64_t avail, uint32_t first, uint32_t last);
 
 /* XXH3-64 with seed 0, the checksum of FORMAT.md. */
 uint64_t twz_checksum(const void *data, size_t len);

@@ -104,6 +104,38 @@ TWZ_API twz_status twz_open(const char *path, unsigned flags, twz_db **out);
 TWZ_API twz_status twz_open_memory(const void *buf, size_t len,
 				   unsigned flags, twz_db **out);
 
+/*
+ * Options of twz_open_ex and twz_open_memory_ex; zero-initialise, then set
+ * what is wanted (reserved must stay zero).
+ *
+ * cache_bytes 0 opens as twz_open does. Otherwise the chunked sections of
+ * a file baked with `twigz build --chunk SIZE` (format 1.4: CPD rows) are
+ * not inflated at open but chunk by chunk on first use, into a cache of
+ * about cache_bytes bytes (at least one chunk, and every chunk when
+ * cache_bytes covers the chunked sections inflated) made at open; when
+ * it is full a chunk not read lately and not in use goes. A query whose chunk
+ * is resident takes no lock; one that misses takes the cache's lock while
+ * it inflates (still no allocation or I/O beyond reading the mapping).
+ * Open checks each chunked section's directory and frame headers; a
+ * chunk's checksum and rows are checked when it is inflated, and a chunk
+ * that fails stays failed: twz_next then returns TWZ_NONE and twz_path,
+ * twz_cost_exact and twz_flow_field return TWZ_E_DAMAGED (twz_cost -1)
+ * for every query that needs it. Other sections, and chunked sections of
+ * other kinds, are inflated at open as twz_open does.
+ */
+typedef struct twz_open_options {
+	unsigned flags;           /* TWZ_OPEN_*, as twz_open takes */
+	uint64_t cache_bytes;     /* 0: inflate everything at open */
+	uint64_t reserved[4];     /* zero */
+} twz_open_options;
+
+/* twz_open and twz_open_memory with options (NULL: none). */
+TWZ_API twz_status twz_open_ex(const char *path, const twz_open_options *opt,
+			       twz_db **out);
+TWZ_API twz_status twz_open_memory_ex(const void *buf, size_t len,
+				      const twz_open_options *opt,
+				      twz_db **out);
+
 /* Release a database; NULL is a no-op. */
 TWZ_API void twz_close(twz_db *db);
 

@@ -202,6 +202,8 @@ size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 			}
 		PUT("\n");
 	}
+	if (opt->chunk && opt->codec == TWZ_CODEC_ZSTD)
+		PUT("chunk=%llu\n", (unsigned long long)opt->chunk);
 	PUT("connectivity=%u\n", opt->connectivity);
 	if (!transit && !opt->junctions)
 		PUT("format=%s\n", formats[layout]);
@@ -237,6 +239,7 @@ void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
 		.threads = twz_bake_compress_threads(opt),
+		.chunk = opt->chunk,
 	};
 	if (opt->record_build)
 		twz_build_info_text(opt, method, gr, h->build_info,

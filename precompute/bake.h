@@ -39,6 +39,9 @@ struct twz_bake_options {
 				    the first moves; 0 one search per source */
 	int junctions;           /* CPD over the junction graph (junctions.h),
 				    recorded in BUILD_INFO */
+	uint64_t chunk;          /* store the row and distance sections as
+				    zstd chunks of about this many bytes
+				    (format 1.4, --chunk); 0 one frame */
 };
 
 /* Row layouts the bake can write. */

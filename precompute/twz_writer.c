@@ -2,6 +2,7 @@
  * twz_writer.c - the .twz writer (FORMAT.md).
  */
 #include "twz_writer.h"
+#include "twz_chunk_writer.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -24,22 +25,43 @@ struct stored {
 	const void *bytes;
 	size_t size;
 	uint16_t codec;
+	uint16_t flags;       /* TWZ_SF_* */
 	void *owned;
 };
 
-/* zstd when it saves space, raw otherwise (the reader accepts both). */
-static int store_section(const struct twz_out_section *s, unsigned codec,
-			 int level, struct stored *out, struct twz_error *err)
+/* zstd when it saves space, raw otherwise (the reader accepts both);
+ * section i of sections[count] in chunks when h asks for them. */
+static int store_section(const struct twz_out_header *h,
+			 const struct twz_out_section *sections,
+			 unsigned count, unsigned i, struct stored *out,
+			 struct twz_error *err)
 {
+	const struct twz_out_section *s = &sections[i];
+	unsigned codec = h->codec;
+	int level = h->level;
+
 	out->bytes = s->raw;
 	out->size = s->raw_size;
 	out->codec = TWZ_CODEC_RAW;
+	out->flags = 0;
 	out->owned = NULL;
 	/* BUILD_INFO stays raw: a few hundred bytes, readable as text in
 	 * the file itself. */
 	if (codec != TWZ_CODEC_ZSTD || s->raw_size == 0 ||
 	    s->kind == TWZ_SECTION_BUILD_INFO)
 		return 0;
+	if (twz_chunk_wanted(sections, count, i, h->chunk)) {
+		void *chunked;
+		size_t n;
+		if (twz_chunk_store(sections, count, i, h->chunk, level,
+				    &chunked, &n, err) != 0)
+			return -1;
+		out->bytes = out->owned = chunked;
+		out->size = n;
+		out->codec = TWZ_CODEC_ZSTD;
+		out->flags = TWZ_SF_CHUNKED;
+		return 0;
+	}
 	size_t bound = ZSTD_compressBound(s->raw_size);
 	void *dst = malloc(bound);
 	if (!dst) {
@@ -89,7 +111,7 @@ static void *compress_worker(void *arg)
 		if (k >= job->count || atomic_load(&job->failed))
 			break;
 		unsigned i = job->order[k];
-		if (store_section(&job->sections[i], job->h->codec, job->h->level,
+		if (store_section(job->h, job->sections, job->count, i,
 				  &job->st[i], &mine) != 0) {
 			pthread_mutex_lock(&job->lock);
 			if (!atomic_exchange(&job->failed, 1))
@@ -116,7 +138,7 @@ static int store_sections(const struct twz_out_header *h,
 
 	for (unsigned i = 0; i < count; i++) {
 		st[i] = (struct stored){ sections[i].raw, sections[i].raw_size,
-					 TWZ_CODEC_RAW, NULL };
+					 TWZ_CODEC_RAW, 0, NULL };
 		order[i] = i;
 	}
 	for (unsigned i = 1; i < count; i++)      /* biggest first, stable */
@@ -181,7 +203,7 @@ int twz_encode(const struct twz_out_header *h,
 	struct stored st[TWZ_MAX_SECTIONS];
 	uint64_t offset[TWZ_MAX_SECTIONS];
 	uint8_t *out = NULL;
-	unsigned done = 0;
+	unsigned done = 0, chunked = 0;
 	int rc = -1;
 
 	if (count + (h->build_info[0] != 0) > TWZ_MAX_SECTIONS) {
@@ -214,6 +236,8 @@ int twz_encode(const struct twz_out_header *h,
 		uint8_t *e = out + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
 		twz_put32(e + TWZ_S_KIND, sections[i].kind);
 		twz_put16(e + TWZ_S_CODEC, st[i].codec);
+		twz_put16(e + TWZ_S_FLAGS, st[i].flags);
+		chunked |= st[i].flags & TWZ_SF_CHUNKED;
 		twz_put64(e + TWZ_S_OFFSET, offset[i]);
 		twz_put64(e + TWZ_S_SIZE, st[i].size);
 		twz_put64(e + TWZ_S_RAW_SIZE, sections[i].raw_size);
@@ -225,9 +249,11 @@ int twz_encode(const struct twz_out_header *h,
 
 	memcpy(out + TWZ_H_MAGIC, TWZ_MAGIC, TWZ_MAGIC_SIZE);
 	twz_put16(out + TWZ_H_MAJOR, TWZ_FORMAT_MAJOR);
-	twz_put16(out + TWZ_H_MINOR, h->minor);
+	/* Chunks are a 1.4 feature: a file with any says so. */
+	twz_put16(out + TWZ_H_MINOR, chunked && h->minor < 4 ? 4 : h->minor);
 	twz_put32(out + TWZ_H_HEADER_SIZE, TWZ_HEADER_SIZE);
-	twz_put64(out + TWZ_H_REQUIRED, h->required_features);
+	twz_put64(out + TWZ_H_REQUIRED, h->required_features |
+		  (chunked ? TWZ_FEATURE_CHUNKED_SECTIONS : 0));
 	twz_put64(out + TWZ_H_OPTIONAL, 0);
 	twz_put64(out + TWZ_H_FILE_SIZE, file_size);
 	twz_put32(out + TWZ_H_SECTION_COUNT, count);

@@ -40,6 +40,9 @@ struct twz_out_header {
 	int8_t level;         /* zstd level */
 	uint8_t threads;      /* sections compressed at once (0: one); the
 				 * bytes do not depend on it */
+	uint64_t chunk;       /* 1.4: store the row and distance sections as
+				 * zstd chunks of about this many raw bytes
+				 * (twz_chunk_writer.h); 0: one frame each */
 	/* BUILD_INFO text (twz_build_info.h), NUL-terminated; "" writes no
 	 * such section. twz_encode places it among the sections by kind. */
 	char build_info[TWZ_OUT_BUILD_INFO_CAP];

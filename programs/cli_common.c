@@ -19,29 +19,29 @@ const char twz_usage_text[] =
 	"              [--format 1.2|1.1|1.0] [--max-nodes N] [--quiet]\n"
 	"              [--apsp dijkstra|floyd|squaring] [--junctions]\n"
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
-	"              [--agent-sizes 1,2,3]\n"
+	"              [--agent-sizes 1,2,3] [--chunk SIZE]\n"
 	"              [--shard I/N] (OUT is then a partial file for merge)\n"
 	"  twigz build LEVEL.map -o OUT.twz --mpi [options] (under mpirun -np K)\n"
 	"  twigz build LEVEL.gr -o OUT.twz [--coords FILE.co] [--apsp ...]\n"
 	"              [--threads N] [--codec zstd|raw] [--level N] [--max-nodes N]\n"
 	"  twigz build LEVEL.obj -o OUT.twz [--apsp ...] [--threads N] [--codec ...]\n"
 	"  twigz query DB SX SY GX GY [--json] [--closed FILE] [--agent-size K]\n"
-	"              [--smooth]\n"
+	"              [--smooth] [--cache SIZE]\n"
 	"  twigz query DB --scen FILE.scen [--json] [--closed FILE] [--agent-size K]\n"
-	"              [--smooth]\n"
+	"              [--smooth] [--cache SIZE]\n"
 	"  twigz query DB S T [--json]          (graph: the .gr file's vertex ids)\n"
 	"  twigz query DB --p2p FILE.p2p [--json]\n"
 	"  twigz query DB SX SY SZ GX GY GZ [--json] [--waypoints funnel|midpoints]\n"
 	"  twigz query DB --points FILE [--json] [--waypoints funnel|midpoints]\n"
 	"                                       (navmesh: points in space, y up)\n"
-	"  twigz verify DB FILE.scen [--json] [--agent-size K]\n"
+	"  twigz verify DB FILE.scen [--json] [--agent-size K] [--cache SIZE]\n"
 	"  twigz verify DB FILE.p2p             (graph: against its own Dijkstra)\n"
 	"  twigz verify DB FILE.points          (navmesh: against its own Dijkstra)\n"
 	"  twigz info DB [--json]\n"
 	"  twigz check LEVEL.map DB [build options] [--quiet]\n"
 	"              exit 0 up to date, 1 stale (says why), 2 error\n"
 	"  twigz bench DB [FILE.scen] [--json] [--pairs N] [--seed N]\n"
-	"              [--baselines] [--paths N]\n"
+	"              [--baselines] [--paths N] [--cache SIZE]\n"
 	"  twigz unpack IN.twz -o OUT.twz\n"
 	"  twigz merge PART... -o OUT.twz [--threads N] [--quiet]\n"
 	"  twigz render LEVEL|DB -o OUT.png|OUT.svg [--path SX,SY,GX,GY]... (render --help)\n"
@@ -129,8 +129,15 @@ static int is_partial(const char *path)
 
 int twz_cli_open_db(const char *path, twz_db **db)
 {
+	return twz_cli_open_db_cache(path, 0, db);
+}
+
+int twz_cli_open_db_cache(const char *path, uint64_t cache, twz_db **db)
+{
+	twz_open_options opt = { .cache_bytes = cache };
+
 	errno = 0;
-	twz_status st = twz_open(path, 0, db);
+	twz_status st = twz_open_ex(path, &opt, db);
 	if (st == TWZ_OK)
 		return 0;
 	if (st == TWZ_E_IO)
@@ -199,6 +206,35 @@ long twz_cli_number(struct twz_cli_args *ar, const char *opt, long lo,
 	if (!val || twz_cli_parse_int(val, lo, hi, &v))
 		twz_cli_bad_value(ar, opt, needs, val);
 	return v;
+}
+
+uint64_t twz_cli_bytes(struct twz_cli_args *ar, const char *opt, uint64_t lo,
+		       uint64_t hi, const char *needs)
+{
+	const char *val = take_value(ar);
+	unsigned long long v = 0;
+	char *end = NULL;
+	int shift = 0;
+
+	if (val && *val >= '0' && *val <= '9') {
+		errno = 0;
+		v = strtoull(val, &end, 10);
+		if (errno)
+			end = NULL;
+	}
+	if (end && *end) {
+		const char *units = "KMG";
+		const char *u = strchr(units, *end == 'k' ? 'K' : *end);
+		shift = u && *u ? 10 * (int)(u - units + 1) : -1;
+		if (shift < 0 || end[1])
+			end = NULL;
+	}
+	if (!end || (v << shift >> shift) != v || (v << shift) < lo ||
+	    (v << shift) > hi) {
+		twz_cli_bad_value(ar, opt, needs, val);
+		return lo;
+	}
+	return (uint64_t)v << shift;
 }
 
 int twz_cli_choice(struct twz_cli_args *ar, const char *opt,

@@ -41,6 +41,8 @@ int twz_cli_error(const struct twz_error *err);
 
 /* Opens a database, printing a one-line error; 0 or an exit status. */
 int twz_cli_open_db(const char *path, twz_db **db);
+/* The same with a chunk cache of cache bytes (0: none; twz_open_ex). */
+int twz_cli_open_db_cache(const char *path, uint64_t cache, twz_db **db);
 
 /* A whole decimal number in [lo, hi]; 0 on success. */
 int twz_cli_parse_int(const char *s, long lo, long hi, long *out);
@@ -74,6 +76,11 @@ void twz_cli_bad_value(struct twz_cli_args *ar, const char *opt,
 /* Option opt's value, a whole number in [lo, hi]. */
 long twz_cli_number(struct twz_cli_args *ar, const char *opt, long lo,
 		    long hi, const char *needs);
+
+/* Option opt's value, a size in bytes in [lo, hi]: digits with an
+ * optional K, M or G (binary multiples). */
+uint64_t twz_cli_bytes(struct twz_cli_args *ar, const char *opt, uint64_t lo,
+		       uint64_t hi, const char *needs);
 
 /* Option opt's value, one of the words of the NULL-terminated choices:
  * its index. */

@@ -731,6 +731,7 @@ int twz_cmd_bench(int argc, char **argv)
 	const char *files[2] = { NULL, NULL };   /* the database, the .scen */
 	const char *a;
 	int json = 0;
+	uint64_t cache = 0;
 
 	twz_bench_options_default(&opt);
 	while ((a = twz_cli_next(&ar))) {
@@ -751,6 +752,9 @@ int twz_cmd_bench(int argc, char **argv)
 		} else if (!strcmp(a, "--seed"))
 			opt.seed = (uint64_t)twz_cli_number(&ar, a, 0, 0x7FFFFFFF,
 				"a whole number");
+		else if (!strcmp(a, "--cache"))
+			cache = twz_cli_bytes(&ar, a, 1, UINT64_MAX >> 10,
+				"a cache size in bytes, such as 64M");
 		else
 			twz_cli_operand(&ar, a, files, 2);
 	}
@@ -764,7 +768,7 @@ int twz_cmd_bench(int argc, char **argv)
 	struct twz_scen sc = { 0 };
 	struct twz_bench_result r;
 	twz_db *db;
-	int rc = twz_cli_open_db(dbpath, &db);
+	int rc = twz_cli_open_db_cache(dbpath, cache, &db);
 	if (rc)
 		return rc;
 	twz_info in;

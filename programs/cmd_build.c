@@ -177,6 +177,10 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 			opt->junctions = 1;
 		} else if (!strcmp(a, "--coords")) {
 			b->coords = twz_cli_value(&ar, a, "a DIMACS .co file");
+		} else if (!strcmp(a, "--chunk")) {
+			opt->chunk = twz_cli_bytes(&ar, a, TWZ_CHUNK_MIN_TARGET,
+				TWZ_CHUNK_MAX_RAW / 2,
+				"a chunk size from 4K to 512M (such as 256K)");
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			b->quiet = 1;
 		} else {
@@ -203,6 +207,10 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return twz_cli_usage("%s", "--shard and --mpi bake one agent size: not with --agent-sizes");
 	if (b->mpi && b->shard)
 		return twz_cli_usage("%s", "--mpi makes each rank a shard: not with --shard");
+	if (opt->chunk && (b->shard || b->mpi || b->agents.count > 1))
+		return twz_cli_usage("%s", "--chunk is for a single database: not with --shard, --mpi or --agent-sizes");
+	if (opt->chunk && opt->codec != TWZ_CODEC_ZSTD)
+		return twz_cli_usage("%s", "--chunk stores zstd chunks: not with --codec raw");
 	if (opt->apsp != TWZ_APSP_DIJKSTRA && b->transit)
 		return twz_cli_usage("%s", "--apsp is for --method cpd");
 	if ((twz_cli_is_graph_level(b->level) || twz_navmesh_is_obj_path(b->level)) &&

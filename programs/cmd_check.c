@@ -109,6 +109,10 @@ static int parse_args(int argc, char **argv, struct check_args *c)
 				opt->agent_sizes |= 1u << c->agents.sizes[i];
 		} else if (!strcmp(a, "--junctions")) {
 			opt->junctions = 1;
+		} else if (!strcmp(a, "--chunk")) {
+			opt->chunk = twz_cli_bytes(&ar, a, TWZ_CHUNK_MIN_TARGET,
+				TWZ_CHUNK_MAX_RAW / 2,
+				"a chunk size from 4K to 512M (such as 256K)");
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			c->quiet = 1;
 		} else {
@@ -284,7 +288,10 @@ static int compare(const twz_db *db, const struct twz_grid *g,
 				 fc->major, fc->minor);
 			return CHECK_STALE;
 		}
-	} else if (!c->transit && format_differs(fc, opt)) {
+	} else if (!c->transit && format_differs(fc, opt) &&
+		   !(opt->chunk && fc->minor == 4 &&
+		     (fc->required_features & TWZ_FEATURE_CHUNKED_SECTIONS))) {
+		/* A chunked file is 1.4; BUILD_INFO records its layout. */
 		snprintf(why, cap, "baked with other options (format %u.%u, asked %s)",
 			 fc->major, fc->minor, opt->junctions ? "1.4 junctions" :
 			 formats[opt->layout == TWZ_LAYOUT_PLAIN ? 0 :

@@ -137,6 +137,36 @@ static void print_build_plain(const struct build_info *bi)
 	printf("\n");
 }
 
+/* Chunked sections (format 1.4, twigz build --chunk): plain lines, or
+ * ,"chunks":[...] in JSON. */
+static void print_chunks(const twz_db *db, int json)
+{
+	const struct twz_container *c = twz_inspect_container(db);
+	int first = 1;
+
+	/* Files without chunks print as they did before 1.4. */
+	for (uint32_t i = 0; i < c->section_count; i++) {
+		struct twz_chunk_summary cs;
+		if (twz_inspect_chunks(db, i, &cs) != 0)
+			continue;
+		if (json && first)
+			fputs(",\"chunks\":[", stdout);
+		if (json)
+			printf("%s{\"kind\":%u,\"count\":%u,\"max_raw\":%u,"
+			       "\"raw_bytes\":%" PRIu64 ",\"stored_bytes\":%" PRIu64 "}",
+			       first ? "" : ",", (unsigned)c->sections[i].kind,
+			       cs.count, cs.max_raw, cs.raw_size, cs.stored_size);
+		else
+			printf("chunks       section %u: %u chunks of up to %u bytes, %" PRIu64
+			       " bytes inflated, %" PRIu64 " stored\n",
+			       (unsigned)c->sections[i].kind, cs.count, cs.max_raw,
+			       cs.raw_size, cs.stored_size);
+		first = 0;
+	}
+	if (json && !first)
+		putchar(']');
+}
+
 static void print_json(const twz_db *db, const twz_info *in, double bits,
 		       const struct build_info *bi)
 {
@@ -157,6 +187,7 @@ static void print_json(const twz_db *db, const twz_info *in, double bits,
 		twz_navmesh_info_print(db, 1);
 	print_agents(db, 1);
 	print_junctions(db, in, 1);
+	print_chunks(db, 1);
 	print_build_json(bi);
 	printf("}\n");
 }
@@ -188,6 +219,7 @@ static void print_plain(const twz_db *db, const twz_info *in, double bits,
 	printf("level hash   %016" PRIx64 "\n", in->level_hash);
 	print_agents(db, 0);
 	print_junctions(db, in, 0);
+	print_chunks(db, 0);
 	print_build_plain(bi);
 }
 

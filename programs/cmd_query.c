@@ -114,7 +114,8 @@ int twz_cmd_query(int argc, char **argv)
 	int json = 0, smooth = 0;
 	unsigned agent = 0;
 	static const char *const valued[] = { "--agent-size", "--scen", "--closed",
-					      "--p2p", "--points", "--waypoints", NULL };
+					      "--p2p", "--points", "--waypoints", "--cache", NULL };
+	uint64_t cache = 0;
 
 	/* A graph's database answers by vertex ids (graph_query.c). */
 	unsigned kind = twz_cli_db_kind(twz_cli_db_word(argc, argv, valued));
@@ -135,6 +136,9 @@ int twz_cmd_query(int argc, char **argv)
 			scen = twz_cli_value(&ar, a, "a scenario file");
 		else if (!strcmp(a, "--closed"))
 			closed = twz_cli_value(&ar, a, "a file of closed cells");
+		else if (!strcmp(a, "--cache"))
+			cache = twz_cli_bytes(&ar, a, 1, UINT64_MAX >> 10,
+				"a cache size in bytes, such as 64M");
 		else if (a[0] == '-' && a[1] >= '0' && a[1] <= '9')
 			twz_cli_place(&ar, a, words, 5);
 		else
@@ -167,8 +171,8 @@ int twz_cmd_query(int argc, char **argv)
 
 	struct twz_query_session qs;
 	/* Only the problems are read: the optimum is verify's business. */
-	int rc = twz_session_open_agent(&qs, dbpath, scen, TWZ_SCEN_NO_OPTIMUM,
-					agent);
+	int rc = twz_session_open_cache(&qs, dbpath, scen, TWZ_SCEN_NO_OPTIMUM,
+					agent, cache);
 	if (rc)
 		return rc;
 	if (!scen && (rc = single_problem(&qs, dbpath, c)) != 0)

@@ -51,7 +51,9 @@ static int unpack(const twz_db *db, const char *in, uint8_t **buf,
 	}
 	struct twz_out_header h = {
 		.minor = c->minor,
-		.required_features = c->required_features,
+		/* Raw sections have no chunks. */
+		.required_features = c->required_features &
+				     ~(uint64_t)TWZ_FEATURE_CHUNKED_SECTIONS,
 		.level_hash = c->level_hash,
 		.width = c->width,
 		.height = c->height,

@@ -81,7 +81,8 @@ int twz_cmd_verify(int argc, char **argv)
 	const char *a;
 	int json = 0;
 	unsigned agent = 0;
-	static const char *const valued[] = { "--agent-size", NULL };
+	static const char *const valued[] = { "--agent-size", "--cache", NULL };
+	uint64_t cache = 0;
 
 	/* A graph's database checks .p2p queries (graph_query.c). */
 	unsigned kind = twz_cli_db_kind(twz_cli_db_word(argc, argv, valued));
@@ -96,6 +97,9 @@ int twz_cmd_verify(int argc, char **argv)
 		else if (!strcmp(a, "--agent-size"))
 			agent = (unsigned)twz_cli_number(&ar, a, 1, 16,
 				"an agent size from 1 to 16");
+		else if (!strcmp(a, "--cache"))
+			cache = twz_cli_bytes(&ar, a, 1, UINT64_MAX >> 10,
+				"a cache size in bytes, such as 64M");
 		else
 			twz_cli_operand(&ar, a, files, 2);
 	}
@@ -106,7 +110,7 @@ int twz_cmd_verify(int argc, char **argv)
 	const char *dbpath = files[0], *scen = files[1];
 	struct twz_query_session qs;
 	size_t passed = 0, failed = 0;
-	int rc = twz_session_open_agent(&qs, dbpath, scen, 0, agent);
+	int rc = twz_session_open_cache(&qs, dbpath, scen, 0, agent, cache);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < qs.sc.count; i++) {

@@ -88,11 +88,19 @@ int twz_session_open_agent(struct twz_query_session *qs, const char *dbpath,
 			   const char *scen, unsigned scen_flags,
 			   unsigned agent_size)
 {
+	return twz_session_open_cache(qs, dbpath, scen, scen_flags,
+				      agent_size, 0);
+}
+
+int twz_session_open_cache(struct twz_query_session *qs, const char *dbpath,
+			   const char *scen, unsigned scen_flags,
+			   unsigned agent_size, uint64_t cache)
+{
 	struct twz_error err = { { 0 }, 0 };
 	int rc;
 
 	memset(qs, 0, sizeof *qs);
-	rc = twz_cli_open_db(dbpath, &qs->root);
+	rc = twz_cli_open_db_cache(dbpath, cache, &qs->root);
 	if (rc)
 		return rc;
 	qs->db = qs->root;

@@ -42,6 +42,10 @@ int twz_session_open(struct twz_query_session *qs, const char *dbpath,
 int twz_session_open_agent(struct twz_query_session *qs, const char *dbpath,
 			   const char *scen, unsigned scen_flags,
 			   unsigned agent_size);
+/* The same with a chunk cache of cache bytes (twz_open_ex; 0: none). */
+int twz_session_open_cache(struct twz_query_session *qs, const char *dbpath,
+			   const char *scen, unsigned scen_flags,
+			   unsigned agent_size, uint64_t cache);
 void twz_session_close(struct twz_query_session *qs);
 
 /* Close the cells listed in path (closed_cells.h) for every later

@@ -6,6 +6,7 @@
  * offsets were validated at open and arguments by twz_api.c.
  */
 #include "twz_backend.h"
+#include "twz_chunks.h"
 
 #include <stdlib.h>
 
@@ -226,10 +227,14 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 	if (db->bucketed) {
 		const uint8_t *rec = twz__record(db, at);
 		struct twz_row_view v;
+		struct twz_chunk_pin pin;
 		x = twz_le16(rec + TWZ_R_X);
 		y = twz_le16(rec + TWZ_R_Y);
-		twz__row_view_in(db, at, g->region.lo, g->region.len, &v);
+		if (!twz__row_view_pinned(db, at, g->region.lo, g->region.len,
+					  &v, &pin))
+			return TWZ_NONE;
 		sym = symbol_in_row(&v, g->t);
+		twz__chunk_unpin(&pin);
 	} else {
 		sym = symbol_by_bisection(db, at, g->t);
 		twz__node_xy(db, at, &x, &y);

@@ -3,7 +3,8 @@
  * internal lookups every part of the runtime shares (a cell's node, a
  * node's cell and region, a bucketed row). Pointers address either the
  * read-only mapping (raw sections) or buffers inflated at open (zstd
- * sections); all were validated by format/twz_validate.c. Nothing outside
+ * sections); all were validated by format/twz_validate.c. Rows opened
+ * under a cache budget are reached through twz_chunks.h instead. Nothing outside
  * runtime/ includes this header: the tool reads databases through
  * twz_inspect.h.
  */
@@ -19,6 +20,8 @@ struct twz_backend;
 struct twz_nm;
 struct twz_layers;
 struct twz_junctions;
+struct twz_chunk_cache;
+struct twz_lazy;
 
 struct twz_db {
 	struct twz_container c;
@@ -63,6 +66,10 @@ struct twz_db {
 	 * twz_open made; parent, on a layer's view, is that handle. */
 	struct twz_layers *layers;
 	const struct twz_db *parent;
+	/* twz_open_ex with a cache budget (twz_chunks.h): chunked sections
+	 * inflated on use; rows_lazy is ROWS then, and rows NULL. */
+	struct twz_chunk_cache *cache;
+	const struct twz_lazy *rows_lazy;
 };
 
 /* Where node n's bucketed row lies (1.1 files), for the query path and

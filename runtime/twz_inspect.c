@@ -10,6 +10,7 @@
 #include <zstd.h>
 
 #include "twz_db.h"
+#include "twz_chunks.h"
 #include "twz_layers.h"
 #include "twz_validate_layers.h"
 
@@ -65,8 +66,14 @@ int twz_inspect_section_bytes(const twz_db *db, uint32_t i,
 	void *buf = malloc(s->raw_size ? (size_t)s->raw_size : 1);
 	if (!buf)
 		return -1;
-	size_t got = ZSTD_decompress(buf, (size_t)s->raw_size,
-				     db->file + s->offset, (size_t)s->size);
+	size_t got = s->raw_size;
+	if (s->flags & TWZ_SF_CHUNKED) {
+		if (twz__chunks_inflate(db->file + s->offset, s, buf, 0) != TWZ_OK)
+			got = 0;
+	} else {
+		got = ZSTD_decompress(buf, (size_t)s->raw_size,
+				      db->file + s->offset, (size_t)s->size);
+	}
 	if (ZSTD_isError(got) || got != s->raw_size ||
 	    twz_checksum(buf, (size_t)s->raw_size) != s->raw_checksum) {
 		free(buf);
@@ -84,14 +91,29 @@ void twz_inspect_file(const twz_db *db, const uint8_t **bytes, size_t *len)
 	*len = db->file_len;
 }
 
+/* Node s's bucketed row, through the chunk cache when ROWS is read on
+ * use (then pinned); 0 when its chunk is damaged. */
+static int row_view(const twz_db *db, uint32_t s, struct twz_row_view *v,
+		    struct twz_chunk_pin *pin)
+{
+	uint32_t lo, len;
+
+	twz__region_range(db, s, &lo, &len);
+	return twz__row_view_pinned(db, s, lo, len, v, pin);
+}
+
 uint32_t twz_inspect_row_runs(const twz_db *db, twz_node s)
 {
 	if (!db || s >= db->c.node_count)
 		return 0;
 	if (db->bucketed) {
 		struct twz_row_view v;
-		twz__row_view(db, s, &v);
-		return twz__row_run_count(&v);
+		struct twz_chunk_pin pin;
+		if (!row_view(db, s, &v, &pin))
+			return 0;
+		uint32_t runs = twz__row_run_count(&v);
+		twz__chunk_unpin(&pin);
+		return runs;
 	}
 	if (!db->row_offsets)
 		return 0;
@@ -118,9 +140,13 @@ static int unpack_buckets(const twz_db *db, struct twz_plain_rows *out)
 	struct twz_row_view v;
 	uint64_t runs = 0;
 
+	struct twz_chunk_pin pin;
+
 	for (uint32_t s = 0; s < n; s++) {
-		twz__row_view(db, s, &v);
+		if (!row_view(db, s, &v, &pin))
+			return -1;
 		runs += twz__row_run_count(&v);
+		twz__chunk_unpin(&pin);
 	}
 	out->owned = malloc(((size_t)n + 1 + (size_t)runs) * 4);
 	if (!out->owned)
@@ -128,7 +154,11 @@ static int unpack_buckets(const twz_db *db, struct twz_plain_rows *out)
 	uint8_t *offsets = out->owned, *dst = out->owned + ((size_t)n + 1) * 4;
 	uint64_t pos = 0;
 	for (uint32_t s = 0; s < n; s++) {
-		twz__row_view(db, s, &v);
+		if (!row_view(db, s, &v, &pin)) {
+			free(out->owned);
+			out->owned = NULL;
+			return -1;
+		}
 		uint32_t count = twz__row_run_count(&v);
 		uint32_t b = 0;
 
@@ -149,6 +179,7 @@ static int unpack_buckets(const twz_db *db, struct twz_plain_rows *out)
 			twz_put32(dst + 4 * pos, start << TWZ_RUN_SYMBOL_BITS |
 				  (word & TWZ_RUN_SYMBOL_MASK));
 		}
+		twz__chunk_unpin(&pin);
 	}
 	twz_put32(offsets + 4 * (size_t)n, (uint32_t)pos);
 	out->row_offsets = offsets;
@@ -184,5 +215,51 @@ int twz_inspect_transit(const twz_db *db, struct twz_transit_params *out)
 	out->rows = tv->rows;
 	out->transit_count = tv->transit_count;
 	out->nodes = tv->nodes;
+	return 0;
+}
+
+int twz_inspect_chunks(const twz_db *db, uint32_t i,
+		       struct twz_chunk_summary *out)
+{
+	struct twz_chunk_dir d;
+
+	memset(out, 0, sizeof *out);
+	if (i >= db->c.section_count)
+		return -1;
+	const struct twz_section_ref *s = &db->c.sections[i];
+	if (!(s->flags & TWZ_SF_CHUNKED))
+		return 1;
+	/* Open checked the directory of every section it read. */
+	if (twz_chunk_dir_read(db->file + s->offset, s->size, s->raw_size,
+			       &d) != TWZ_OK)
+		return -1;
+	out->count = d.count;
+	out->max_raw = d.max_raw;
+	out->raw_size = s->raw_size;
+	out->stored_size = s->size;
+	if (db->cache)
+		for (unsigned k = 0; k < db->cache->lazy_count; k++)
+			out->lazy |= db->cache->lazy[k].kind == s->kind;
+	return 0;
+}
+
+int twz_inspect_cache(const twz_db *db, struct twz_cache_summary *out)
+{
+	const struct twz_chunk_cache *cc = db->cache;
+
+	memset(out, 0, sizeof *out);
+	if (!cc)
+		return 1;
+	out->budget = cc->budget;
+	out->slots = cc->slots;
+	out->slot_size = cc->slot_size;
+	out->misses = atomic_load(&((struct twz_chunk_cache *)cc)->misses);
+	out->failures = atomic_load(&((struct twz_chunk_cache *)cc)->failures);
+	for (uint32_t i = 0; i < cc->slots; i++)
+		out->resident += cc->slot[i].chunk != 0;
+	for (unsigned k = 0; k < cc->lazy_count; k++) {
+		out->chunks += cc->lazy[k].dir.count;
+		out->lazy_raw += cc->lazy[k].start[cc->lazy[k].dir.count];
+	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * queries read. Everything a query will rely on is checked here, once.
  */
 #include "twz_backend.h"
+#include "twz_chunks.h"
 #include "twz_platform.h"
 #include "twz_layers.h"
 #include "twz_graph_format.h"
@@ -34,7 +35,18 @@ twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
 	if (s->raw_size > SIZE_MAX)
 		return TWZ_E_LIMIT;
 
-	if (s->codec == TWZ_CODEC_ZSTD) {
+	if (twz__chunks_lazy(db, s))
+		return twz__chunks_defer(db, s);
+	if (s->flags & TWZ_SF_CHUNKED) {
+		void *buf = malloc(s->raw_size ? (size_t)s->raw_size : 1);
+		if (!buf)
+			return TWZ_E_NOMEM;
+		db->inflated[s->kind] = buf;
+		twz_status st = twz__chunks_inflate(stored, s, buf, flags);
+		if (st != TWZ_OK)
+			return st;
+		raw = buf;
+	} else if (s->codec == TWZ_CODEC_ZSTD) {
 		unsigned long long content =
 			ZSTD_getFrameContentSize(stored, (size_t)s->size);
 		if (content == ZSTD_CONTENTSIZE_ERROR ||
@@ -163,7 +175,23 @@ twz_status twz__db_finish(twz_db *db)
 	db->regions = db->content.data[TWZ_SECTION_REGIONS];
 	db->rows = db->content.data[TWZ_SECTION_ROWS];
 	db->rows_end = db->rows ? db->rows + db->content.size[TWZ_SECTION_ROWS] : NULL;
-	if (db->bucketed) {
+	if (db->cache) {
+		st = twz__chunks_start(db);
+		if (st != TWZ_OK)
+			return st;
+	}
+	if (db->bucketed && db->rows_lazy) {
+		/* Rows tile ROWS (checked at open): what their indexes do
+		 * not take is runs. */
+		uint64_t units = db->content.size[TWZ_SECTION_ROWS] / 2;
+		for (uint32_t n = 0; n < db->c.node_count; n++) {
+			struct twz_span r;
+			uint32_t word = twz_le32(twz__record(db, n) + TWZ_R_ROW);
+			twz__span_of(db, n, &r);
+			units -= (((r.len - 1) >> (word >> TWZ_ROW_OFFSET_BITS)) + 1) + 1;
+		}
+		db->run_count = units;
+	} else if (db->bucketed) {
 		/* Each row's last index entry is its last run. */
 		uint64_t runs = 0;
 		for (uint32_t n = 0; n < db->c.node_count; n++) {
@@ -186,6 +214,21 @@ twz_status twz__db_finish(twz_db *db)
 		db->backend = &twz_backend_graph;
 	st = db->backend->init(db);
 	return st != TWZ_OK ? st : twz__navmesh_open(db);
+}
+
+/* The cache of twz_open_ex's budget; chunked sections register with it
+ * as they load, and twz__db_finish drops it when none did. */
+static twz_status open_cache(twz_db *db, const twz_open_options *opt)
+{
+	if (!opt || !opt->cache_bytes)
+		return TWZ_OK;
+	db->cache = calloc(1, sizeof *db->cache);
+	if (!db->cache)
+		return TWZ_E_NOMEM;
+	db->cache->budget = opt->cache_bytes;
+	db->cache->flags = opt->flags;
+	atomic_flag_clear(&db->cache->lock);
+	return TWZ_OK;
 }
 
 static twz_status open_common(twz_db *db, unsigned flags, twz_db **out)
@@ -213,6 +256,69 @@ twz_status twz_open_memory(const void *buf, size_t len, unsigned flags,
 	db->file = buf;
 	db->file_len = len;
 	return open_common(db, flags, out);
+}
+
+/* Options a caller may set; the rest is reserved zero. */
+static int options_ok(const twz_open_options *opt)
+{
+	if (!opt)
+		return 1;
+	for (size_t i = 0; i < sizeof opt->reserved / sizeof opt->reserved[0]; i++)
+		if (opt->reserved[i])
+			return 0;
+	return 1;
+}
+
+twz_status twz_open_memory_ex(const void *buf, size_t len,
+			      const twz_open_options *opt, twz_db **out)
+{
+	if (!out)
+		return TWZ_E_ARGUMENT;
+	*out = NULL;
+	if (!buf || !options_ok(opt))
+		return TWZ_E_ARGUMENT;
+	twz_db *db = calloc(1, sizeof *db);
+	if (!db)
+		return TWZ_E_NOMEM;
+	db->file = buf;
+	db->file_len = len;
+	twz_status st = open_cache(db, opt);
+	if (st != TWZ_OK) {
+		twz_close(db);
+		return st;
+	}
+	return open_common(db, opt ? opt->flags : 0, out);
+}
+
+twz_status twz_open_ex(const char *path, const twz_open_options *opt,
+		       twz_db **out)
+{
+	const uint8_t *map;
+	size_t len;
+
+	if (!out)
+		return TWZ_E_ARGUMENT;
+	*out = NULL;
+	if (!path || !options_ok(opt))
+		return TWZ_E_ARGUMENT;
+	twz_status st = twz_map_file(path, TWZ_MAGIC_SIZE, &map, &len);
+	if (st != TWZ_OK)
+		return st;
+
+	twz_db *db = calloc(1, sizeof *db);
+	if (!db) {
+		twz_unmap_file(map, len);
+		return TWZ_E_NOMEM;
+	}
+	db->file = map;
+	db->file_len = len;
+	db->mapped = 1;
+	st = open_cache(db, opt);
+	if (st != TWZ_OK) {
+		twz_close(db);
+		return st;
+	}
+	return open_common(db, opt ? opt->flags : 0, out);
 }
 
 twz_status twz_open(const char *path, unsigned flags, twz_db **out)
@@ -256,6 +362,7 @@ void twz__db_free(twz_db *db)
 	if (db->backend)
 		db->backend->fini(db);
 	twz__navmesh_close(db);
+	twz__chunks_free(db->cache);
 	if (db->mapped)
 		twz_unmap_file(db->file, db->file_len);
 	free(db);

@@ -26,4 +26,8 @@ twz_status twz_map_file(const char *path, uint64_t min_len,
 /* Release a mapping twz_map_file made. */
 void twz_unmap_file(const uint8_t *data, size_t len);
 
+/* Give the processor to another thread: a miss of the chunk cache
+ * (twz_chunks.c) waits so for a chunk another thread is inflating. */
+void twz_yield(void);
+
 #endif /* TWZ_PLATFORM_H */

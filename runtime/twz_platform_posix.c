@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -53,4 +54,9 @@ twz_status twz_map_file(const char *path, uint64_t min_len,
 void twz_unmap_file(const uint8_t *data, size_t len)
 {
 	munmap((void *)data, len);
+}
+
+void twz_yield(void)
+{
+	sched_yield();
 }

@@ -151,3 +151,8 @@ void twz_unmap_file(const uint8_t *data, size_t len)
 	(void)len;
 	UnmapViewOfFile(data);
 }
+
+void twz_yield(void)
+{
+	SwitchToThread();
+}

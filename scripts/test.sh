@@ -29,6 +29,7 @@
 #                 UndefinedBehaviorSanitizer; meson test and the data step
 #   tsan          ThreadSanitizer build; the concurrency suite (many threads
 #                 on one handle, several files, a file replaced underneath)
+#                 and the chunk cache's threads (check_chunks, case Threads)
 #   fuzz          clang build with -Dfuzz=true; each libFuzzer target for
 #                 TWZ_FUZZ_SECONDS (default 25) on its seed corpus
 #                 (tests/fuzz/README.md); skipped when clang is missing
@@ -252,9 +253,12 @@ step_tsan() {
 	dir="$B-tsan"
 	setup "$dir" --buildtype=debugoptimized -Db_sanitize=thread \
 		-Db_lundef=false -Dtests=enabled
-	ninja -C "$dir" tests/check_concurrency
+	ninja -C "$dir" tests/check_concurrency tests/check_chunks
 	meson test -C "$dir" --no-rebuild --print-errorlogs \
 		--timeout-multiplier 3 concurrency
+	# The chunk cache's threads: hits without a lock, misses that evict.
+	CK_RUN_CASE=Threads meson test -C "$dir" --no-rebuild \
+		--print-errorlogs --timeout-multiplier 3 chunks
 }
 
 step_fuzz() {

@@ -67,4 +67,35 @@ struct twz_transit_params {
 /* 0, or -1 when db is not a TRANSIT database. */
 int twz_inspect_transit(const twz_db *db, struct twz_transit_params *out);
 
+/* A chunked section (format 1.4): its directory's figures, and whether
+ * it is read on use (twz_open_ex with a cache budget). */
+struct twz_chunk_summary {
+	uint32_t count;
+	uint32_t max_raw;
+	uint64_t raw_size, stored_size;
+	int lazy;
+};
+
+/* Section index i's chunks: 0, 1 when it is not chunked, -1 when i is
+ * out of range. */
+int twz_inspect_chunks(const twz_db *db, uint32_t i,
+		       struct twz_chunk_summary *out);
+
+/* The chunk cache of twz_open_ex: what it holds now and what it did.
+ * resident is read without the cache's lock: a snapshot for tests and
+ * tools, not for the query path. */
+struct twz_cache_summary {
+	uint64_t budget;
+	uint32_t slots;
+	uint64_t slot_size;
+	uint32_t resident;            /* slots holding a chunk */
+	uint64_t chunks;              /* chunks of the lazy sections */
+	uint64_t lazy_raw;            /* their raw bytes */
+	uint64_t misses, failures;    /* chunks inflated, and refused */
+};
+
+/* 0, or 1 when db has no cache (opened without a budget, or nothing in
+ * it is read on use). */
+int twz_inspect_cache(const twz_db *db, struct twz_cache_summary *out);
+
 #endif
