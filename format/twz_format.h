@@ -153,6 +153,9 @@ enum twz_codec {
  * access nodes, bit 8 chunked sections. */
 /* 1.4: a CPD file over a junction graph (sections 80..86, below). */
 #define TWZ_FEATURE_JUNCTIONS (1u << 5)
+/* 1.4: rows are inline-summarised (INLINE_RECORDS + REGIONS +
+ * INLINE_ROWS, below, replace the 1.0 and 1.1 row sections). */
+#define TWZ_FEATURE_CPD_INLINE (1u << 6)
 /* 1.4: some zstd sections are stored as independently compressed
  * chunks behind a chunk directory (TWZ_SF_CHUNKED, below). */
 #define TWZ_FEATURE_CHUNKED_SECTIONS (1u << 8)
@@ -160,7 +163,7 @@ enum twz_codec {
 	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
 	 TWZ_FEATURE_NARROW_CELL_NODE | TWZ_FEATURE_JUNCTIONS | \
 	 (1u << 3) /* graph levels */ | (1u << 4) /* navmesh levels */ | \
-	 TWZ_FEATURE_CHUNKED_SECTIONS)
+	 TWZ_FEATURE_CPD_INLINE | TWZ_FEATURE_CHUNKED_SECTIONS)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {
@@ -348,6 +351,39 @@ static inline unsigned twz_direction_move(unsigned symbol, int32_t dx,
 
 
 #define TWZ_MAX_ROW_RUNS 65536u  /* run indices are u16 */
+
+/* ---- inline-summarised rows (1.4, TWZ_FEATURE_CPD_INLINE) -------------
+ * Kinds 96..111 are this layout's; FORMAT.md section 5e is the spec.
+ * A node record (INLINE_RECORDS, 16 bytes, little-endian):
+ *   0  u32  bits 0..27: row offset in INLINE_ROWS, in u16 units;
+ *           bits 28..31: bucket shift k (k <= 12), as NODE_RECORDS
+ *   4  u16  x
+ *   6  u16  y
+ *   8  u64  summary: nibble i (bits 4i..4i+3), for bucket i < 16, is the
+ *           symbol of every target of the bucket, or TWZ_INLINE_ESCAPE
+ *           when the bucket's runs are in the row; 0 past the buckets
+ * Buckets 16 and on are always in the row. The row holds, for the E
+ * buckets in it (in order), u16 first[E - 1] (where bucket j = 1..E-1's
+ * runs start among the row's runs; bucket 0's start at 0), then the
+ * runs: offset in the bucket << 4 | symbol, each bucket's first at
+ * offset 0. The row ends where the next node's row begins.
+ */
+enum twz_inline_section_kind {
+	TWZ_SECTION_INLINE_RECORDS = 96, /* TWZ_INLINE_RECORD_SIZE a node */
+	TWZ_SECTION_INLINE_ROWS = 97,    /* u16[]: escaped buckets' runs */
+};
+#define TWZ_SECTION_INLINE_FIRST 96
+#define TWZ_SECTION_INLINE_MAX 97
+#define TWZ_INLINE_RECORD_SIZE 16
+#define TWZ_IR_ROW 0
+#define TWZ_IR_X 4
+#define TWZ_IR_Y 6
+#define TWZ_IR_SUMMARY 8
+#define TWZ_INLINE_BUCKETS 16     /* buckets a summary holds */
+#define TWZ_INLINE_ESCAPE 0xFu
+_Static_assert(TWZ_IR_ROW == TWZ_R_ROW && TWZ_IR_X == TWZ_R_X &&
+	       TWZ_IR_Y == TWZ_R_Y, "an inline record starts as a 1.1 one");
+_Static_assert(TWZ_SECTION_INLINE_MAX < TWZ_SECTION_KIND_LIMIT, "kinds");
 
 /* ---- moves ------------------------------------------------------------
  * 0..3 straight (N E S W), 4..7 diagonal (NE SE SW NW). 4-connected

@@ -121,8 +121,14 @@ static twz_status parse_header(const uint8_t *buf, size_t len,
 	/* u16 cells name nodes below 0xFFFF, and only the bucketed CPD
 	 * layout reads them. */
 	if ((c->required_features & TWZ_FEATURE_NARROW_CELL_NODE) &&
-	    (!(c->required_features & TWZ_FEATURE_BUCKETED_ROWS) ||
+	    (!(c->required_features & (TWZ_FEATURE_BUCKETED_ROWS |
+				       TWZ_FEATURE_CPD_INLINE)) ||
 	     c->method != TWZ_METHOD_CPD || c->node_count >= TWZ_NARROW_NONE))
+		return TWZ_E_DAMAGED;
+	/* 1.4's inline rows are a CPD layout of their own (check I1). */
+	if ((c->required_features & TWZ_FEATURE_CPD_INLINE) &&
+	    ((c->required_features & TWZ_FEATURE_BUCKETED_ROWS) ||
+	     c->method != TWZ_METHOD_CPD))
 		return TWZ_E_DAMAGED;
 	return TWZ_OK;
 }
@@ -266,6 +272,10 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 	case TWZ_SECTION_NODE_RECORDS:
 	case TWZ_SECTION_REGIONS:
 		return twz_expected_raw_size(c, kind);
+	case TWZ_SECTION_INLINE_RECORDS:
+		if (c->method == TWZ_METHOD_CPD)
+			return twz_expected_raw_size(c, kind);
+		break;
 	case TWZ_SECTION_TRANSIT_PARAMS:
 		if (c->method == TWZ_METHOD_TRANSIT)
 			return TWZ_TP_SIZE;
@@ -280,6 +290,12 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 		/* A bucketed row holds at most one index entry and one run
 		 * a target of its region, and a sentinel. */
 		return 2 * (n * (2 * n + 1));
+	case TWZ_SECTION_INLINE_ROWS:
+		/* A row's runs start at distinct targets of its region, and
+		 * it has fewer index entries than buckets in it. */
+		if (c->method == TWZ_METHOD_CPD)
+			return 2 * (2 * n * n);
+		break;
 	}
 	if ((c->required_features & TWZ_FEATURE_JUNCTIONS) &&
 	    kind >= TWZ_SECTION_JUNCTION_FIRST && kind <= TWZ_SECTION_JUNCTION_MAX)

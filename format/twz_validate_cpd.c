@@ -1,7 +1,8 @@
 /*
  * twz_validate_cpd.c - content validation of a CPD database (method 1),
  * step 4 of FORMAT.md for that method: the plain layout (checks 33 to 38)
- * and bucketed rows (1.1, checks 39 to 47). The checks both methods make
+ * and bucketed rows (1.1, checks 39 to 47); 1.4's inline-summarised rows
+ * are in twz_validate_cpd_inline.c. The checks both methods make
  * on the grid are in twz_validate_grid.c.
  */
 #include "twz_validate_grid.h"
@@ -44,8 +45,8 @@ static twz_status validate_plain(const struct twz_container *c,
 
 /* ---- bucketed rows (1.1) --------------------------------------------- */
 
-static twz_status check_regions(const struct twz_container *c,
-				const uint8_t *regions)
+twz_status twz_cpd_check_regions(const struct twz_container *c,
+				 const uint8_t *regions)
 {
 	if (twz_le32(regions) != 0 ||
 	    twz_le32(regions + 4 * (size_t)c->component_count) != c->node_count)
@@ -57,27 +58,29 @@ static twz_status check_regions(const struct twz_container *c,
 	return TWZ_OK;
 }
 
-/* NODE_RECORDS and the grid's width, for record_at. */
+/* NODE_RECORDS (or 1.4's INLINE_RECORDS, records of `size` bytes that
+ * start alike) and the grid's width, for record_at. */
 struct records {
 	const uint8_t *rec;
 	uint32_t width;
+	size_t size;
 };
 
 static int record_at(const void *ctx, uint32_t n, uint64_t i)
 {
 	const struct records *rs = ctx;
-	const uint8_t *r = rs->rec + (size_t)n * TWZ_RECORD_SIZE;
+	const uint8_t *r = rs->rec + (size_t)n * rs->size;
 
 	return twz_le16(r + TWZ_R_X) == i % rs->width &&
 	       twz_le16(r + TWZ_R_Y) == i / rs->width;
 }
 
 /* Records: the inverse of CELL_NODE; and no legal move leaves a region. */
-static twz_status check_records(const struct twz_container *c,
-				const struct twz_cells *g, const uint8_t *rec,
-				const uint8_t *regions)
+twz_status twz_cpd_check_records(const struct twz_container *c,
+				 const struct twz_cells *g, const uint8_t *rec,
+				 size_t size, const uint8_t *regions)
 {
-	struct records rs = { rec, c->width };
+	struct records rs = { rec, c->width, size };
 	twz_status st = twz_check_node_map(c, g, record_at, &rs);
 
 	if (st != TWZ_OK)
@@ -86,7 +89,7 @@ static twz_status check_records(const struct twz_container *c,
 		uint32_t lo = twz_le32(regions + 4 * (size_t)k);
 		uint32_t hi = twz_le32(regions + 4 * ((size_t)k + 1));
 		for (uint32_t n = lo; n < hi; n++) {
-			const uint8_t *r = rec + (size_t)n * TWZ_RECORD_SIZE;
+			const uint8_t *r = rec + (size_t)n * size;
 			uint32_t x = twz_le16(r + TWZ_R_X), y = twz_le16(r + TWZ_R_Y);
 			/* DFS preorder: as in twz_check_nodes. */
 			int joined = n == lo || c->node_order != TWZ_ORDER_DFS;
@@ -245,9 +248,9 @@ static twz_status validate_bucketed(const struct twz_container *c,
 	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
 	const uint8_t *rec = v->data[TWZ_SECTION_NODE_RECORDS];
 	const uint8_t *regions = v->data[TWZ_SECTION_REGIONS];
-	twz_status st = check_regions(c, regions);
+	twz_status st = twz_cpd_check_regions(c, regions);
 	if (st == TWZ_OK)
-		st = check_records(c, &g, rec, regions);
+		st = twz_cpd_check_records(c, &g, rec, TWZ_RECORD_SIZE, regions);
 	if (st == TWZ_OK)
 		st = check_bucketed_rows(c, &g, rec, regions,
 					 v->data[TWZ_SECTION_ROWS], row_bytes / 2);
@@ -257,6 +260,8 @@ static twz_status validate_bucketed(const struct twz_container *c,
 twz_status twz_validate_cpd(const struct twz_container *c,
 			    const struct twz_content *v)
 {
+	if (c->required_features & TWZ_FEATURE_CPD_INLINE)
+		return twz_validate_cpd_inline(c, v);
 	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
 		return validate_bucketed(c, v);
 	return validate_plain(c, v);

@@ -239,6 +239,10 @@ static int build(const struct twz_grid *g, const struct twz_bake_options *opt,
 		snprintf(name, sizeof name, "%s (agent size %u)", opt->name,
 			 res->layer[l].first_size);
 		lopt.name = name;
+		/* Layer kinds stop at 47 (FORMAT.md 5c): a layer keeps
+		 * 1.2's rows where the file asks 1.4's. */
+		if (lopt.layout == TWZ_LAYOUT_INLINE)
+			lopt.layout = TWZ_LAYOUT_NARROW;
 		if (bake_layer(&ly[l], &lopt, req, &res->layer[l], err) != 0)
 			goto out;
 	}

@@ -172,9 +172,10 @@ size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 		[TWZ_LAYOUT_PLAIN] = "1.0",
 		[TWZ_LAYOUT_BUCKETED] = "1.1",
 		[TWZ_LAYOUT_NARROW] = "1.2",
+		[TWZ_LAYOUT_INLINE] = "1.4",
 	};
 	int transit = method == TWZ_METHOD_TRANSIT;
-	unsigned layout = opt->layout <= TWZ_LAYOUT_NARROW && opt->layout
+	unsigned layout = opt->layout <= TWZ_LAYOUT_INLINE && opt->layout
 			  ? opt->layout : TWZ_LAYOUT_NARROW;
 	size_t n = 0;
 	int w;

@@ -52,6 +52,8 @@ enum twz_row_layout {
 	TWZ_LAYOUT_NARROW = 3,    /* format 1.2: 1.1 with u16 CELL_NODE when
 				     the level has fewer than 0xFFFF nodes
 				     (the default) */
+	TWZ_LAYOUT_INLINE = 4,    /* format 1.4: 1.2 with each row's
+				     uniform buckets in its node record */
 };
 
 void twz_bake_options_default(struct twz_bake_options *opt);

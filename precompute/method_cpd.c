@@ -2,7 +2,7 @@
  * method_cpd.c - the CPD method: one first-move search per source on the
  * worker pool, each row run-length encoded, rows gathered in source
  * order; then its sections (format 1.0 plain runs, 1.1 bucketed rows,
- * 1.2 with narrow cells) for the writer.
+ * 1.2 with narrow cells, 1.4 inline-summarised rows) for the writer.
  */
 #include "bake.h"
 
@@ -12,6 +12,7 @@
 #include "apsp_dense.h"
 #include "first_moves.h"
 #include "rows.h"
+#include "rows_inline.h"
 #include "shard.h"
 #include "twz_writer.h"
 
@@ -277,6 +278,85 @@ fail:
 	return rc;
 }
 
+/* Format 1.4 inline-summarised sections: INLINE_RECORDS, REGIONS,
+ * INLINE_ROWS (LE bytes). Returns 1 when a row cannot be written so
+ * (the caller falls back to the 1.2 layout), -1 when out of memory. */
+static int encode_inline(const struct twz_cpd *cpd, unsigned max_scan,
+			 uint8_t **records, uint8_t **regions, uint8_t **rows,
+			 size_t *rows_bytes)
+{
+	const struct twz_graph *gr = &cpd->graph;
+	size_t cap = 1024, used = 0;
+	uint16_t *row = NULL, *tmp = NULL;
+	size_t tmp_cap = 0;
+	int rc = -1;
+
+	*records = malloc((size_t)gr->node_count * TWZ_INLINE_RECORD_SIZE + 1);
+	*regions = twz_le32_copy(gr->comp_first, (size_t)gr->component_count + 1);
+	row = malloc(cap * sizeof *row);
+	if (!*records || !*regions || !row)
+		goto fail;
+	for (uint32_t s = 0; s < gr->node_count; s++) {
+		uint32_t comp = gr->node_comp[s];
+		uint32_t lo = gr->comp_first[comp];
+		uint32_t len = gr->comp_first[comp + 1] - lo;
+		uint32_t first = cpd->row_offsets[s];
+		uint32_t n = cpd->row_offsets[s + 1] - first;
+		uint64_t need = twz_row_inline_max(n, len);
+		if (need > tmp_cap) {
+			uint16_t *nt = realloc(tmp, need * sizeof *nt);
+			if (!nt)
+				goto fail;
+			tmp = nt;
+			tmp_cap = need;
+		}
+		uint8_t shift;
+		uint32_t got;
+		uint64_t summary;
+		if (used > TWZ_ROW_OFFSET_MASK ||
+		    twz_row_inline(cpd->runs + first, n, lo, len, max_scan, tmp,
+				   &got, &shift, &summary) != 0) {
+			rc = 1;
+			goto fail;
+		}
+		while (used + got > cap) {
+			uint16_t *nr = realloc(row, cap * 2 * sizeof *nr);
+			if (!nr)
+				goto fail;
+			row = nr;
+			cap *= 2;
+		}
+		uint8_t *rec = *records + (size_t)s * TWZ_INLINE_RECORD_SIZE;
+		twz_put32(rec + TWZ_IR_ROW, (uint32_t)used |
+			  (uint32_t)shift << TWZ_ROW_OFFSET_BITS);
+		twz_put16(rec + TWZ_IR_X, gr->node_x[s]);
+		twz_put16(rec + TWZ_IR_Y, gr->node_y[s]);
+		twz_put64(rec + TWZ_IR_SUMMARY, summary);
+		memcpy(row + used, tmp, got * sizeof *tmp);
+		used += got;
+	}
+	if (used > TWZ_ROW_OFFSET_MASK) {
+		rc = 1;
+		goto fail;
+	}
+	*rows = malloc(used * 2 + 1);
+	if (!*rows)
+		goto fail;
+	for (size_t i = 0; i < used; i++)
+		twz_put16(*rows + 2 * i, row[i]);
+	*rows_bytes = used * 2;
+	free(row);
+	free(tmp);
+	return 0;
+fail:
+	free(row);
+	free(tmp);
+	free(*records);
+	free(*regions);
+	*records = *regions = NULL;
+	return rc;
+}
+
 /* The sections of cpd, into f. */
 static void cpd_file(const struct twz_cpd *cpd, const struct twz_grid *g,
 		     const struct twz_bake_options *opt, struct twz_out_file *f)
@@ -292,6 +372,34 @@ static void cpd_file(const struct twz_cpd *cpd, const struct twz_grid *g,
 	 * in the plain run layout, searched by bisection. */
 	int bucketed = 0;
 	size_t rows_bytes = 0;
+	if (cpd->layout == TWZ_LAYOUT_INLINE) {
+		int b = encode_inline(cpd, opt->max_scan ? opt->max_scan : 64,
+				      &records, &regions, &rows, &rows_bytes);
+		if (b < 0) {
+			f->failed = 1;
+			return;
+		}
+		if (b == 0) {
+			int narrow = gr->node_count < TWZ_NARROW_NONE;
+			if (narrow)
+				twz_out_add_owned(f, TWZ_SECTION_CELL_NODE,
+						  le_copy16(gr->cell_node, cells),
+						  cells * 2);
+			else
+				twz_out_add_le32(f, TWZ_SECTION_CELL_NODE,
+						 gr->cell_node, cells);
+			f->h.minor = 4;
+			f->h.required_features = TWZ_FEATURE_DIRECTION_SYMBOLS |
+						 TWZ_FEATURE_CPD_INLINE |
+						 (narrow ? TWZ_FEATURE_NARROW_CELL_NODE : 0);
+			twz_out_add_owned(f, TWZ_SECTION_REGIONS, regions,
+					  ((size_t)gr->component_count + 1) * 4);
+			twz_out_add_owned(f, TWZ_SECTION_INLINE_RECORDS, records,
+					  (size_t)gr->node_count * TWZ_INLINE_RECORD_SIZE);
+			twz_out_add_owned(f, TWZ_SECTION_INLINE_ROWS, rows, rows_bytes);
+			return;
+		}
+	}
 	if (cpd->layout != TWZ_LAYOUT_PLAIN) {
 		int b = encode_bucketed(cpd, opt->max_scan ? opt->max_scan : 64,
 					&records, &regions, &rows, &rows_bytes);
@@ -302,7 +410,7 @@ static void cpd_file(const struct twz_cpd *cpd, const struct twz_grid *g,
 		bucketed = b == 0;
 	}
 	/* Narrow cells are a 1.2 feature of the bucketed layout. */
-	int narrow = bucketed && cpd->layout == TWZ_LAYOUT_NARROW &&
+	int narrow = bucketed && cpd->layout >= TWZ_LAYOUT_NARROW &&
 		     gr->node_count < TWZ_NARROW_NONE;
 	if (narrow)
 		twz_out_add_owned(f, TWZ_SECTION_CELL_NODE,

@@ -333,7 +333,7 @@ static int part_read(const uint8_t *buf, size_t len, const char *name,
 	if (p->count < 1 || p->count > TWZ_SHARD_MAX || p->index < 1 ||
 	    p->index > p->count || p->first > p->end || p->end > p->node_count ||
 	    p->method != TWZ_METHOD_CPD || p->layout < TWZ_LAYOUT_PLAIN ||
-	    p->layout > TWZ_LAYOUT_NARROW || p->connectivity != c.connectivity ||
+	    p->layout > TWZ_LAYOUT_INLINE || p->connectivity != c.connectivity ||
 	    p->codec != c.build_codec || p->level != c.build_level ||
 	    p->size[3] != 4ull * (p->end - p->first) || p->size[4] % 4) {
 		twz_error_set(err, "%s: damaged partial file (shard description)", name);
@@ -345,7 +345,8 @@ static int part_read(const uint8_t *buf, size_t len, const char *name,
 static const char *layout_name(unsigned layout)
 {
 	return layout == TWZ_LAYOUT_PLAIN ? "1.0" :
-	       layout == TWZ_LAYOUT_BUCKETED ? "1.1" : "1.2";
+	       layout == TWZ_LAYOUT_BUCKETED ? "1.1" :
+	       layout == TWZ_LAYOUT_INLINE ? "1.4" : "1.2";
 }
 
 /* Whether b was baked as a was: 0, or -1 naming the first difference. */

@@ -13,6 +13,7 @@
 
 #include "astar.h"
 #include "bench_ref.h"
+#include "bench_src.h"
 #include "cli_common.h"
 #include "query_session.h"
 #include "twz_format.h"
@@ -711,6 +712,12 @@ void twz_bench_print(FILE *f, const char *dbpath,
 			 ratio(r->astar_lag_us * 1e3, r->lag_ns));
 	}
 	table_print(f, &t);
+	/* SRC's own figures where the level is one it was measured on. */
+	const struct twz_src_figures *src = twz_src_figures_for(r->nodes);
+	if (src)
+		twz_src_print(f, src, r->pairs ? r->next_ns : 0,
+			      r->paths ? r->step_ns : 0, r->paths ? r->path_us : 0,
+			      r->file_bytes, r->memory_bytes);
 	if (r->paths)
 		fprintf(f, "A*             %" PRIu64 " paths, every cost equal to the "
 			"database's; %.0f nodes closed per path\n",

@@ -38,9 +38,10 @@ struct build_args {
 	const char *coords;        /* --coords F.co, for a .gr level */
 };
 
-static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
+static const char *const formats[] = { "1.0", "1.1", "1.2", "1.4", NULL };
 static const unsigned format_layout[] = {
-	TWZ_LAYOUT_PLAIN, TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_NARROW
+	TWZ_LAYOUT_PLAIN, TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_NARROW,
+	TWZ_LAYOUT_INLINE
 };
 static const char *const codecs[] = { "zstd", "raw", NULL };
 /* In TWZ_APSP_* order. */
@@ -148,7 +149,7 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		} else if (!strcmp(a, "--format")) {
 			b->format_given = 1;
 			opt->layout = format_layout[twz_cli_choice(&ar, a, formats,
-				"1.0, 1.1 or 1.2")];
+				"1.0, 1.1, 1.2 or 1.4")];
 		} else if (!strcmp(a, "--codec")) {
 			opt->codec = codec_id[twz_cli_choice(&ar, a, codecs,
 				"zstd or raw")];

@@ -41,9 +41,10 @@ struct check_args {
 	struct twz_agent_request agents;  /* --agent-sizes; count 0 without */
 };
 
-static const char *const formats[] = { "1.0", "1.1", "1.2", NULL };
+static const char *const formats[] = { "1.0", "1.1", "1.2", "1.4", NULL };
 static const unsigned format_layout[] = {
-	TWZ_LAYOUT_PLAIN, TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_NARROW
+	TWZ_LAYOUT_PLAIN, TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_NARROW,
+	TWZ_LAYOUT_INLINE
 };
 static const char *const codecs[] = { "zstd", "raw", NULL };
 static const unsigned codec_id[] = { TWZ_CODEC_ZSTD, TWZ_CODEC_RAW };
@@ -86,7 +87,7 @@ static int parse_args(int argc, char **argv, struct check_args *c)
 				       "a number from 1 to 67108864");
 		} else if (!strcmp(a, "--format")) {
 			opt->layout = format_layout[twz_cli_choice(&ar, a, formats,
-				"1.0, 1.1 or 1.2")];
+				"1.0, 1.1, 1.2 or 1.4")];
 		} else if (!strcmp(a, "--codec")) {
 			opt->codec = codec_id[twz_cli_choice(&ar, a, codecs,
 				"zstd or raw")];
@@ -153,6 +154,11 @@ static const char *format_differs(const struct twz_container *fc,
 		return fc->minor != 0 ? "format" : NULL;
 	case TWZ_LAYOUT_BUCKETED:
 		return fc->minor != 1 ? "format" : NULL;
+	case TWZ_LAYOUT_INLINE:
+		/* Rows that outgrow the inline layout keep 1.2's (or 1.1's). */
+		if (fc->required_features & TWZ_FEATURE_CPD_INLINE)
+			return fc->minor != 4 ? "format" : NULL;
+		return fc->minor == 0 || fc->minor > 2 ? "format" : NULL;
 	default:
 		if (fc->minor == 0 || fc->minor > 2 ||
 		    (fc->minor == 1 && bucketed && fc->node_count < TWZ_NARROW_NONE))
@@ -295,7 +301,8 @@ static int compare(const twz_db *db, const struct twz_grid *g,
 		snprintf(why, cap, "baked with other options (format %u.%u, asked %s)",
 			 fc->major, fc->minor, opt->junctions ? "1.4 junctions" :
 			 formats[opt->layout == TWZ_LAYOUT_PLAIN ? 0 :
-				 opt->layout == TWZ_LAYOUT_BUCKETED ? 1 : 2]);
+				 opt->layout == TWZ_LAYOUT_BUCKETED ? 1 :
+				 opt->layout == TWZ_LAYOUT_INLINE ? 3 : 2]);
 		return CHECK_STALE;
 	}
 	if (c->transit) {

@@ -1,12 +1,13 @@
 /*
  * twz_cpd.c - the CPD back end (method 1): first moves from compressed
  * all-pairs rows, plain (format 1.0: ROW_OFFSETS + RUNS, bisected) or
- * bucketed (1.1: NODE_RECORDS + REGIONS + ROWS), with plain moves or
- * direction symbols. No allocation, no locks, no I/O on the query path;
+ * bucketed (1.1: NODE_RECORDS + REGIONS + ROWS) or inline-summarised
+ * (1.4, twz_cpd_inline.h), with plain moves or direction symbols. No allocation, no locks, no I/O on the query path;
  * offsets were validated at open and arguments by twz_api.c.
  */
 #include "twz_backend.h"
 #include "twz_chunks.h"
+#include "twz_cpd_inline.h"
 
 #include <stdlib.h>
 
@@ -226,15 +227,20 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 
 	if (db->bucketed) {
 		const uint8_t *rec = twz__record(db, at);
-		struct twz_row_view v;
-		struct twz_chunk_pin pin;
 		x = twz_le16(rec + TWZ_R_X);
 		y = twz_le16(rec + TWZ_R_Y);
-		if (!twz__row_view_pinned(db, at, g->region.lo, g->region.len,
-					  &v, &pin))
-			return TWZ_NONE;
-		sym = symbol_in_row(&v, g->t);
-		twz__chunk_unpin(&pin);
+		if (db->inline_rows) {
+			sym = twz__inline_symbol(db, at, g->region.lo,
+						 g->region.len, g->t);
+		} else {
+			struct twz_row_view v;
+			struct twz_chunk_pin pin;
+			if (!twz__row_view_pinned(db, at, g->region.lo,
+						  g->region.len, &v, &pin))
+				return TWZ_NONE;
+			sym = symbol_in_row(&v, g->t);
+			twz__chunk_unpin(&pin);
+		}
 	} else {
 		sym = symbol_by_bisection(db, at, g->t);
 		twz__node_xy(db, at, &x, &y);

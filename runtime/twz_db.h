@@ -42,7 +42,13 @@ struct twz_db {
 	/* Format 1.1 (TWZ_FEATURE_BUCKETED_ROWS): */
 	int bucketed;
 	int direction;              /* TWZ_FEATURE_DIRECTION_SYMBOLS */
-	const uint8_t *records;     /* TWZ_RECORD_SIZE bytes a node */
+	const uint8_t *records;     /* record_size bytes a node */
+	size_t record_size;         /* TWZ_RECORD_SIZE, or 1.4's
+				     * TWZ_INLINE_RECORD_SIZE */
+	int inline_rows;            /* 1.4, TWZ_FEATURE_CPD_INLINE: records
+				     * and rows of twz_cpd_inline.h; bucketed
+				     * is set too (regions and record cells
+				     * are read alike) */
 	const uint8_t *regions;     /* u32[component_count+1] */
 	const uint8_t *rows;        /* u16[] */
 	const uint8_t *rows_end;    /* one past ROWS: vector reads stop there */
@@ -90,10 +96,11 @@ static inline uint32_t twz__cell_node(const struct twz_db *db, size_t cell)
 	return twz_cell_node_at(db->cell_node, db->narrow, cell);
 }
 
-/* Node n's 8-byte record (1.1 files): its cell and its row. */
+/* Node n's record (1.1 files, 8 bytes; 1.4 inline rows, 16): its cell
+ * and its row. */
 static inline const uint8_t *twz__record(const struct twz_db *db, uint32_t n)
 {
-	return db->records + (size_t)n * TWZ_RECORD_SIZE;
+	return db->records + (size_t)n * db->record_size;
 }
 
 /* Grid position of a valid node. */

@@ -11,6 +11,7 @@
 
 #include "twz_db.h"
 #include "twz_chunks.h"
+#include "twz_cpd_inline.h"
 #include "twz_layers.h"
 #include "twz_validate_layers.h"
 
@@ -106,6 +107,8 @@ uint32_t twz_inspect_row_runs(const twz_db *db, twz_node s)
 {
 	if (!db || s >= db->c.node_count)
 		return 0;
+	if (db->inline_rows)
+		return twz__inline_unpack_row(db, s, NULL);
 	if (db->bucketed) {
 		struct twz_row_view v;
 		struct twz_chunk_pin pin;
@@ -188,9 +191,32 @@ static int unpack_buckets(const twz_db *db, struct twz_plain_rows *out)
 	return 0;
 }
 
+/* 1.4 inline-summarised rows back to plain runs. */
+static int unpack_inline(const twz_db *db, struct twz_plain_rows *out)
+{
+	uint32_t n = db->c.node_count;
+
+	out->owned = malloc(((size_t)n + 1 + (size_t)db->run_count) * 4);
+	if (!out->owned)
+		return -1;
+	uint8_t *offsets = out->owned, *dst = out->owned + ((size_t)n + 1) * 4;
+	uint64_t pos = 0;
+	for (uint32_t s = 0; s < n; s++) {
+		twz_put32(offsets + 4 * (size_t)s, (uint32_t)pos);
+		pos += twz__inline_unpack_row(db, s, dst + 4 * pos);
+	}
+	twz_put32(offsets + 4 * (size_t)n, (uint32_t)pos);
+	out->row_offsets = offsets;
+	out->runs = dst;
+	out->run_count = pos;
+	return 0;
+}
+
 int twz_inspect_plain_rows(const twz_db *db, struct twz_plain_rows *out)
 {
 	memset(out, 0, sizeof *out);
+	if (db->inline_rows)
+		return unpack_inline(db, out);
 	if (db->bucketed)
 		return unpack_buckets(db, out);
 	if (!db->row_offsets || !db->runs)

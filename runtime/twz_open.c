@@ -9,6 +9,7 @@
 #include "twz_layers.h"
 #include "twz_graph_format.h"
 #include "twz_navmesh_format.h"
+#include "twz_cpd_inline.h"
 
 #include <stdlib.h>
 #include <zstd.h>
@@ -120,8 +121,12 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 		graph |= db->c.level_kind == TWZ_LEVEL_NAVMESH &&
 			 s->kind >= TWZ_SECTION_NAVMESH_FIRST &&
 			 s->kind <= TWZ_SECTION_NAVMESH_MAX;
+		/* 1.4 inline rows, in CPD files (twz_cpd_inline.h). */
+		int inl = !pr && s->kind >= TWZ_SECTION_INLINE_FIRST &&
+			  s->kind <= TWZ_SECTION_INLINE_MAX;
 		if (s->kind == 0 ||
-		    (s->kind > TWZ_SECTION_KIND_MAX && !transit && !junction && !graph) ||
+		    (s->kind > TWZ_SECTION_KIND_MAX && !transit && !junction &&
+		     !graph && !inl) ||
 		    s->kind == TWZ_SECTION_TRANSIT_PARAMS)
 			continue;
 		st = twz__load_section(db, s, pr, flags);
@@ -169,18 +174,28 @@ twz_status twz__db_finish(twz_db *db)
 	db->row_offsets = db->content.data[TWZ_SECTION_ROW_OFFSETS];
 	db->runs = db->content.data[TWZ_SECTION_RUNS];
 	db->run_count = db->content.size[TWZ_SECTION_RUNS] / 4;
-	db->bucketed = (db->c.required_features & TWZ_FEATURE_BUCKETED_ROWS) != 0;
+	db->inline_rows = (db->c.required_features & TWZ_FEATURE_CPD_INLINE) != 0;
+	db->bucketed = db->inline_rows ||
+		       (db->c.required_features & TWZ_FEATURE_BUCKETED_ROWS) != 0;
 	db->direction = (db->c.required_features & TWZ_FEATURE_DIRECTION_SYMBOLS) != 0;
-	db->records = db->content.data[TWZ_SECTION_NODE_RECORDS];
+	unsigned rec_kind = db->inline_rows ? TWZ_SECTION_INLINE_RECORDS
+					    : TWZ_SECTION_NODE_RECORDS;
+	unsigned row_kind = db->inline_rows ? TWZ_SECTION_INLINE_ROWS
+					    : TWZ_SECTION_ROWS;
+	db->records = db->content.data[rec_kind];
+	db->record_size = db->inline_rows ? TWZ_INLINE_RECORD_SIZE
+					  : TWZ_RECORD_SIZE;
 	db->regions = db->content.data[TWZ_SECTION_REGIONS];
-	db->rows = db->content.data[TWZ_SECTION_ROWS];
-	db->rows_end = db->rows ? db->rows + db->content.size[TWZ_SECTION_ROWS] : NULL;
+	db->rows = db->content.data[row_kind];
+	db->rows_end = db->rows ? db->rows + db->content.size[row_kind] : NULL;
 	if (db->cache) {
 		st = twz__chunks_start(db);
 		if (st != TWZ_OK)
 			return st;
 	}
-	if (db->bucketed && db->rows_lazy) {
+	if (db->inline_rows) {
+		db->run_count = twz__inline_run_count(db);
+	} else if (db->bucketed && db->rows_lazy) {
 		/* Rows tile ROWS (checked at open): what their indexes do
 		 * not take is runs. */
 		uint64_t units = db->content.size[TWZ_SECTION_ROWS] / 2;

@@ -1,0 +1,167 @@
+/*
+ * twz_validate_cpd_inline.c - content validation of a CPD file with
+ * 1.4's inline-summarised rows (TWZ_FEATURE_CPD_INLINE): checks I2 to I6
+ * of FORMAT.md section 5i (I1, the feature bits, is the header's). What
+ * it proves bounds every lookup: a summary nibble is a symbol or an
+ * escape, an escaped bucket's runs lie inside its row and rise through
+ * the bucket, so no more than 2^k are read, and the symbol before its
+ * first run is always there to read.
+ */
+#include "twz_validate_grid.h"
+#include "twz_validate_method.h"
+
+/* The row symbols the file may hold besides legal moves. */
+static unsigned row_symbols(const struct twz_container *c)
+{
+	return c->required_features & TWZ_FEATURE_DIRECTION_SYMBOLS
+		       ? TWZ_ROW_DIRECTION : 0;
+}
+
+/* The runs of one escaped bucket of `size` targets: rising offsets
+ * inside the bucket, symbols the source may hold. *zero: the first is
+ * at offset 0 (else the bucket's first targets take the implied
+ * symbol). */
+static int bucket_ok(const struct twz_cells *g, uint32_t x, uint32_t y,
+		     const uint8_t *run, uint32_t count, uint32_t size,
+		     unsigned allow, int *zero)
+{
+	uint32_t prev = 0;
+
+	*zero = 0;
+	if (count > size)
+		return 0;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t w = twz_le16(run + 2 * (size_t)i);
+		uint32_t off = w >> TWZ_RUN_SYMBOL_BITS;
+		if (i == 0)
+			*zero = off == 0;
+		if (off >= size || (i > 0 && off <= prev))
+			return 0;
+		if (!twz_row_symbol_ok(g, x, y, w & TWZ_RUN_SYMBOL_MASK, allow))
+			return 0;
+		prev = off;
+	}
+	return 1;
+}
+
+/* Check I5 and I6 of node n's record and row, rows[begin, end). */
+static twz_status check_row(const struct twz_cells *g, const uint8_t *r,
+			    uint32_t len, const uint8_t *rows, uint64_t begin,
+			    uint64_t end, unsigned allow)
+{
+	unsigned shift = twz_le32(r + TWZ_IR_ROW) >> TWZ_ROW_OFFSET_BITS;
+	uint64_t sum = twz_le64(r + TWZ_IR_SUMMARY);
+	uint32_t x = twz_le16(r + TWZ_IR_X), y = twz_le16(r + TWZ_IR_Y);
+
+	if (shift > TWZ_MAX_BUCKET_SHIFT)
+		return TWZ_E_DAMAGED;
+	uint32_t buckets = ((len - 1) >> shift) + 1;
+	uint32_t summed = buckets < TWZ_INLINE_BUCKETS ? buckets
+						       : TWZ_INLINE_BUCKETS;
+	uint64_t e = buckets - summed;
+	for (uint32_t b = 0; b < TWZ_INLINE_BUCKETS; b++) {
+		unsigned nib = sum >> (4 * b) & 0xF;
+		if (b >= summed) {
+			if (nib)
+				return TWZ_E_DAMAGED;
+		} else if (nib == TWZ_INLINE_ESCAPE) {
+			e++;
+		} else if (!twz_row_symbol_ok(g, x, y, nib, allow)) {
+			return TWZ_E_DAMAGED;
+		}
+	}
+	uint64_t words = end - begin;
+	if (e == 0)
+		return words == 0 ? TWZ_OK : TWZ_E_DAMAGED;
+	/* An index entry for each escaped bucket but the first. */
+	if (words < e - 1)
+		return TWZ_E_DAMAGED;
+	const uint8_t *first = rows + 2 * begin;
+	const uint8_t *run = first + 2 * (e - 1);
+	uint64_t runs = words - (e - 1);
+	uint64_t j = 0, at = 0;
+	for (uint32_t b = 0; b < buckets; b++) {
+		if (b < TWZ_INLINE_BUCKETS &&
+		    (sum >> (4 * b) & 0xF) != TWZ_INLINE_ESCAPE)
+			continue;
+		uint64_t next = j + 1 < e ? twz_le16(first + 2 * j) : runs;
+		if (next < at || next > runs)
+			return TWZ_E_DAMAGED;
+		uint32_t base = b << shift;
+		uint32_t size = len - base < (1u << shift) ? len - base
+							   : 1u << shift;
+		int zero;
+		if (!bucket_ok(g, x, y, run + 2 * at, (uint32_t)(next - at),
+			       size, allow, &zero))
+			return TWZ_E_DAMAGED;
+		/* Without a run at offset 0 the bucket's first targets take
+		 * the summarised bucket before it, or the run before it. */
+		int summed_before = b >= 1 && b - 1 < TWZ_INLINE_BUCKETS &&
+				    (sum >> (4 * (b - 1)) & 0xF) != TWZ_INLINE_ESCAPE;
+		if (!zero && !summed_before && at == 0)
+			return TWZ_E_DAMAGED;
+		at = next;
+		j++;
+	}
+	return TWZ_OK;
+}
+
+twz_status twz_validate_cpd_inline(const struct twz_container *c,
+				   const struct twz_content *v)
+{
+	/* Check I2: the layout's kinds, sized as the header says. */
+	static const uint32_t required[] = {
+		TWZ_SECTION_CELL_NODE, TWZ_SECTION_REGIONS,
+		TWZ_SECTION_INLINE_RECORDS, TWZ_SECTION_INLINE_ROWS
+	};
+	for (unsigned i = 0; i < sizeof required / sizeof *required; i++) {
+		uint32_t k = required[i];
+		if (!v->data[k])
+			return TWZ_E_DAMAGED;
+		if (k != TWZ_SECTION_INLINE_ROWS &&
+		    v->size[k] != twz_expected_raw_size(c, k))
+			return TWZ_E_DAMAGED;
+	}
+	uint64_t row_bytes = v->size[TWZ_SECTION_INLINE_ROWS];
+	if (row_bytes % 2 || row_bytes / 2 > UINT32_MAX)
+		return TWZ_E_DAMAGED;
+	if (c->node_count == 0)
+		return c->component_count == 0 ? TWZ_OK : TWZ_E_DAMAGED;
+
+	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
+	const uint8_t *rec = v->data[TWZ_SECTION_INLINE_RECORDS];
+	const uint8_t *regions = v->data[TWZ_SECTION_REGIONS];
+	const uint8_t *rows = v->data[TWZ_SECTION_INLINE_ROWS];
+	/* Checks I3 and I4: as 41 and 42 of the 1.1 layout. */
+	twz_status st = twz_cpd_check_regions(c, regions);
+	if (st == TWZ_OK)
+		st = twz_cpd_check_records(c, &g, rec, TWZ_INLINE_RECORD_SIZE,
+					   regions);
+	if (st != TWZ_OK)
+		return st;
+
+	uint64_t total = row_bytes / 2;
+	if (total > TWZ_ROW_OFFSET_MASK)
+		return TWZ_E_LIMIT;
+	unsigned allow = row_symbols(c);
+	uint32_t k = 0;
+	for (uint32_t n = 0; n < c->node_count; n++) {
+		const uint8_t *r = rec + (size_t)n * TWZ_INLINE_RECORD_SIZE;
+		uint64_t begin = twz_le32(r + TWZ_IR_ROW) & TWZ_ROW_OFFSET_MASK;
+		uint64_t end = n + 1 < c->node_count
+			? twz_le32(r + TWZ_INLINE_RECORD_SIZE + TWZ_IR_ROW) &
+				  TWZ_ROW_OFFSET_MASK
+			: total;
+		while (n >= twz_le32(regions + 4 * ((size_t)k + 1)))
+			k++;
+		uint32_t len = twz_le32(regions + 4 * ((size_t)k + 1)) -
+			       twz_le32(regions + 4 * (size_t)k);
+		/* Check I5: rows follow each other. */
+		if ((n == 0 && begin != 0) || end < begin || end > total)
+			return TWZ_E_DAMAGED;
+		st = check_row(&g, r, len, rows, begin, end, allow);
+		if (st != TWZ_OK)
+			return st;
+	}
+	return TWZ_OK;
+}

@@ -1,0 +1,125 @@
+/*
+ * rows_inline.c - format 1.4 rows: which of a row's buckets the node
+ * record's summary answers alone, and the runs of the others. The row's
+ * runs come from rows.c's encoder, so the moves are the ones every other
+ * layout stores.
+ */
+#include "rows_inline.h"
+
+#include "twz_format.h"
+
+/* A run's start relative to the region's first node (the first run may
+ * start below it, over wildcards). */
+static inline uint32_t rel_start(uint32_t run, uint32_t lo)
+{
+	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+	return start > lo ? start - lo : 0;
+}
+
+/* Runs starting strictly inside any one bucket, at most, for a shift. */
+static uint32_t max_inside(const uint32_t *runs, uint32_t n, uint32_t lo,
+			   unsigned shift)
+{
+	uint32_t best = 0, count = 0, bucket = 0;
+
+	for (uint32_t j = 1; j < n; j++) {
+		uint32_t rel = rel_start(runs[j], lo);
+		uint32_t b = rel >> shift;
+		if (b != bucket) {
+			bucket = b;
+			count = 0;
+		}
+		if (rel & ((1u << shift) - 1))
+			count++;
+		if (count > best)
+			best = count;
+	}
+	return best;
+}
+
+/* Whether a run starts strictly inside bucket [base, base + size), from
+ * run j + 1 on (run j covers base). */
+static int escaped(const uint32_t *runs, uint32_t n, uint32_t lo,
+		   uint32_t j, uint32_t base, uint32_t size)
+{
+	return j + 1 < n && rel_start(runs[j + 1], lo) - base < size;
+}
+
+int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
+		   uint32_t len, unsigned max_scan, uint16_t *out,
+		   uint32_t *out_len, uint8_t *shift_out, uint64_t *summary)
+{
+	unsigned shift = 0;
+
+	if (n == 0 || len == 0)
+		return 1;
+	/* The fewest targets a bucket that lets 16 buckets cover the
+	 * region, or the widest a run's 12-bit offset allows. */
+	while (shift < TWZ_MAX_BUCKET_SHIFT &&
+	       (((uint64_t)len - 1) >> shift) + 1 > TWZ_INLINE_BUCKETS)
+		shift++;
+	/* Narrower while a bucket's scan would be long; the bucket count
+	 * must fit u16 whatever the scans. */
+	while (shift > 0 && (((uint64_t)len - 1) >> (shift - 1)) < 65535u &&
+	       max_inside(runs, n, lo, shift) > max_scan)
+		shift--;
+	uint32_t buckets = ((len - 1) >> shift) + 1;
+	if (buckets > 65535u)
+		return 1;
+
+	/* Pass 1: which buckets go into the row. */
+	uint64_t sum = 0;
+	uint32_t e = 0, j = 0, stored = 0;
+	for (uint32_t b = 0; b < buckets; b++) {
+		uint32_t base = b << shift;
+		uint32_t size = len - base < (1u << shift) ? len - base : 1u << shift;
+		while (j + 1 < n && rel_start(runs[j + 1], lo) <= base)
+			j++;
+		if (b < TWZ_INLINE_BUCKETS &&
+		    !escaped(runs, n, lo, j, base, size)) {
+			sum |= (uint64_t)(runs[j] & TWZ_RUN_SYMBOL_MASK) << (4 * b);
+			continue;
+		}
+		if (b < TWZ_INLINE_BUCKETS)
+			sum |= (uint64_t)TWZ_INLINE_ESCAPE << (4 * b);
+		e++;
+	}
+	/* Pass 2: each bucket in the row, the runs starting inside it,
+	 * after its covering run at offset 0 unless the reader finds that
+	 * symbol where the format says (FORMAT.md 5i): the summarised
+	 * bucket before it, else the run stored before it. */
+	uint16_t *first = out, *run = out + (e ? e - 1 : 0);
+	uint32_t k = 0;
+	j = 0;
+	for (uint32_t b = 0; b < buckets; b++) {
+		uint32_t base = b << shift;
+		uint32_t size = len - base < (1u << shift) ? len - base : 1u << shift;
+		while (j + 1 < n && rel_start(runs[j + 1], lo) <= base)
+			j++;
+		if (b < TWZ_INLINE_BUCKETS &&
+		    (sum >> (4 * b) & 0xF) != TWZ_INLINE_ESCAPE)
+			continue;
+		if (k > 0) {
+			if (stored > 65535u)
+				return 1;
+			first[k - 1] = (uint16_t)stored;
+		}
+		k++;
+		unsigned cover = runs[j] & TWZ_RUN_SYMBOL_MASK;
+		int implied = b >= 1 && b - 1 < TWZ_INLINE_BUCKETS &&
+			      (sum >> (4 * (b - 1)) & 0xF) != TWZ_INLINE_ESCAPE
+			? (sum >> (4 * (b - 1)) & 0xF) == cover
+			: stored > 0 && (run[stored - 1] & TWZ_RUN_SYMBOL_MASK) == cover;
+		if (!implied)
+			run[stored++] = (uint16_t)cover;
+		for (uint32_t i = j + 1;
+		     i < n && rel_start(runs[i], lo) - base < size; i++)
+			run[stored++] = (uint16_t)((rel_start(runs[i], lo) - base)
+						   << TWZ_RUN_SYMBOL_BITS |
+						   (runs[i] & TWZ_RUN_SYMBOL_MASK));
+	}
+	*out_len = (e ? e - 1 : 0) + stored;
+	*shift_out = (uint8_t)shift;
+	*summary = sum;
+	return 0;
+}
