@@ -3,6 +3,7 @@
 
     python3 data/make_big_level.py 2048 > big2048.map
     python3 data/make_big_level.py 768 --seed 7 > big768.map
+    python3 data/make_big_level.py 160 --noise 25 > noise160.map
 
 A square Moving AI .map (type octile) of the given side: a lattice of
 rooms of random sizes, each joined to its right and lower neighbours by
@@ -10,6 +11,9 @@ corridors of random widths (some left out, so paths detour), pillars
 and rubble inside the rooms, and a few rooms carved as caves (random
 open blobs). Everything is deterministic (splitmix64 below, not
 Python's random), so a side and a seed always give the same bytes.
+With --noise P the level is instead open ground with P percent of its
+cells blocked at random: rows of first moves with many runs, the
+largest CPD output for its size.
 Nothing here is committed as output: the levels are large.
 """
 
@@ -99,20 +103,43 @@ def make(side, seed):
     return "\n".join(out) + "\n"
 
 
+def make_noise(side, percent, seed):
+    rng = Rng(seed)
+    rows = []
+    for y in range(side):
+        if y in (0, side - 1):
+            rows.append("@" * side)
+            continue
+        rows.append("@" + "".join("@" if rng.below(100) < percent else "."
+                                  for _ in range(side - 2)) + "@")
+    out = ["type octile", "height %d" % side, "width %d" % side, "map"]
+    return "\n".join(out + rows) + "\n"
+
+
 def main(argv):
-    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--seed"):
-        sys.stderr.write("usage: make_big_level.py SIDE [--seed N] > LEVEL.map\n")
+    usage = "usage: make_big_level.py SIDE [--seed N] [--noise P] > LEVEL.map\n"
+    if len(argv) < 2 or len(argv) % 2:
+        sys.stderr.write(usage)
+        return 2
+    opts = dict(zip(argv[2::2], argv[3::2]))
+    if set(opts) - {"--seed", "--noise"}:
+        sys.stderr.write(usage)
         return 2
     try:
         side = int(argv[1])
-        seed = int(argv[3]) if len(argv) == 4 else 1
+        seed = int(opts.get("--seed", "1"))
+        noise = int(opts["--noise"]) if "--noise" in opts else None
     except ValueError:
-        sys.stderr.write("make_big_level.py: SIDE and N are whole numbers\n")
+        sys.stderr.write("make_big_level.py: SIDE, N and P are whole numbers\n")
+        return 2
+    if noise is not None and not 0 <= noise <= 90:
+        sys.stderr.write("make_big_level.py: P from 0 to 90\n")
         return 2
     if side < PITCH + 2 or side > 16384:
         sys.stderr.write("make_big_level.py: SIDE from %d to 16384\n" % (PITCH + 2))
         return 2
-    sys.stdout.write(make(side, seed))
+    sys.stdout.write(make(side, seed) if noise is None
+                     else make_noise(side, noise, seed))
     return 0
 
 
