@@ -47,12 +47,12 @@ static uint64_t block_weight(const struct twz_graph *tg, uint32_t b)
 	       outer_nodes(tg, b);
 }
 
-/* floor(k * total / count) without overflow (total < 2^63, k <= count). */
+/* floor(k * total / count) without overflow: r * k < count^2 <= 2^32. */
 static uint64_t share(uint64_t total, unsigned k, unsigned count)
 {
 	uint64_t q = total / count, r = total % count;
 
-	return q * k + (uint64_t)((unsigned __int128)r * k / count);
+	return q * k + r * k / count;
 }
 
 /* The first block whose running weight (the sum over the blocks before
@@ -314,7 +314,6 @@ bad:
 static int part_results(const struct twz_part *p, struct twz_transit_db *db,
 			uint64_t *pos, struct twz_error *err)
 {
-	const struct twz_graph *tg = &db->graph;
 	const uint8_t *lens = p->sec[TWZ_PART_ROW_LENGTHS - TWZ_PART_INFO];
 	const uint8_t *runs = p->sec[TWZ_PART_RUNS - TWZ_PART_INFO];
 	const uint8_t *dist = p->sec[TWZ_PART_NODE_DIST - TWZ_PART_INFO];
@@ -352,7 +351,6 @@ static int part_results(const struct twz_part *p, struct twz_transit_db *db,
 	for (uint64_t i = 0; i < t_hi - t_lo; i++)
 		db->table[t_lo + i] = (struct twz_tdist){
 			twz_le32(table + 8 * i), twz_le32(table + 8 * i + 4) };
-	(void)tg;
 	return 0;
 }
 
