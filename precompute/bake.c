@@ -336,6 +336,13 @@ int twz_bake_check(const struct twz_grid *g, const struct twz_bake_options *opt,
 	uint64_t have = opt->max_memory ? opt->max_memory : twz_memory_available();
 	if (!have || need <= have)
 		return 0;
+	if (opt->max_memory) {
+		twz_error_set(err, "%s: baking %llu nodes needs about %.0f MiB, more than "
+			      "--memory-limit %.0fM (--max-nodes N bakes anyway)", opt->name,
+			      (unsigned long long)nodes, need / 1048576.0,
+			      have / 1048576.0);
+		return -1;
+	}
 	twz_error_set(err, "%s: baking %llu nodes needs about %.1f GiB, more than "
 		      "the %.1f GiB available (--max-nodes N bakes anyway)",
 		      opt->name, (unsigned long long)nodes, need / 1073741824.0,

@@ -150,7 +150,53 @@ struct twz_cpd {
 int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 		 struct twz_cpd *out, struct twz_error *err);
 
+/* Where a CPD bake larger than memory sends each chunk of rows as it is
+ * made (method_cpd_stream.c): chunk k holds the rows of sources
+ * [64k, 64k + 64); chunk takes the runs and empties them (0, or -1 to
+ * stop the bake). Called from the bake's threads. */
+struct twz_runs;
+struct twz_cpd_spill {
+	int (*chunk)(void *ctx, uint32_t chunk, struct twz_runs *runs);
+	void *ctx;
+};
+
+/* twz_bake_cpd with every chunk handed to spill: out gets the graph and
+ * row_offsets, no runs; the limits are the caller's to check. */
+int twz_bake_cpd_spilled(const struct twz_grid *g,
+			 const struct twz_bake_options *opt,
+			 const struct twz_cpd_spill *spill, struct twz_cpd *out,
+			 struct twz_error *err);
+
 void twz_cpd_free(struct twz_cpd *cpd);
+
+/* A CPD bake under opt->max_memory (--memory-limit) smaller than the bake
+ * in memory needs (method_cpd_stream.c): rows go to a temporary file
+ * next to path as they are made, and the file written to path is
+ * twz_cpd_write's, byte for byte. */
+struct twz_cpd_stream_result {
+	uint32_t node_count;
+	uint32_t component_count;
+	uint64_t run_count;
+	double seconds;          /* wall time of the searches */
+	uint64_t spool_bytes;    /* the temporary file's largest size */
+};
+
+/* Peak bytes of the streamed bake of g (nodes walkable) with opt. */
+uint64_t twz_bake_stream_estimate_bytes(const struct twz_grid *g,
+					uint64_t nodes,
+					const struct twz_bake_options *opt);
+
+/* Whether opt->max_memory is set and below the in-memory estimate of a
+ * CPD bake of g: the bake must stream. */
+int twz_cpd_stream_needed(const struct twz_grid *g,
+			  const struct twz_bake_options *opt);
+
+/* The streamed bake and write; refused up front (-1, err set) when even
+ * its estimate exceeds the limit. */
+int twz_cpd_bake_streamed(const struct twz_grid *g,
+			  const struct twz_bake_options *opt, const char *path,
+			  struct twz_cpd_stream_result *res,
+			  struct twz_error *err);
 
 struct twz_out_file;
 

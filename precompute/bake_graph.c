@@ -460,9 +460,10 @@ static int check_limits(const struct twz_digraph *g,
 	uint64_t have = opt->max_memory ? opt->max_memory : twz_memory_available();
 	if (!have || need <= have)
 		return 0;
-	twz_error_set(err, "%s: baking %u nodes needs about %.1f GiB, more than the "
-		      "%.1f GiB available (--max-nodes N bakes anyway)", opt->name, n,
-		      need / 1073741824.0, have / 1073741824.0);
+	twz_error_set(err, "%s: baking %u nodes needs about %.0f MiB, more than %s "
+		      "%.0f MiB (--max-nodes N bakes anyway)", opt->name, n,
+		      need / 1048576.0, opt->max_memory ? "--memory-limit" : "the available",
+		      have / 1048576.0);
 	return -1;
 }
 

@@ -27,6 +27,7 @@ struct cpd_ctx {
 	const struct twz_apsp *apsp;    /* dense distances, or NULL: search */
 	struct twz_apsp_graph dense_graph;
 	struct twz_apsp dense;
+	const struct twz_cpd_spill *spill; /* chunks leave memory here */
 };
 
 static int cpd_worker_init(void *ctx, void *wk)
@@ -59,13 +60,16 @@ static int cpd_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 			return -1;
 		c->row_len[s] = out->len - before;
 	}
+	if (c->spill)
+		return c->spill->chunk(c->spill->ctx, lo / CHUNK, out);
 	return 0;
 }
 
 /* The rows of shard index of count (1 of 1: every row); the rows of
  * other shards are left empty. */
 static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
-		    unsigned index, unsigned count, struct twz_cpd *out,
+		    unsigned index, unsigned count,
+		    const struct twz_cpd_spill *spill, struct twz_cpd *out,
 		    struct twz_error *err)
 {
 	struct cpd_ctx c = { 0 };
@@ -74,7 +78,8 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
-	if (twz_bake_check_limits(g, opt, err) != 0)
+	/* A spilled bake checks its own, smaller, estimate. */
+	if (!spill && twz_bake_check_limits(g, opt, err) != 0)
 		return -1;
 	if (twz_graph_build(g, opt->connectivity, &out->graph, err) != 0)
 		return -1;
@@ -88,6 +93,7 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 	};
 
 	c.graph = gr;
+	c.spill = spill;
 	c.first = first;
 	c.direction = opt->layout != TWZ_LAYOUT_PLAIN;
 	chunks = (end - first + CHUNK - 1) / CHUNK;
@@ -161,14 +167,22 @@ out_free:
 int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 		 struct twz_cpd *out, struct twz_error *err)
 {
-	return bake_cpd(g, opt, 1, 1, out, err);
+	return bake_cpd(g, opt, 1, 1, NULL, out, err);
+}
+
+int twz_bake_cpd_spilled(const struct twz_grid *g,
+			 const struct twz_bake_options *opt,
+			 const struct twz_cpd_spill *spill, struct twz_cpd *out,
+			 struct twz_error *err)
+{
+	return bake_cpd(g, opt, 1, 1, spill, out, err);
 }
 
 int twz_bake_cpd_shard(const struct twz_grid *g,
 		       const struct twz_bake_options *opt, unsigned index,
 		       unsigned count, struct twz_cpd *out, struct twz_error *err)
 {
-	return bake_cpd(g, opt, index, count, out, err);
+	return bake_cpd(g, opt, index, count, NULL, out, err);
 }
 
 void twz_cpd_free(struct twz_cpd *cpd)

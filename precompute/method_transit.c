@@ -52,6 +52,9 @@ struct stages {
 	/* stage 3 */
 	const uint32_t *tindex;       /* [node_count]: transit index or NONE */
 	const uint32_t *want;         /* [M]: transits j >= i in i's region */
+	/* the blocks of stage 2 and the table rows of stage 3 baked: all,
+	 * or a shard's (shard_transit.c) */
+	struct twz_transit_range range;
 };
 
 static int worker_init(void *ctx, void *w)
@@ -393,6 +396,8 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 	uint64_t searched = 0, shortcut = 0;
 	int rc = 0;
 
+	lo += lc->range.block_lo;
+	hi += lc->range.block_lo;
 	for (uint32_t b = lo; b < hi && rc == 0; b++) {
 		uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
 		uint32_t f = db->block_transit_first[b];
@@ -463,6 +468,8 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 	struct twz_tsearch *ws = &wk->ws;
 	uint32_t m = db->transit_count;
 
+	lo += tc->range.table_lo;
+	hi += tc->range.table_lo;
 	for (uint32_t i = lo; i < hi; i++) {
 		if (twz_tsearch_targets(ws, db->transit_node[i], tc->tindex, i,
 					tc->want[i]) != 0)
@@ -551,7 +558,8 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 	if (!db->node_dist)
 		goto nomem;
 	st->dist_first = dist_first;
-	if (run_stage(st, opt, "local rows", blocks, 1, local_chunk) != 0)
+	if (run_stage(st, opt, "local rows", st->range.block_hi - st->range.block_lo,
+		      1, local_chunk) != 0)
 		goto nomem;
 
 	uint64_t runs = 0;
@@ -617,7 +625,8 @@ static int stage_table(struct stages *st, const struct twz_bake_options *opt,
 		want[i] = ++count[tg->node_comp[db->transit_node[i]]];
 	st->tindex = tindex;
 	st->want = want;
-	if (run_stage(st, opt, "transit table", m, 4, table_chunk) != 0)
+	if (run_stage(st, opt, "transit table", st->range.table_hi - st->range.table_lo,
+		      4, table_chunk) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -630,10 +639,13 @@ out:
 	return rc;
 }
 
-int twz_bake_transit(const struct twz_grid *g,
-		     const struct twz_bake_options *opt,
-		     const struct twz_transit_options *topt,
-		     struct twz_transit_db *out, struct twz_error *err)
+/* Shard index of count (1 of 1: the whole bake); the rows and table rows
+ * of other shards are left empty. */
+static int bake_transit(const struct twz_grid *g,
+			const struct twz_bake_options *opt,
+			const struct twz_transit_options *topt, unsigned index,
+			unsigned count, struct twz_transit_db *out,
+			struct twz_error *err)
 {
 	struct stages st = { .db = out };
 	uint32_t *tindex = NULL;
@@ -650,8 +662,10 @@ int twz_bake_transit(const struct twz_grid *g,
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 		goto out;
 	}
-	if (stage_select(&st, opt, tindex, err) != 0 ||
-	    stage_local(&st, opt, err) != 0 ||
+	if (stage_select(&st, opt, tindex, err) != 0)
+		goto out;
+	twz_transit_shard_range(out, index, count, &st.range);
+	if (stage_local(&st, opt, err) != 0 ||
 	    stage_table(&st, opt, tindex, err) != 0)
 		goto out;
 	rc = 0;
@@ -660,6 +674,23 @@ out:
 	if (rc != 0)
 		twz_transit_db_free(out);
 	return rc;
+}
+
+int twz_bake_transit(const struct twz_grid *g,
+		     const struct twz_bake_options *opt,
+		     const struct twz_transit_options *topt,
+		     struct twz_transit_db *out, struct twz_error *err)
+{
+	return bake_transit(g, opt, topt, 1, 1, out, err);
+}
+
+int twz_bake_transit_shard(const struct twz_grid *g,
+			   const struct twz_bake_options *opt,
+			   const struct twz_transit_options *topt,
+			   unsigned index, unsigned count,
+			   struct twz_transit_db *out, struct twz_error *err)
+{
+	return bake_transit(g, opt, topt, index, count, out, err);
 }
 
 /* ---- encoding -------------------------------------------------------- */

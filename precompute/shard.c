@@ -1,7 +1,8 @@
 /*
  * shard.c - shards of a CPD bake: the range of sources a shard bakes, its
  * partial file (written and read), and the merge of every shard's
- * partial file into the database; see shard.h.
+ * partial file into the database; see shard.h. TRANSIT shards are read
+ * and checked here too; shard_transit.c makes and joins their parts.
  *
  * A CPD row depends on its source alone, and the bake gathers rows in
  * source order, so the rows of shards 1..N one after another are the
@@ -10,6 +11,7 @@
  * writer the bake on one machine uses.
  */
 #include "shard.h"
+#include "shard_part.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,12 +111,39 @@ int twz_shard_is_partial(const uint8_t *buf, size_t len)
 
 /* ---- writing ---------------------------------------------------------- */
 
-static void *dup_bytes(const void *p, size_t n)
+void *twz_part_dup(const void *p, size_t n)
 {
 	void *b = malloc(n ? n : 1);
 	if (b && n)
 		memcpy(b, p, n);
 	return b;
+}
+
+int twz_part_encode(struct twz_out_file *f, const char *name, uint8_t **buf,
+		    size_t *len, struct twz_error *err)
+{
+	int rc = twz_out_encode(f, name, buf, len, err);
+
+	if (rc != 0)
+		return rc;
+	/* The partial's own magic, under the header checksum. */
+	memcpy(*buf + TWZ_H_MAGIC, TWZ_PARTIAL_MAGIC, TWZ_MAGIC_SIZE);
+	twz_put64(*buf + TWZ_H_HEADER_CHECKSUM,
+		  twz_checksum(*buf, TWZ_H_HEADER_CHECKSUM));
+	return 0;
+}
+
+uint8_t *twz_part_level(const char *level_path, uint64_t level_hash,
+			size_t *len, struct twz_error *err)
+{
+	uint8_t *level = twz_read_file(level_path, TWZ_MAX_LEVEL_BYTES, len, err);
+
+	if (level && twz_checksum(level, *len) != level_hash) {
+		twz_error_set(err, "%s: changed during the bake", level_path);
+		free(level);
+		return NULL;
+	}
+	return level;
 }
 
 int twz_shard_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
@@ -153,23 +182,17 @@ int twz_shard_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 	/* BUILD_INFO belongs to the merged file: merge writes it. */
 	f.h.build_info[0] = 0;
 	twz_out_add_owned(&f, TWZ_PART_INFO, info, TWZ_PI_SIZE);
-	twz_out_add_owned(&f, TWZ_PART_LEVEL, dup_bytes(level, level_len),
+	twz_out_add_owned(&f, TWZ_PART_LEVEL, twz_part_dup(level, level_len),
 			  level_len);
-	twz_out_add_owned(&f, TWZ_PART_NAME, dup_bytes(name, strlen(name)),
+	twz_out_add_owned(&f, TWZ_PART_NAME, twz_part_dup(name, strlen(name)),
 			  strlen(name));
 	twz_out_add_le32(&f, TWZ_PART_ROW_LENGTHS, lens, lens ? end - first : 0);
 	if (!lens)
 		f.failed = 1;
 	twz_out_add_le32(&f, TWZ_PART_RUNS, cpd->runs + lo, hi - lo);
-	int rc = twz_out_encode(&f, name, buf, len, err);
+	int rc = twz_part_encode(&f, name, buf, len, err);
 	free(lens);
-	if (rc != 0)
-		return rc;
-	/* The partial's own magic, under the header checksum. */
-	memcpy(*buf + TWZ_H_MAGIC, TWZ_PARTIAL_MAGIC, TWZ_MAGIC_SIZE);
-	twz_put64(*buf + TWZ_H_HEADER_CHECKSUM,
-		  twz_checksum(*buf, TWZ_H_HEADER_CHECKSUM));
-	return 0;
+	return rc;
 }
 
 int twz_shard_write(const struct twz_cpd *cpd, const struct twz_grid *g,
@@ -179,16 +202,10 @@ int twz_shard_write(const struct twz_cpd *cpd, const struct twz_grid *g,
 {
 	size_t level_len, len;
 	uint8_t *buf;
-	uint8_t *level = twz_read_file(level_path, TWZ_MAX_LEVEL_BYTES,
-				       &level_len, err);
+	uint8_t *level = twz_part_level(level_path, g->level_hash, &level_len, err);
 
 	if (!level)
 		return -1;
-	if (twz_checksum(level, level_len) != g->level_hash) {
-		twz_error_set(err, "%s: changed during the bake", level_path);
-		free(level);
-		return -1;
-	}
 	int rc = twz_shard_encode(cpd, g, level, level_len, opt, index, count,
 				  &buf, &len, err);
 	free(level);
@@ -201,22 +218,11 @@ int twz_shard_write(const struct twz_cpd *cpd, const struct twz_grid *g,
 
 /* ---- reading ---------------------------------------------------------- */
 
-struct part {
-	const char *name;
-	uint64_t level_hash;
-	uint32_t node_count;
-	unsigned index, count;
-	uint32_t first, end, max_scan;
-	uint8_t method, layout, connectivity, codec;
-	int8_t level;
-	const uint8_t *sec[5];      /* decoded, by kind - TWZ_PART_INFO */
-	uint64_t size[5];
-	void *owned[5];
-};
+#define part twz_part
 
 static void part_free(struct part *p)
 {
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < TWZ_PART_KINDS; i++)
 		free(p->owned[i]);
 	memset(p, 0, sizeof *p);
 }
@@ -269,15 +275,17 @@ static int part_read(const uint8_t *buf, size_t len, const char *name,
 			      status_words(st));
 		return -1;
 	}
-	if (c.method != TWZ_METHOD_CPD) {
-		twz_error_set(err, "%s: damaged partial file (not a CPD shard)", name);
+	if (c.method != TWZ_METHOD_CPD && c.method != TWZ_METHOD_TRANSIT) {
+		twz_error_set(err, "%s: damaged partial file (not a CPD or TRANSIT shard)",
+			      name);
 		return -1;
 	}
 	p->level_hash = c.level_hash;
 	p->node_count = c.node_count;
 	for (uint32_t i = 0; i < c.section_count; i++) {
 		const struct twz_section_ref *s = &c.sections[i];
-		if (s->kind < TWZ_PART_INFO || s->kind > TWZ_PART_RUNS) {
+		if (s->kind < TWZ_PART_INFO ||
+		    s->kind >= TWZ_PART_INFO + TWZ_PART_KINDS) {
 			twz_error_set(err, "%s: section kind %u is not one of a partial file (made by a newer twigz?)",
 				      name, s->kind);
 			return -1;
@@ -308,17 +316,33 @@ static int part_read(const uint8_t *buf, size_t len, const char *name,
 		p->sec[k] = raw;
 		p->size[k] = s->raw_size;
 	}
-	for (unsigned k = 0; k < 5; k++)
-		if (!p->sec[k]) {
-			twz_error_set(err, "%s: damaged partial file (section %u missing)",
-				      name, TWZ_PART_INFO + k);
+	unsigned kinds = c.method == TWZ_METHOD_TRANSIT ? TWZ_PART_KINDS
+							: TWZ_PART_RUNS - TWZ_PART_INFO + 1;
+	for (unsigned k = 0; k < TWZ_PART_KINDS; k++)
+		if ((k < kinds) != (p->sec[k] != NULL)) {
+			twz_error_set(err, "%s: damaged partial file (section %u %s)",
+				      name, TWZ_PART_INFO + k,
+				      k < kinds ? "missing" : "not of its method");
 			return -1;
 		}
 	const uint8_t *info = p->sec[0];
-	if (p->size[0] != TWZ_PI_SIZE || twz_le32(info + TWZ_PI_VERSION) != 1 ||
-	    !twz_all_zero(info + TWZ_PI_LEVEL + 1, TWZ_PI_SIZE - TWZ_PI_LEVEL - 1)) {
+	unsigned version = c.method == TWZ_METHOD_TRANSIT ? 2 : 1;
+	size_t used = version == 2 ? TWZ_PI_TOUTER + 4 : TWZ_PI_LEVEL + 1;
+	if (p->size[0] != TWZ_PI_SIZE || twz_le32(info + TWZ_PI_VERSION) != version ||
+	    !twz_all_zero(info + used, TWZ_PI_SIZE - used) ||
+	    (version == 1 && !twz_all_zero(info + TWZ_PI_LEVEL + 1, 3))) {
 		twz_error_set(err, "%s: partial file of another version of twigz", name);
 		return -1;
+	}
+	p->version = version;
+	if (version == 2) {
+		p->block_lo = twz_le32(info + TWZ_PI_TBLOCK_LO);
+		p->block_hi = twz_le32(info + TWZ_PI_TBLOCK_HI);
+		p->table_lo = twz_le32(info + TWZ_PI_TTABLE_LO);
+		p->table_hi = twz_le32(info + TWZ_PI_TTABLE_HI);
+		p->grid = twz_le32(info + TWZ_PI_TGRID);
+		p->inner = twz_le32(info + TWZ_PI_TINNER);
+		p->outer = twz_le32(info + TWZ_PI_TOUTER);
 	}
 	p->index = twz_le32(info + TWZ_PI_INDEX);
 	p->count = twz_le32(info + TWZ_PI_COUNT);
@@ -332,10 +356,12 @@ static int part_read(const uint8_t *buf, size_t len, const char *name,
 	p->level = (int8_t)info[TWZ_PI_LEVEL];
 	if (p->count < 1 || p->count > TWZ_SHARD_MAX || p->index < 1 ||
 	    p->index > p->count || p->first > p->end || p->end > p->node_count ||
-	    p->method != TWZ_METHOD_CPD || p->layout < TWZ_LAYOUT_PLAIN ||
+	    p->method != c.method || p->layout < TWZ_LAYOUT_PLAIN ||
 	    p->layout > TWZ_LAYOUT_INLINE || p->connectivity != c.connectivity ||
 	    p->codec != c.build_codec || p->level != c.build_level ||
-	    p->size[3] != 4ull * (p->end - p->first) || p->size[4] % 4) {
+	    p->size[3] != 4ull * (p->end - p->first) || p->size[4] % 4 ||
+	    p->block_lo > p->block_hi || p->table_lo > p->table_hi ||
+	    p->size[5] % 8 || p->size[6] % 8 || p->size[7] % 4) {
 		twz_error_set(err, "%s: damaged partial file (shard description)", name);
 		return -1;
 	}
@@ -361,6 +387,12 @@ static int same_bake(const struct part *a, const struct part *b,
 			      (unsigned long long)a->level_hash);
 		return -1;
 	}
+	if (a->method != b->method) {
+		twz_error_set(err, "%s: a %s shard, but %s is a %s shard", b->name,
+			      b->method == TWZ_METHOD_TRANSIT ? "TRANSIT" : "CPD", a->name,
+			      a->method == TWZ_METHOD_TRANSIT ? "TRANSIT" : "CPD");
+		return -1;
+	}
 	if (a->count != b->count) {
 		twz_error_set(err, "%s: shard %u of %u, but %s is a shard of %u",
 			      b->name, b->index, b->count, a->name, a->count);
@@ -381,6 +413,14 @@ static int same_bake(const struct part *a, const struct part *b,
 	else if (a->max_scan != b->max_scan)
 		snprintf(what, sizeof what, "max scan %u, not %u", b->max_scan,
 			 a->max_scan);
+	else if (a->grid != b->grid)
+		snprintf(what, sizeof what, "--transit-grid %u, not %u", b->grid, a->grid);
+	else if (a->inner != b->inner)
+		snprintf(what, sizeof what, "--transit-inner %u, not %u", b->inner,
+			 a->inner);
+	else if (a->outer != b->outer)
+		snprintf(what, sizeof what, "--transit-outer %u, not %u", b->outer,
+			 a->outer);
 	else if (a->size[1] != b->size[1] ||
 		 memcmp(a->sec[1], b->sec[1], a->size[1]))
 		snprintf(what, sizeof what, "another level file of the same hash");
@@ -428,6 +468,22 @@ static int part_rows(const struct part *p, const struct twz_graph *gr,
 		return -1;
 	}
 	return 0;
+}
+
+int twz_part_write_db(const uint8_t *file, size_t len, const char *out,
+		      struct twz_error *err)
+{
+	twz_db *db = NULL;
+	twz_status st = twz_open_memory(file, len, 0, &db);
+
+	twz_close(db);
+	if (st != TWZ_OK) {
+		twz_error_kind_set(err, st == TWZ_E_NOMEM ? TWZ_ERR_NOMEM : TWZ_ERR_INPUT,
+				   "%s: the merged database does not validate (%s)",
+				   out, twz_strerror(st));
+		return -1;
+	}
+	return twz_write_atomic(out, file, len, err);
 }
 
 int twz_shard_merge(const uint8_t *const *bufs, const size_t *lens,
@@ -495,6 +551,11 @@ int twz_shard_merge(const uint8_t *const *bufs, const size_t *lens,
 			      p0->name);
 		goto done;
 	}
+	if (p0->method == TWZ_METHOD_TRANSIT) {
+		rc = twz_shard_merge_transit(by_index, count, &grid, level_name,
+					     threads, out, res, err);
+		goto done;
+	}
 	struct twz_bake_options opt;
 	twz_bake_options_default(&opt);
 	opt.connectivity = p0->connectivity;
@@ -545,18 +606,8 @@ int twz_shard_merge(const uint8_t *const *bufs, const size_t *lens,
 	cpd.layout = opt.layout;
 
 	/* The database, checked as the runtime will check it, then written. */
-	if (twz_cpd_encode(&cpd, &grid, &opt, &file, &file_len, err) != 0)
-		goto done;
-	twz_db *db = NULL;
-	twz_status st = twz_open_memory(file, file_len, 0, &db);
-	twz_close(db);
-	if (st != TWZ_OK) {
-		twz_error_kind_set(err, st == TWZ_E_NOMEM ? TWZ_ERR_NOMEM : TWZ_ERR_INPUT,
-				   "%s: the merged database does not validate (%s)",
-				   out, twz_strerror(st));
-		goto done;
-	}
-	if (twz_write_atomic(out, file, file_len, err) != 0)
+	if (twz_cpd_encode(&cpd, &grid, &opt, &file, &file_len, err) != 0 ||
+	    twz_part_write_db(file, file_len, out, err) != 0)
 		goto done;
 	if (res) {
 		res->count = count;

@@ -31,10 +31,23 @@ enum twz_partial_section {
 	TWZ_PART_NAME = 82,         /* the level's name, for messages */
 	TWZ_PART_ROW_LENGTHS = 83,  /* u32[end - first]: runs of each row */
 	TWZ_PART_RUNS = 84,         /* u32[]: the rows' runs, in order */
+	/* TRANSIT shards (version 2) only */
+	TWZ_PART_NODE_DIST = 85,    /* u32 pairs: the shard's blocks' node
+				       to transit distances (straight,
+				       diagonal), in NODE_DIST order */
+	TWZ_PART_TABLE = 86,        /* u32 pairs: the shard's table rows */
+	TWZ_PART_TRANSITS = 87,     /* the selection: u32 M, u32 listed,
+				       u32 transit_node[M], u32
+				       block_transit_first[blocks+1], u32
+				       block_transit[listed] */
 };
+#define TWZ_PART_KINDS 8
 
-/* TWZ_PART_INFO: the shard and every option the rows' bytes depend on. */
-#define TWZ_PI_VERSION 0      /* u32 1 */
+/* TWZ_PART_INFO: the shard and every option the rows' bytes depend on.
+ * Version 1: a CPD shard, bytes from TWZ_PI_LEVEL + 1 zero; version 2:
+ * a TRANSIT shard, with the TWZ_PI_T* fields (FIRST and END are then the
+ * nodes of its blocks). */
+#define TWZ_PI_VERSION 0      /* u32 1 (CPD) or 2 (TRANSIT) */
 #define TWZ_PI_INDEX 4        /* u32 shard, from 1 */
 #define TWZ_PI_COUNT 8        /* u32 shards */
 #define TWZ_PI_FIRST 12       /* u32 first source */
@@ -45,6 +58,13 @@ enum twz_partial_section {
 #define TWZ_PI_CONNECTIVITY 26 /* u8 4 or 8 */
 #define TWZ_PI_CODEC 27       /* u8  TWZ_CODEC_* of the database */
 #define TWZ_PI_LEVEL 28       /* i8  zstd level */
+#define TWZ_PI_TBLOCK_LO 32   /* u32 TRANSIT: first block of the shard */
+#define TWZ_PI_TBLOCK_HI 36   /* u32 block after its last */
+#define TWZ_PI_TTABLE_LO 40   /* u32 first transit table row */
+#define TWZ_PI_TTABLE_HI 44   /* u32 row after its last */
+#define TWZ_PI_TGRID 48       /* u32 option --transit-grid (0: default) */
+#define TWZ_PI_TINNER 52      /* u32 option --transit-inner (0: default) */
+#define TWZ_PI_TOUTER 56      /* u32 option --transit-outer (0: default) */
 #define TWZ_PI_SIZE 64        /* the rest zero */
 
 /* "I/N", two whole decimal numbers from 1 to TWZ_SHARD_MAX: 0, or -1.
@@ -82,6 +102,27 @@ int twz_shard_write(const struct twz_cpd *cpd, const struct twz_grid *g,
 		    const char *level_path, const struct twz_bake_options *opt,
 		    unsigned index, unsigned count, const char *path,
 		    struct twz_error *err);
+
+struct twz_transit_db;
+struct twz_transit_options;
+
+/* The TRANSIT counterparts of twz_shard_encode and twz_shard_write
+ * (shard_transit.c): db is the bake of shard index of count made with
+ * topt (twz_bake_transit_shard). */
+int twz_shard_transit_encode(const struct twz_transit_db *db,
+			     const struct twz_grid *g,
+			     const struct twz_transit_options *topt,
+			     const uint8_t *level, size_t level_len,
+			     const struct twz_bake_options *opt, unsigned index,
+			     unsigned count, uint8_t **buf, size_t *len,
+			     struct twz_error *err);
+int twz_shard_transit_write(const struct twz_transit_db *db,
+			    const struct twz_grid *g,
+			    const struct twz_transit_options *topt,
+			    const char *level_path,
+			    const struct twz_bake_options *opt, unsigned index,
+			    unsigned count, const char *path,
+			    struct twz_error *err);
 
 /* Whether buf starts as a partial file does. */
 int twz_shard_is_partial(const uint8_t *buf, size_t len);

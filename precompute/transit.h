@@ -130,6 +130,29 @@ int twz_bake_transit(const struct twz_grid *g,
 
 void twz_transit_db_free(struct twz_transit_db *db);
 
+/* What one shard of a TRANSIT bake bakes: the local rows and transit
+ * distances of the nodes of blocks [block_lo, block_hi), and the transit
+ * table's rows [table_lo, table_hi). Every shard selects all transit
+ * nodes (the selection is the same everywhere). */
+struct twz_transit_range {
+	uint32_t block_lo, block_hi;
+	uint32_t table_lo, table_hi;
+};
+
+/* The range of shard index (from 1) of count of db, whose graph and
+ * transit selection are made (shard_transit.c): both stages cut where
+ * their estimated work reaches I/N. 1 of 1 is the whole bake. */
+void twz_transit_shard_range(const struct twz_transit_db *db, unsigned index,
+			     unsigned count, struct twz_transit_range *r);
+
+/* The TRANSIT bake of shard index of count (twz_transit_shard_range);
+ * the rows, distances and table rows of other shards are left empty. */
+int twz_bake_transit_shard(const struct twz_grid *g,
+			   const struct twz_bake_options *opt,
+			   const struct twz_transit_options *topt,
+			   unsigned index, unsigned count,
+			   struct twz_transit_db *out, struct twz_error *err);
+
 struct twz_out_file;
 
 /* The header and sections of db's file, into f, as twz_transit_write

@@ -501,3 +501,109 @@ int twz_out_write(struct twz_out_file *f, const char *name, const char *path,
 	free(buf);
 	return rc;
 }
+
+/* ---- an output written in place (twz_writer_stream.c) ---------------- */
+
+struct twz_atomic_guard {
+	struct tmp_guard g;
+};
+
+int twz_atomic_begin(const char *path, struct twz_atomic *a,
+		     struct twz_error *err)
+{
+	size_t plen = strlen(path);
+	struct stat sb;
+
+	memset(a, 0, sizeof *a);
+	a->fd = -1;
+	a->tmp = malloc(plen + 16);
+	a->guard = malloc(sizeof *a->guard);
+	if (!a->tmp || !a->guard) {
+		free(a->tmp);
+		free(a->guard);
+		a->tmp = NULL;
+		a->guard = NULL;
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", path);
+		return -1;
+	}
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		twz_error_kind_set(err, TWZ_ERR_IO, "%s: is a directory, not a file to write",
+				   path);
+		goto fail;
+	}
+	snprintf(a->tmp, plen + 16, "%s.tmp.XXXXXX", path);
+	tmp_block(&a->guard->g);
+	a->fd = mkstemp(a->tmp);
+	if (a->fd < 0) {
+		int e = errno;
+		pthread_sigmask(SIG_SETMASK, &a->guard->g.old_mask, NULL);
+		twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot create a temporary file: %s",
+				   path, strerror(e));
+		goto fail;
+	}
+	tmp_guard(&a->guard->g, a->tmp);
+	mode_t mask = umask(0);
+	umask(mask);
+	if (fchmod(a->fd, 0666 & ~mask) != 0) {
+		twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot write: %s", path,
+				   strerror(errno));
+		twz_atomic_cancel(a);
+		return -1;
+	}
+	return 0;
+fail:
+	free(a->tmp);
+	free(a->guard);
+	a->tmp = NULL;
+	a->guard = NULL;
+	return -1;
+}
+
+void twz_atomic_cancel(struct twz_atomic *a)
+{
+	if (!a->tmp)
+		return;
+	tmp_block(&a->guard->g);
+	if (a->fd >= 0)
+		close(a->fd);
+	unlink(a->tmp);
+	tmp_release(&a->guard->g);
+	free(a->tmp);
+	free(a->guard);
+	a->tmp = NULL;
+	a->guard = NULL;
+	a->fd = -1;
+}
+
+int twz_atomic_commit(struct twz_atomic *a, const char *path,
+		      struct twz_error *err)
+{
+	int e;
+
+	if (fsync(a->fd) != 0) {
+		e = errno;
+		goto fail;
+	}
+	int rc = close(a->fd);
+	a->fd = -1;
+	if (rc != 0) {
+		e = errno;
+		goto fail;
+	}
+	tmp_block(&a->guard->g);
+	if (rename(a->tmp, path) != 0) {
+		e = errno;
+		pthread_sigmask(SIG_SETMASK, &a->guard->g.old_mask, NULL);
+		goto fail;
+	}
+	tmp_release(&a->guard->g);
+	free(a->tmp);
+	free(a->guard);
+	a->tmp = NULL;
+	a->guard = NULL;
+	return 0;
+fail:
+	twz_atomic_cancel(a);
+	twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+	return -1;
+}

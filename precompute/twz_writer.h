@@ -58,6 +58,21 @@ int twz_encode(const struct twz_out_header *h,
 int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
 		     struct twz_error *err);
 
+/* An output written in place: a temporary file next to path (removed
+ * by SIGINT, SIGTERM and SIGHUP as twz_write_atomic's is), then fsync'd
+ * and renamed into place by commit, or removed by cancel. */
+struct twz_atomic_guard;
+struct twz_atomic {
+	char *tmp;
+	int fd;
+	struct twz_atomic_guard *guard;
+};
+int twz_atomic_begin(const char *path, struct twz_atomic *a,
+		     struct twz_error *err);
+int twz_atomic_commit(struct twz_atomic *a, const char *path,
+		      struct twz_error *err);
+void twz_atomic_cancel(struct twz_atomic *a);
+
 /* A file as a method assembles it: the header and the sections in file
  * order, and the buffers to free once it is encoded. An add that runs
  * out of memory marks the file; twz_out_encode then reports it. */

@@ -1,7 +1,8 @@
 /*
  * build_mpi.c - `twigz build --mpi` (see build_mpi.h). Rank 0 reads the
  * level and sends its bytes to every rank (no shared file system
- * needed); rank r bakes shard r+1 of K into a partial file in memory;
+ * needed); rank r bakes shard r+1 of K (CPD or TRANSIT) into a partial
+ * file in memory;
  * rank 0 gathers the K partial files and merges them exactly as `twigz
  * merge` does, so the database is the bake on one machine, byte for
  * byte. Every rank ends with the same exit status.
@@ -71,16 +72,30 @@ static int agree(int rc)
 /* This rank's partial file: shard rank+1 of ranks of the level's bytes. */
 static int bake_shard(const uint8_t *level, size_t level_len,
 		      const char *name, const struct twz_bake_options *opt,
-		      int rank, int ranks, uint8_t **part, size_t *part_len)
+		      const struct twz_transit_options *topt, int rank,
+		      int ranks, uint8_t **part, size_t *part_len)
 {
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_grid grid;
 	struct twz_cpd cpd;
+	struct twz_transit_db db;
 	int rc = 0;
 
 	if (twz_grid_parse(level, level_len, name, &grid, &err) != 0)
 		return twz_cli_error(&err);
-	if (twz_bake_cpd_shard(&grid, opt, (unsigned)rank + 1, (unsigned)ranks,
+	if (topt) {
+		if (twz_bake_transit_shard(&grid, opt, topt, (unsigned)rank + 1,
+					   (unsigned)ranks, &db, &err) != 0) {
+			rc = twz_cli_error(&err);
+		} else {
+			if (twz_shard_transit_encode(&db, &grid, topt, level, level_len,
+						     opt, (unsigned)rank + 1,
+						     (unsigned)ranks, part, part_len,
+						     &err) != 0)
+				rc = twz_cli_error(&err);
+			twz_transit_db_free(&db);
+		}
+	} else if (twz_bake_cpd_shard(&grid, opt, (unsigned)rank + 1, (unsigned)ranks,
 			       &cpd, &err) != 0) {
 		rc = twz_cli_error(&err);
 	} else {
@@ -158,7 +173,8 @@ int twz_build_mpi_available(void)
 }
 
 int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
-		  const char *out, int quiet)
+		  const struct twz_transit_options *topt, const char *out,
+		  int quiet)
 {
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_bake_options o = *opt;
@@ -205,8 +221,8 @@ int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
 	(void)bcast_bytes(bytes, (size_t)len);
 
 	if (!rc)
-		rc = bake_shard(bytes, (size_t)len, level, &o, rank, ranks, &part,
-				&part_len);
+		rc = bake_shard(bytes, (size_t)len, level, &o, topt, rank, ranks,
+				&part, &part_len);
 	free(bytes);
 	/* Every rank baked (or failed): gather only when all did. */
 	rc = agree(rc);
@@ -233,10 +249,12 @@ int twz_build_mpi_available(void)
 }
 
 int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
-		  const char *out, int quiet)
+		  const struct twz_transit_options *topt, const char *out,
+		  int quiet)
 {
 	(void)level;
 	(void)opt;
+	(void)topt;
 	(void)out;
 	(void)quiet;
 	fprintf(stderr, "twigz: --mpi: this twigz was built without MPI (meson setup -Dmpi=enabled)\n");

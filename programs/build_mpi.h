@@ -1,5 +1,5 @@
 /*
- * build_mpi.h - `twigz build --mpi`: one CPD bake on the ranks of an MPI
+ * build_mpi.h - `twigz build --mpi`: one CPD or TRANSIT bake on the ranks of an MPI
  * job (mpirun -np K), each rank a shard on its own cores, rank 0
  * gathering the shards and writing the merged database.
  */
@@ -7,13 +7,16 @@
 #define BUILD_MPI_H
 
 #include "bake.h"
+#include "transit.h"
 
 /* Whether this twigz was built with MPI (meson -Dmpi). */
 int twz_build_mpi_available(void);
 
-/* Bakes level to out with opt on every rank of the job; the exit status
- * (cli_common.h), the same on every rank. Without MPI: a one-line error. */
+/* Bakes level to out with opt on every rank of the job, with TRANSIT and
+ * topt when topt is not NULL; the exit status (cli_common.h), the same on
+ * every rank. Without MPI: a one-line error. */
 int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
-		  const char *out, int quiet);
+		  const struct twz_transit_options *topt, const char *out,
+		  int quiet);
 
 #endif

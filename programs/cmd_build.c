@@ -91,6 +91,46 @@ static void agent_sizes_option(struct twz_cli_args *ar, const char *a,
 		ar->status = twz_cli_usage("%s", err.msg);
 }
 
+/* --memory-limit SIZE: bytes, or K, M, G, T (powers of 1024), at least
+ * 1M. */
+static void memory_limit_option(struct twz_cli_args *ar, const char *a,
+				struct twz_bake_options *opt)
+{
+	static const char what[] = "a size such as 512M or 2G (at least 1M)";
+	const char *val = twz_cli_value(ar, a, what);
+	unsigned long long v = 0;
+	const char *p;
+
+	if (!val)
+		return;
+	for (p = val; *p >= '0' && *p <= '9'; p++) {
+		if (v > (~0ull - 9) / 10) {
+			twz_cli_bad_value(ar, a, what, val);
+			return;
+		}
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	unsigned shift = 0;
+	if (*p) {
+		const char *units = "KMGT";
+		const char *u = strchr(units, *p >= 'a' ? *p - 32 : *p);
+		if (!u) {
+			twz_cli_bad_value(ar, a, what, val);
+			return;
+		}
+		shift = 10 * (unsigned)(u - units + 1);
+		p++;
+		if (!strcmp(p, "iB") || !strcmp(p, "B"))
+			p += strlen(p);
+	}
+	if (p == val || *p || *val < '0' || *val > '9' ||
+	    (shift && v > (~0ull >> shift)) || (v << shift) < (1ull << 20)) {
+		twz_cli_bad_value(ar, a, what, val);
+		return;
+	}
+	opt->max_memory = v << shift;
+}
+
 /* --shard I/N. */
 static void shard_option(struct twz_cli_args *ar, const char *a,
 			 struct build_args *b)
@@ -165,6 +205,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		} else if (!strcmp(a, "--max-nodes")) {
 			opt->max_nodes = (uint32_t)twz_cli_number(&ar, a, 1,
 				TWZ_MAX_NODES, "a number from 1 to 67108864");
+		} else if (!strcmp(a, "--memory-limit")) {
+			memory_limit_option(&ar, a, opt);
 		} else if (!strcmp(a, "--agent-sizes")) {
 			agent_sizes_option(&ar, a, b);
 		} else if (!strcmp(a, "--mpi")) {
@@ -200,10 +242,6 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return rc;
 	if (b->transit_opts && !b->transit)
 		return twz_cli_usage("%s", "--transit-* options need --method transit");
-	if (b->shard && b->transit)
-		return twz_cli_usage("%s", "--shard bakes --method cpd only (a TRANSIT bake does not split by source)");
-	if (b->mpi && b->transit)
-		return twz_cli_usage("%s", "--mpi bakes --method cpd only (a TRANSIT bake does not split by source)");
 	if ((b->shard || b->mpi) && b->agents.count > 1)
 		return twz_cli_usage("%s", "--shard and --mpi bake one agent size: not with --agent-sizes");
 	if (b->mpi && b->shard)
@@ -233,6 +271,22 @@ static int build_cpd(const struct twz_grid *grid, const struct build_args *b)
 	struct twz_cpd cpd;
 	int rc = 0;
 
+	if (!b->shard && twz_cpd_stream_needed(grid, &b->opt)) {
+		struct twz_cpd_stream_result res;
+		if (twz_cpd_bake_streamed(grid, &b->opt, b->out, &res, &err) != 0)
+			return twz_cli_error(&err);
+		if (!b->quiet) {
+			double pairs = (double)res.node_count * res.node_count;
+			fprintf(stderr, "twigz: baked %s -> %s under --memory-limit %.0fM: "
+				"%u nodes, %u regions, %" PRIu64 " runs (%.2f bits per pair), "
+				"searches %.2fs, %.1fM through a temporary file\n",
+				b->level, b->out, b->opt.max_memory / 1048576.0,
+				res.node_count, res.component_count, res.run_count,
+				pairs > 0 ? res.run_count * 32.0 / pairs : 0.0, res.seconds,
+				res.spool_bytes / 1048576.0);
+		}
+		return 0;
+	}
 	if ((b->shard ? twz_bake_cpd_shard(grid, &b->opt, b->shard, b->shards,
 					   &cpd, &err)
 		      : twz_bake_cpd(grid, &b->opt, &cpd, &err)) != 0)
@@ -301,13 +355,27 @@ static int build_transit(const struct twz_grid *grid,
 		return twz_cli_usage("%s", "--method transit writes format 1.1, not --format 1.0");
 	if (topt->inner && topt->outer && topt->outer < 2 * topt->inner)
 		return twz_cli_usage("--transit-outer must be at least twice --transit-inner%s", "");
-	if (twz_bake_transit(grid, opt, topt, &db, &err) != 0)
+	if ((b->shard ? twz_bake_transit_shard(grid, opt, topt, b->shard, b->shards,
+					       &db, &err)
+		      : twz_bake_transit(grid, opt, topt, &db, &err)) != 0)
 		return twz_cli_error(&err);
-	if (twz_transit_write(&db, grid, opt, b->out, &err) != 0) {
+	if ((b->shard ? twz_shard_transit_write(&db, grid, topt, b->level, opt,
+						b->shard, b->shards, b->out, &err)
+		      : twz_transit_write(&db, grid, opt, b->out, &err)) != 0) {
 		rc = twz_cli_error(&err);
 		goto out;
 	}
-	if (!b->quiet) {
+	if (!b->quiet && b->shard) {
+		struct twz_transit_range r;
+		twz_transit_shard_range(&db, b->shard, b->shards, &r);
+		fprintf(stderr, "twigz: baked shard %u of %u of %s -> %s (transit): "
+			"blocks [%u, %u) of %u, table rows [%u, %u) of %u; "
+			"selection %.2fs, local rows %.2fs, table %.2fs\n",
+			b->shard, b->shards, b->level, b->out, r.block_lo, r.block_hi,
+			db.graph.cols * db.graph.rows, r.table_lo, r.table_hi,
+			db.transit_count, db.select_seconds, db.local_seconds,
+			db.table_seconds);
+	} else if (!b->quiet) {
 		const struct twz_graph *tg = &db.graph;
 		fprintf(stderr, "twigz: baked %s -> %s (transit): %u nodes, %u regions, "
 			"%ux%u blocks of %u, %u transit nodes (at most %u a block), "
@@ -383,7 +451,8 @@ int twz_cmd_build(int argc, char **argv)
 	if (b.mpi) {
 		b.opt.name = b.level;
 		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
-		return twz_build_mpi(b.level, &b.opt, b.out, b.quiet);
+		return twz_build_mpi(b.level, &b.opt, b.transit ? &b.topt : NULL,
+				     b.out, b.quiet);
 	}
 	if (twz_grid_load(b.level, &grid, &err) != 0)
 		return twz_cli_error(&err);

@@ -40,7 +40,8 @@
 #                 compiler or Wine is missing
 #   mpi           -Dmpi=enabled build; every level in data/ baked with
 #                 `mpirun -np 2` and 3 (twigz build --mpi, ranks on this
-#                 machine) is the same bytes as the bake in one process;
+#                 machine), with CPD and with TRANSIT, is the same bytes
+#                 as the bake in one process;
 #                 skipped when Open MPI (mpirun, libopenmpi-dev) is missing
 #
 # Environment:
@@ -337,7 +338,8 @@ step_mpi() {
 	run="mpirun --oversubscribe --allow-run-as-root"
 	for map in data/*.map; do
 		name=$(basename "$map" .map)
-		for opts in "" "--connectivity 4 --codec raw --format 1.0"; do
+		for opts in "" "--connectivity 4 --codec raw --format 1.0" \
+			    "--method transit" "--method transit --connectivity 4 --transit-grid 5"; do
 			# shellcheck disable=SC2086 # options split on purpose
 			"$tool" build "$map" -o "$out/$name.twz" --quiet $opts
 			for np in 2 3; do

@@ -2,7 +2,8 @@
  * check_shard.c - a bake cut into shards: `twigz build --shard I/N` on
  * every shard then `twigz merge` writes the very bytes of the bake on one
  * machine, for shard counts 1, 2, 3 and 7, every connectivity, codec and
- * format; the shards cover the sources once and are balanced by work;
+ * format, with CPD and with TRANSIT; the shards cover the sources (and
+ * TRANSIT's blocks and table rows) once and are balanced by work;
  * and every mismatch (a missing, doubled or damaged part, parts of other
  * levels, options or counts, a bad --shard) is refused with one line
  * naming the part, a non-zero status and no output file.
@@ -20,6 +21,7 @@
 #include "graph.h"
 #include "shard.h"
 #include "test_support.h"
+#include "transit.h"
 #include "twz_format.h"
 
 /* ---- files and the tool ---------------------------------------------- */
@@ -215,6 +217,67 @@ START_TEST(test_merged_project_level)
 }
 END_TEST
 
+/* TRANSIT: kind _i % 5, connectivity and codec by _i, blocks of a few
+ * squares so that each shard holds several; shards merged in reverse
+ * order. */
+START_TEST(test_transit_merged_equals_single_bake)
+{
+	struct twz_grid g;
+	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i % TWZ_TEST_KIND_COUNT);
+	const char *opts[] = { "--method", "transit", "--connectivity",
+			       _i & 1 ? "4" : "8", "--codec",
+			       _i & 2 ? "raw" : "zstd", "--transit-grid",
+			       _i & 4 ? "5" : "8", NULL };
+
+	twz_test_generate(&g, kind, 44 + _i % 3 * 9, 40, 300 + (uint64_t)_i);
+	twz_test_write_map(in_work("level.map"), &g);
+	twz_grid_free(&g);
+	build(in_work("level.map"), opts, 0, 0, in_work("single.twz"));
+	for (size_t c = 0; c < sizeof shard_counts / sizeof shard_counts[0]; c++) {
+		unsigned n = shard_counts[c];
+		const char *parts[8];
+		char err[4096];
+
+		for (unsigned i = 1; i <= n; i++) {
+			char name[32];
+			snprintf(name, sizeof name, "tpart%u.of%u", i, n);
+			parts[n - i] = strdup(in_work(name));
+			build(in_work("level.map"), opts, i, n, parts[n - i]);
+		}
+		int st = merge(err, sizeof err, parts, n, in_work("merged.twz"));
+		ck_assert_msg(st == 0, "merge of %u TRANSIT shards (%s, options %d) failed: %s",
+			      n, twz_test_kind_name(kind), _i, err);
+		expect_same_file(in_work("single.twz"), in_work("merged.twz"));
+		for (unsigned i = 0; i < n; i++)
+			free((void *)parts[i]);
+		unlink(in_work("merged.twz"));
+	}
+	expect_no_temporary();
+}
+END_TEST
+
+/* A project level with TRANSIT's default blocks, on two threads. */
+START_TEST(test_transit_merged_project_level)
+{
+	const char *map = twz_test_source_file("data/maze.map");
+	const char *opts[] = { "--method", "transit", "--threads", "2", NULL };
+	const char *parts[2];
+	char err[4096];
+
+	build(map, opts, 0, 0, in_work("single.twz"));
+	for (unsigned i = 1; i <= 2; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "maze.%u", i);
+		parts[i - 1] = strdup(in_work(name));
+		build(map, opts, i, 2, parts[i - 1]);
+	}
+	ck_assert_int_eq(merge(err, sizeof err, parts, 2, in_work("m.twz")), 0);
+	expect_same_file(in_work("single.twz"), in_work("m.twz"));
+	for (unsigned i = 0; i < 2; i++)
+		free((void *)parts[i]);
+}
+END_TEST
+
 /* ---- the split -------------------------------------------------------- */
 
 /* Shards 1..N cover [0, nodes) in order, and each one's work (a source
@@ -256,6 +319,67 @@ START_TEST(test_ranges_cover_and_balance)
 		ck_assert_uint_eq(prev, gr.node_count);
 	}
 	twz_graph_free(&gr);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* TRANSIT: shards 1..N cover the blocks and the table rows in order;
+ * a block's work is its nodes times the nodes of its outer square, and
+ * no shard takes more than the fair share plus one block. */
+START_TEST(test_transit_ranges_cover_and_balance)
+{
+	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i % TWZ_TEST_KIND_COUNT);
+	const struct twz_transit_options topt = { 6, 0, 0 };
+	struct twz_bake_options opt;
+	struct twz_transit_db db;
+	struct twz_grid g;
+	struct twz_error err;
+
+	twz_bake_options_default(&opt);
+	opt.threads = 1;
+	twz_test_generate(&g, kind, 50, 44, 17 + (uint64_t)_i);
+	ck_assert_int_eq(twz_bake_transit(&g, &opt, &topt, &db, &err), 0);
+	const struct twz_graph *tg = &db.graph;
+	uint32_t blocks = tg->cols * tg->rows;
+	uint64_t *w = calloc(blocks, sizeof *w), total = 0, heaviest = 0;
+	for (uint32_t b = 0; b < blocks; b++) {
+		int64_t bx = b % tg->cols, by = b / tg->cols;
+		for (int64_t y = by - tg->outer; y <= by + (int64_t)tg->outer; y++)
+			for (int64_t x = bx - tg->outer; x <= bx + (int64_t)tg->outer; x++)
+				if (x >= 0 && y >= 0 && x < tg->cols && y < tg->rows) {
+					uint32_t o = (uint32_t)(y * tg->cols + x);
+					w[b] += tg->block_first[o + 1] - tg->block_first[o];
+				}
+		w[b] *= tg->block_first[b + 1] - tg->block_first[b];
+		total += w[b];
+		if (w[b] > heaviest)
+			heaviest = w[b];
+	}
+	for (unsigned n = 1; n <= 24; n++) {
+		uint32_t prev_b = 0, prev_t = 0;
+		for (unsigned i = 1; i <= n; i++) {
+			struct twz_transit_range r;
+			twz_transit_shard_range(&db, i, n, &r);
+			ck_assert_uint_eq(r.block_lo, prev_b);
+			ck_assert_uint_le(r.block_lo, r.block_hi);
+			ck_assert_uint_eq(r.table_lo, prev_t);
+			ck_assert_uint_le(r.table_lo, r.table_hi);
+			ck_assert_uint_le(r.table_hi - r.table_lo,
+					  db.transit_count / n + 1);
+			uint64_t mine = 0;
+			for (uint32_t b = r.block_lo; b < r.block_hi; b++)
+				mine += w[b];
+			ck_assert_msg(mine <= total / n + heaviest + 1,
+				      "shard %u of %u weighs %llu of %llu", i, n,
+				      (unsigned long long)mine, (unsigned long long)total);
+			prev_b = r.block_hi;
+			prev_t = r.table_hi;
+		}
+		ck_assert_uint_eq(prev_b, blocks);
+		ck_assert_uint_eq(prev_t, db.transit_count);
+	}
+	free(w);
+	twz_transit_db_free(&db);
 	twz_grid_free(&g);
 }
 END_TEST
@@ -374,6 +498,45 @@ START_TEST(test_merge_refusals)
 }
 END_TEST
 
+/* TRANSIT parts: mixed with CPD parts, or with other TRANSIT options,
+ * they are refused naming the part; a damaged one too. */
+START_TEST(test_transit_merge_refusals)
+{
+	const char *tr[] = { "--method", "transit", "--transit-grid", "6", NULL };
+	const char *tr5[] = { "--method", "transit", "--transit-grid", "5", NULL };
+	size_t len;
+
+	write_parts();
+	build(in_work("a.map"), tr, 1, 3, in_work("t1"));
+	build(in_work("a.map"), tr, 2, 3, in_work("t2"));
+	build(in_work("a.map"), tr, 3, 3, in_work("t3"));
+	build(in_work("a.map"), tr5, 2, 3, in_work("g2"));
+	{
+		const char *p[] = { "t1", "a2", "t3" };
+		expect_refused(p, 3, "a2", "a CPD shard, but");
+	}
+	{
+		const char *p[] = { "t1", "g2", "t3" };
+		expect_refused(p, 3, "g2", "--transit-grid 5, not 6");
+	}
+	{
+		const char *p[] = { "t1", "t3" };
+		expect_refused(p, 2, "out.twz", "shard 2 of 3 is missing");
+	}
+	uint8_t *good = twz_test_read_file(in_work("t2"), &len);
+	for (unsigned k = 0; k < 16; k++) {
+		uint8_t *bad = twz_test_dup_bytes(good, len);
+		size_t at = (size_t)k * (len - 1) / 15;
+		bad[at] ^= (uint8_t)(0x33 + k);
+		twz_test_write_file(in_work("d2"), bad, len);
+		free(bad);
+		const char *p[] = { "t1", "d2", "t3" };
+		expect_refused(p, 3, "d2", "");
+	}
+	free(good);
+}
+END_TEST
+
 /* A part damaged at byte offsets spread over the file (header, table,
  * sections), or truncated, is refused naming it. */
 START_TEST(test_merge_damaged_part)
@@ -413,7 +576,8 @@ START_TEST(test_merge_damaged_part)
 }
 END_TEST
 
-/* Bad --shard words, and --shard with TRANSIT: usage, nothing written. */
+/* Bad --shard words, and --shard with --agent-sizes: usage, nothing
+ * written. */
 START_TEST(test_build_shard_usage)
 {
 	static const char *const bad[] = { "3/2", "0/2", "2", "a/b", "1/0",
@@ -433,9 +597,9 @@ START_TEST(test_build_shard_usage)
 		ck_assert(!file_exists(in_work("p")));
 	}
 	const char *args[] = { "build", in_work("a.map"), "-o", in_work("p"),
-			       "--method", "transit", "--shard", "1/2", NULL };
+			       "--agent-sizes", "1,2", "--shard", "1/2", NULL };
 	ck_assert_int_eq(run(err, sizeof err, args), 2);
-	ck_assert_msg(strstr(err, "--method cpd only") != NULL, "'%s'", err);
+	ck_assert_msg(strstr(err, "not with --agent-sizes") != NULL, "'%s'", err);
 	ck_assert(!file_exists(in_work("p")));
 
 	const char *noarg[] = { "merge", "-o", in_work("m.twz"), NULL };
@@ -480,10 +644,14 @@ static Suite *twz_shard_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_merged_equals_single_bake, 0, 24);
 	tcase_add_test(tc, test_merged_project_level);
+	tcase_add_loop_test(tc, test_transit_merged_equals_single_bake, 0, 10);
+	tcase_add_test(tc, test_transit_merged_project_level);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Split");
 	tcase_add_loop_test(tc, test_ranges_cover_and_balance, 0, TWZ_TEST_KIND_COUNT);
+	tcase_add_loop_test(tc, test_transit_ranges_cover_and_balance, 0,
+			    TWZ_TEST_KIND_COUNT);
 	tcase_add_test(tc, test_shard_parse);
 	suite_add_tcase(s, tc);
 
@@ -492,6 +660,7 @@ static Suite *twz_shard_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_merge_refusals);
 	tcase_add_test(tc, test_merge_damaged_part);
+	tcase_add_test(tc, test_transit_merge_refusals);
 	tcase_add_test(tc, test_build_shard_usage);
 	tcase_add_test(tc, test_partial_is_not_a_database);
 	suite_add_tcase(s, tc);
