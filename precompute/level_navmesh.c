@@ -1,6 +1,7 @@
 /*
  * level_navmesh.c - the Wavefront OBJ navmesh reader: parse, check every
- * face (convex, not degenerate, indices in range), find the shared edges,
+ * face (convex, not degenerate but for slivers along a neighbour's edge,
+ * indices in range), find the shared edges,
  * and build the polygon graph with its costs and exact integer keys.
  */
 #include "level_navmesh.h"
