@@ -8,7 +8,9 @@
  * endpoints and no longer than the midpoint paths, overlapping floors
  * located by height, nearest polygons, the three --apsp solvers and any
  * thread count baking the same bytes, hostile navmesh sections refused
- * at open, the golden file, and the command line's JSON.
+ * at open, the golden file, the command line's JSON, and Recast fan
+ * dumps whose zero-area triangles (slivers) bake and answer correctly
+ * while other zero-area faces stay refused.
  */
 #include <math.h>
 #include <stdio.h>
@@ -1185,6 +1187,20 @@ START_TEST(recast_fan_slivers)
 				ck_assert(!face_is_flat(&m, (uint32_t)id));
 			}
 	}
+	twz_close(db);
+	free(buf);
+	twz_navmesh_free(&m);
+	/* The project's rooms, dumped as fans. */
+	struct twz_error err = { { 0 }, 0 };
+	ck_assert_msg(twz_navmesh_load(twz_test_source_file("data/rooms_fan.obj"), &m,
+				       &err) == 0, "%s", err.msg);
+	slivers = 0;
+	for (uint32_t f = 0; f < m.poly_count; f++)
+		slivers += face_is_flat(&m, f);
+	ck_assert_uint_ge(slivers, 10);
+	buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+	db = open_buf(buf, len);
+	check_queries(&m, db, 78, 300, "rooms_fan");
 	twz_close(db);
 	free(buf);
 	twz_navmesh_free(&m);
