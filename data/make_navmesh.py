@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Make the project's navmesh levels: rooms and doors on two floors.
 
-    python3 data/make_navmesh.py                 # (re)write data/rooms.obj, .points
+    python3 data/make_navmesh.py                 # (re)write data/rooms.obj, .points,
+                                                 # rooms_fan.obj
     python3 data/make_navmesh.py --check         # exit 1 if a file in data/ differs
     python3 data/make_navmesh.py --out DIR       # write them somewhere else
     python3 data/make_navmesh.py --rooms N --seed S --name NAME --out DIR
@@ -17,6 +18,13 @@ room's side carries the door's two vertices (straight-angle vertices, as
 Recast writes them), so faces that touch share edges by index. Rooms on
 odd squares are written as triangle fans around their centre, so the mesh
 mixes triangles and larger polygons.
+
+NAME_fan.obj holds the same polygons (no room split round its centre)
+dumped the way Recast's duDumpPolyMeshToObj writes a poly mesh: every
+vertex with "%f", every polygon as the triangle fan p0 p[j-1] p[j] from
+its first vertex, a corner. Where a door's vertices lie on a polygon's
+first or last side the fan holds triangles of zero area (slivers), two
+in a row when a side carries both of a door's vertices.
 
 The points file holds one query a line, `sx sy sz gx gy gz`, between
 random points inside random polygons of either floor.
@@ -146,6 +154,36 @@ def mesh(rooms, seed):
     return verts, faces, kept
 
 
+def mesh_fan(rooms, seed):
+    """The polygons of mesh() unsplit, each as a Recast fan."""
+    _, _, rings = mesh(rooms, seed)
+    verts, index, faces, seen = [], {}, [], set()
+    for ring in rings:
+        key = tuple(ring)
+        if key in seen:
+            continue
+        seen.add(key)
+        ids = []
+        for p in ring:
+            if p not in index:
+                index[p] = len(verts) + 1
+                verts.append(p)
+            ids.append(index[p])
+        for j in range(2, len(ids)):
+            faces.append([ids[0], ids[j - 1], ids[j]])
+    return verts, faces
+
+
+def write_fan_obj(verts, faces):
+    out = ["# Recast Navmesh", "o NavMesh", ""]
+    for v in verts:
+        out.append("v %f %f %f" % (v[0], v[1], v[2]))
+    out.append("")
+    for f in faces:
+        out.append("f %d %d %d" % tuple(f))
+    return "\n".join(out) + "\n"
+
+
 def fmt(x):
     s = "%.4f" % x
     return "0.0000" if s == "-0.0000" else s
@@ -202,7 +240,8 @@ def main(argv):
             return 2
     verts, faces, _ = mesh(rooms, seed)
     files = {name + ".obj": write_obj(verts, faces, rooms, seed),
-             name + ".points": write_points(verts, faces, count, seed)}
+             name + ".points": write_points(verts, faces, count, seed),
+             name + "_fan.obj": write_fan_obj(*mesh_fan(rooms, seed))}
     status = 0
     for fname, text in files.items():
         path = os.path.join(out_dir, fname)

@@ -54,6 +54,121 @@ static inline double twz_nm_poly_centroid(const double *vert,
 	return a2;
 }
 
+/* The point of segment a-b nearest (x, z) in x-z: its parameter in
+ * [0, 1]. */
+static inline double twz_nm_segment_param(const double *a, const double *b,
+					  double x, double z)
+{
+	double dx = b[0] - a[0], dz = b[2] - a[2];
+	double l2 = dx * dx + dz * dz;
+	double t = l2 > 0 ? ((x - a[0]) * dx + (z - a[2]) * dz) / l2 : 0;
+
+	return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/* A vertex within this much x (1 + the largest |x| or |z| of the points
+ * compared) of a line counts as on it: builders compute vertices in
+ * float and print them rounded (Recast's OBJ dump: "%f"), so a straight
+ * run of vertices keeps about that much noise. */
+#define TWZ_NM_STRAIGHT_SLACK 1e-6
+
+/* Whether v lies on the line a-b (len its length) within the slack. */
+static inline int twz_nm_on_line(const double *a, const double *b, double len,
+				 const double *v)
+{
+	double big = 1;
+
+	for (int k = 0; k < 3; k += 2) {
+		if (fabs(a[k]) > big) big = fabs(a[k]);
+		if (fabs(b[k]) > big) big = fabs(b[k]);
+		if (fabs(v[k]) > big) big = fabs(v[k]);
+	}
+	return fabs(twz_nm_area2(a, b, v)) <= TWZ_NM_STRAIGHT_SLACK * big * len;
+}
+
+/* A polygon's longest edge idx[s] - idx[s + 1], the first longest in
+ * its order (its span): s. */
+static inline uint32_t twz_nm_longest_edge(const double *vert,
+					   const uint32_t *idx, uint32_t n,
+					   double *len)
+{
+	double best = -1;
+	uint32_t s = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		double l = twz_nm_dist2d(vert + 3 * (size_t)idx[i],
+					 vert + 3 * (size_t)idx[i + 1 == n ? 0 : i + 1]);
+		if (l > best) {
+			best = l;
+			s = i;
+		}
+	}
+	*len = best;
+	return s;
+}
+
+/* Whether a polygon is flat: every vertex on the line of its span, so
+ * it has no area in x-z worth the name. Flat polygons are refused
+ * unless they are slivers (twz_nm_sliver_span). */
+static inline int twz_nm_is_flat(const double *vert, const uint32_t *idx,
+				 uint32_t n)
+{
+	double len;
+	uint32_t s = twz_nm_longest_edge(vert, idx, n, &len);
+	const double *a = vert + 3 * (size_t)idx[s];
+	const double *b = vert + 3 * (size_t)idx[s + 1 == n ? 0 : s + 1];
+
+	for (uint32_t i = 0; i < n; i++)
+		if (!twz_nm_on_line(a, b, len, vert + 3 * (size_t)idx[i]))
+			return 0;
+	return 1;
+}
+
+/* A sliver: a flat polygon whose vertices are met in order along its
+ * span idx[s] - idx[s + 1]: walking from idx[s + 1] round to idx[s],
+ * each vertex is strictly nearer idx[s] than the one before (so no two
+ * coincide and none folds back). Such a face is what a triangle fan of
+ * a convex polygon with a straight (180-degree) vertex holds. Returns s,
+ * or -1 when the polygon is not a sliver. */
+static inline int twz_nm_sliver_span(const double *vert, const uint32_t *idx,
+				     uint32_t n)
+{
+	double len, prev = 1;
+	uint32_t s = twz_nm_longest_edge(vert, idx, n, &len);
+	const double *a = vert + 3 * (size_t)idx[s];
+	const double *b = vert + 3 * (size_t)idx[s + 1 == n ? 0 : s + 1];
+
+	if (!(len > 0) || !twz_nm_is_flat(vert, idx, n))
+		return -1;
+	for (uint32_t k = 2; k < n; k++) {
+		const double *v = vert + 3 * (size_t)idx[(s + k) % n];
+		double t = twz_nm_segment_param(a, b, v[0], v[2]);
+		if (!(t > 0 && t < prev))
+			return -1;
+		prev = t;
+	}
+	return (int)s;
+}
+
+/* A polygon's centre for costs: its area centroid, or for a flat one
+ * (which has none) the midpoint of its longest edge, the first longest
+ * in the polygon's order. Returns twice the signed area. */
+static inline double twz_nm_poly_center(const double *vert,
+					const uint32_t *idx, uint32_t n,
+					double *cx, double *cz)
+{
+	double a2 = twz_nm_poly_centroid(vert, idx, n, cx, cz), len;
+
+	if (!twz_nm_is_flat(vert, idx, n))
+		return a2;
+	uint32_t s = twz_nm_longest_edge(vert, idx, n, &len);
+	const double *p = vert + 3 * (size_t)idx[s];
+	const double *q = vert + 3 * (size_t)idx[s + 1 == n ? 0 : s + 1];
+	*cx = 0.5 * (p[0] + q[0]);
+	*cz = 0.5 * (p[2] + q[2]);
+	return a2;
+}
+
 /* The cost of crossing from a polygon with centroid (ax, az) to one with
  * (bx, bz) over the shared edge p-q: centroid -> edge midpoint ->
  * centroid, in x-z. */
@@ -119,18 +234,6 @@ static inline double twz_nm_poly_height(const double *vert,
 			break;
 	}
 	return best;
-}
-
-/* The point of segment a-b nearest (x, z) in x-z: its parameter in
- * [0, 1]. */
-static inline double twz_nm_segment_param(const double *a, const double *b,
-					  double x, double z)
-{
-	double dx = b[0] - a[0], dz = b[2] - a[2];
-	double l2 = dx * dx + dz * dz;
-	double t = l2 > 0 ? ((x - a[0]) * dx + (z - a[2]) * dz) / l2 : 0;
-
-	return t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 #endif

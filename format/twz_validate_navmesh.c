@@ -2,7 +2,7 @@
  * twz_validate_navmesh.c - the validator of a navmesh database's own
  * sections (FORMAT.md, "Navmesh sections", checks N1 to N7): the
  * parameters, finite vertices, polygons of 3 to 255 vertices with a
- * non-zero x-z area, portals that are shared edges of their two
+ * non-zero x-z area or slivers along a portal, portals that are shared edges of their two
  * polygons, arcs that match the graph's, and a complete spatial grid.
  * Pure: bytes in, status out.
  */
@@ -140,6 +140,57 @@ static int list_has(const uint8_t *list, uint32_t lo, uint32_t hi,
 	return 0;
 }
 
+/* Polygon [lo, hi) of the file, its vertices as ids and doubles, for
+ * the shared geometry (at most TWZ_NAVMESH_FILE_MAX_POLY_VERTS). */
+struct poly_buf {
+	uint32_t n;
+	uint32_t idx[TWZ_NAVMESH_FILE_MAX_POLY_VERTS];
+	uint32_t id[TWZ_NAVMESH_FILE_MAX_POLY_VERTS];
+	double v[3 * TWZ_NAVMESH_FILE_MAX_POLY_VERTS];
+};
+
+static void poly_load(const uint8_t *vert, const uint8_t *pv, uint32_t lo,
+		      uint32_t hi, struct poly_buf *b)
+{
+	b->n = hi - lo;
+	for (uint32_t i = 0; i < b->n; i++) {
+		const uint8_t *a;
+		b->id[i] = twz_le32(pv + 4 * ((size_t)lo + i));
+		a = vert + 24 * (size_t)b->id[i];
+		b->idx[i] = i;
+		b->v[3 * i] = twz_lef64(a);
+		b->v[3 * i + 1] = twz_lef64(a + 8);
+		b->v[3 * i + 2] = twz_lef64(a + 16);
+	}
+}
+
+static int flat(const uint8_t *vert, const uint8_t *pv, uint32_t lo,
+		uint32_t hi)
+{
+	struct poly_buf b;
+
+	poly_load(vert, pv, lo, hi, &b);
+	return twz_nm_is_flat(b.v, b.idx, b.n);
+}
+
+/* Whether polygon [lo, hi) is a sliver (flat: twz_nm_sliver_span),
+ * its span's vertex ids into *a, *b: the span position, or -1. */
+static int sliver_span(const uint8_t *vert, const uint8_t *pv, uint32_t lo,
+		       uint32_t hi, uint32_t *a, uint32_t *b)
+{
+	struct poly_buf pb;
+
+	poly_load(vert, pv, lo, hi, &pb);
+	if (!twz_nm_is_flat(pb.v, pb.idx, pb.n))
+		return -1;
+	int s = twz_nm_sliver_span(pb.v, pb.idx, pb.n);
+	if (s >= 0 && a && b) {
+		*a = pb.id[s];
+		*b = pb.id[(s + 1) % pb.n];
+	}
+	return s;
+}
+
 twz_status twz_validate_navmesh(const struct twz_container *c,
 				const struct twz_content *v)
 {
@@ -174,8 +225,8 @@ twz_status twz_validate_navmesh(const struct twz_container *c,
 	for (uint64_t i = 0; i < 3 * (uint64_t)p.vertices; i++)
 		if (!(fabs(twz_lef64(vert + 8 * i)) <= TWZ_NAVMESH_COORD_LIMIT))
 			return TWZ_E_DAMAGED;
-	/* N4: polygons: 3..max_verts vertices each, ids in range, distinct
-	 * neighbours, a non-zero area. */
+	/* N4: polygons: 3..max_verts vertices each, ids in range, a
+	 * non-zero area or, flat, a sliver (its portal checked in N5). */
 	if (!offsets_ok(polys, n, p.indices, 3, p.max_verts))
 		return TWZ_E_DAMAGED;
 	for (uint64_t i = 0; i < p.indices; i++)
@@ -194,7 +245,12 @@ twz_status twz_validate_navmesh(const struct twz_container *c,
 			double pb[3] = { twz_lef64(b), 0, twz_lef64(b + 16) };
 			a2 += twz_nm_area2(o, pa, pb);
 		}
-		if (!(a2 != 0) || !isfinite(a2))
+		if (!isfinite(a2))
+			return TWZ_E_DAMAGED;
+		/* A flat polygon must be a sliver; a polygon that is not
+		 * flat has an area. */
+		if (sliver_span(vert, pv, lo, hi, NULL, NULL) < 0 &&
+		    (!(a2 != 0) || flat(vert, pv, lo, hi)))
 			return TWZ_E_DAMAGED;
 	}
 	/* N5: portals. Arc k of polygon q goes to head over the edge
@@ -228,6 +284,26 @@ twz_status twz_validate_navmesh(const struct twz_container *c,
 			if (!adjacent(hi_, hj, hc))
 				return TWZ_E_DAMAGED;
 		}
+	}
+	/* N5 for slivers: an arc crosses each sliver's span (so it lies
+	 * along a neighbour's edge; spans grow along a chain of slivers,
+	 * which therefore ends at a polygon with area). */
+	for (uint32_t q = 0; q < n; q++) {
+		uint32_t lo = twz_le32(polys + 4 * (size_t)q);
+		uint32_t hi = twz_le32(polys + 4 * ((size_t)q + 1));
+		uint32_t a, b;
+		if (sliver_span(vert, pv, lo, hi, &a, &b) < 0)
+			continue;
+		uint32_t k = twz_le32(af + 4 * (size_t)q);
+		for (; k < twz_le32(af + 4 * ((size_t)q + 1)); k++) {
+			const uint8_t *r = portals + (size_t)TWZ_NA_SIZE * k;
+			uint32_t l = twz_le32(r + TWZ_NA_LEFT);
+			uint32_t rt = twz_le32(r + TWZ_NA_RIGHT);
+			if ((l == a && rt == b) || (l == b && rt == a))
+				break;
+		}
+		if (k == twz_le32(af + 4 * ((size_t)q + 1)))
+			return TWZ_E_DAMAGED;
 	}
 	/* N6: the graph's arcs are the portals' (GRAPH_NODE_ID maps its
 	 * nodes to polygons, face indices from 0). */

@@ -1,6 +1,7 @@
 /*
  * level_navmesh.c - the Wavefront OBJ navmesh reader: parse, check every
- * face (convex, not degenerate, indices in range), find the shared edges,
+ * face (convex, not degenerate but for slivers along a neighbour's edge,
+ * indices in range), find the shared edges,
  * and build the polygon graph with its costs and exact integer keys.
  */
 #include "level_navmesh.h"
@@ -176,13 +177,14 @@ static int ignored_statement(const char *s, size_t len)
 
 /* Check face f (vertex ids idx[0..n)): no repeated vertex, no zero
  * length edge, a non-zero area, every turn the same way (collinear
- * neighbours allowed) and one turn round in all. */
+ * neighbours allowed) and one turn round in all. A face of zero area
+ * passes only as a sliver (twz_nm_sliver_span), returning 1: whether a
+ * neighbour anchors it is checked once the graph is built. */
 static int check_face(const struct twz_navmesh *m, const uint32_t *idx,
 		      uint32_t n, const char *name, uint32_t line,
 		      double *area2, struct twz_error *err)
 {
 	const double *v = m->vert;
-	double perim = 0;
 
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t j = i + 1; j < n; j++)
@@ -199,11 +201,19 @@ static int check_face(const struct twz_navmesh *m, const uint32_t *idx,
 				      name, line, idx[i] + 1, idx[(i + 1) % n] + 1);
 			return -1;
 		}
-		perim += l;
 	}
 	double cx, cz;
 	double a2 = twz_nm_poly_centroid(v, idx, n, &cx, &cz);
-	if (!(fabs(a2) > 1e-12 * perim * perim)) {
+	if (twz_nm_is_flat(v, idx, n)) {
+		if (twz_nm_sliver_span(v, idx, n) < 0) {
+			twz_error_set(err, "%s:%u: degenerate face: zero area in the x-z plane, and its vertices are not met in order along one straight edge",
+				      name, line);
+			return -1;
+		}
+		*area2 = a2;
+		return 1;
+	}
+	if (!(a2 != 0)) {
 		twz_error_set(err, "%s:%u: degenerate face: zero area in the x-z plane",
 			      name, line);
 		return -1;
@@ -269,7 +279,7 @@ static int edge_cmp(const void *a, const void *b)
 /* A candidate arc, before parallel ones are folded. */
 struct arc {
 	uint32_t tail, head, at;   /* at: tail's edge */
-	uint32_t left, right;
+	uint32_t p, q;             /* the edge in tail's order */
 	uint32_t lo, hi;           /* the edge, for a tie-break both ways alike */
 	double cost;
 };
@@ -294,9 +304,8 @@ static void make_arc(const struct twz_navmesh *m, uint32_t tail,
 	a->tail = tail;
 	a->head = head;
 	a->at = at;
-	/* Leaving a counter-clockwise face over p -> q, q is on the left. */
-	a->left = m->area2[tail] > 0 ? q : p;
-	a->right = m->area2[tail] > 0 ? p : q;
+	a->p = p;
+	a->q = q;
 	a->lo = p < q ? p : q;
 	a->hi = p < q ? q : p;
 	a->cost = twz_nm_arc_cost(m->centroid[2 * tail], m->centroid[2 * tail + 1],
@@ -310,6 +319,90 @@ static int nomem(struct twz_error *err, const char *name)
 	return -1;
 }
 
+/* The kept arc of tail f over the edge lo-hi, or -1. */
+static int64_t arc_over(const struct twz_navmesh *m, const struct arc *arcs,
+			uint32_t f, uint32_t lo, uint32_t hi)
+{
+	for (uint32_t k = m->arc_first[f]; k < m->arc_first[f + 1]; k++)
+		if (arcs[k].lo == lo && arcs[k].hi == hi)
+			return k;
+	return -1;
+}
+
+/* The winding sign of every face into sgn (+1 counter-clockwise). A
+ * sliver takes it from the neighbour across its span (a sliver has no
+ * area, so no winding of its own): the winding the sliver would have
+ * were its middle vertices pushed out of that neighbour, so that
+ * portals leaving it are oriented like any face's. That neighbour has a
+ * non-zero area or is itself a sliver anchored the same way (spans grow
+ * along such a chain): a sliver without one, or in a loop of slivers,
+ * is refused. arcs[] are the kept arcs, arc_first and arc_head built. */
+static int winding(const struct twz_navmesh *m, const struct arc *arcs,
+		   int8_t *sgn, const char *name, struct twz_error *err)
+{
+	uint32_t *path = malloc(((size_t)m->poly_count + 1) * sizeof *path);
+
+	if (!path)
+		return nomem(err, name);
+	for (uint32_t f = 0; f < m->poly_count; f++) {
+		const uint32_t *idx = m->poly_vert + m->poly_first[f];
+		uint32_t n = m->poly_first[f + 1] - m->poly_first[f];
+		sgn[f] = twz_nm_is_flat(m->vert, idx, n) ? 0 :
+			 m->area2[f] > 0 ? 1 : -1;
+	}
+	for (uint32_t f = 0; f < m->poly_count; f++) {
+		uint32_t len = 0, g = f;
+		int8_t w = 0;
+		/* Follow the spans to a face with a winding; 2 marks a face
+		 * on the path (a loop). */
+		while (sgn[g] == 0) {
+			const uint32_t *idx = m->poly_vert + m->poly_first[g];
+			uint32_t n = m->poly_first[g + 1] - m->poly_first[g];
+			int s = twz_nm_sliver_span(m->vert, idx, n);
+			uint32_t a = idx[s], b = idx[(s + 1) % n];
+			int64_t k = arc_over(m, arcs, g, a < b ? a : b, a < b ? b : a);
+			if (k < 0) {
+				twz_error_set(err, "%s:%u: degenerate face: zero area in the x-z plane, and no face shares its longest edge",
+					      name, m->poly_line[g]);
+				free(path);
+				return -1;
+			}
+			sgn[g] = 2;
+			path[len++] = g;
+			g = m->arc_head[k];
+			if (sgn[g] == 2) {
+				twz_error_set(err, "%s:%u: degenerate face: zero area in the x-z plane, and only faces of zero area along its longest edge",
+					      name, m->poly_line[g]);
+				free(path);
+				return -1;
+			}
+		}
+		w = sgn[g];
+		/* Unwind: each sliver of the path from its anchor, nearest
+		 * the anchor first. */
+		while (len-- > 0) {
+			uint32_t h = g;
+			g = path[len];
+			const uint32_t *idx = m->poly_vert + m->poly_first[g];
+			uint32_t n = m->poly_first[g + 1] - m->poly_first[g];
+			int s = twz_nm_sliver_span(m->vert, idx, n);
+			uint32_t a = idx[s];
+			const uint32_t *hidx = m->poly_vert + m->poly_first[h];
+			uint32_t hn = m->poly_first[h + 1] - m->poly_first[h];
+			/* Faces wound alike walk a shared edge opposite ways: the
+			 * sliver walks a -> b; does h walk b -> a? */
+			int opposite = 0;
+			for (uint32_t i = 0; i < hn; i++)
+				if (hidx[(i + 1) % hn] == a)
+					opposite = hidx[i] == idx[(s + 1) % n];
+			w = opposite ? w : (int8_t)-w;
+			sgn[g] = w;
+		}
+	}
+	free(path);
+	return 0;
+}
+
 /* Shared edges -> arcs, keys and scale. */
 static int build_graph(struct twz_navmesh *m, const char *name,
 		       struct twz_error *err)
@@ -317,10 +410,11 @@ static int build_graph(struct twz_navmesh *m, const char *name,
 	size_t edges_n = m->poly_first[m->poly_count];
 	struct edge *e = malloc((edges_n ? edges_n : 1) * sizeof *e);
 	struct arc *arcs = malloc((edges_n ? edges_n : 1) * sizeof *arcs);
+	int8_t *sgn = malloc((size_t)m->poly_count + 1);
 	size_t k = 0, na = 0;
 	int rc = -1;
 
-	if (!e || !arcs) {
+	if (!e || !arcs || !sgn) {
 		nomem(err, name);
 		goto out;
 	}
@@ -395,13 +489,20 @@ static int build_graph(struct twz_navmesh *m, const char *name,
 	for (size_t i = 0; i < na; i++) {
 		m->arc_first[arcs[i].tail + 1]++;
 		m->arc_head[i] = arcs[i].head;
-		m->arc_left[i] = arcs[i].left;
-		m->arc_right[i] = arcs[i].right;
 		m->arc_cost[i] = arcs[i].cost;
 		total += arcs[i].cost;
 	}
 	for (uint32_t f = 0; f < m->poly_count; f++)
 		m->arc_first[f + 1] += m->arc_first[f];
+	if (winding(m, arcs, sgn, name, err) < 0)
+		goto out;
+	for (size_t i = 0; i < na; i++) {
+		/* Leaving a counter-clockwise face over p -> q, q is on the
+		 * left. */
+		int8_t w = sgn[arcs[i].tail];
+		m->arc_left[i] = w > 0 ? arcs[i].q : arcs[i].p;
+		m->arc_right[i] = w > 0 ? arcs[i].p : arcs[i].q;
+	}
 	/* The largest power of two with total * scale <= budget / 2: keys
 	 * then sum to at most budget / 2 + arcs (each rounds up by < 1). */
 	int ex = 0;
@@ -418,6 +519,7 @@ static int build_graph(struct twz_navmesh *m, const char *name,
 out:
 	free(e);
 	free(arcs);
+	free(sgn);
 	return rc;
 }
 
@@ -569,8 +671,8 @@ int twz_navmesh_parse(const uint8_t *buf, size_t len, const char *name,
 		uint32_t n = m->poly_first[f + 1] - m->poly_first[f];
 		if (check_face(m, idx, n, name, m->poly_line[f], &m->area2[f], err) < 0)
 			goto out;
-		twz_nm_poly_centroid(m->vert, idx, n, &m->centroid[2 * f],
-				     &m->centroid[2 * f + 1]);
+		twz_nm_poly_center(m->vert, idx, n, &m->centroid[2 * f],
+				   &m->centroid[2 * f + 1]);
 		for (uint32_t i = 0; i < n; i++)
 			for (int a = 0; a < 3; a++) {
 				double c = m->vert[3 * (size_t)idx[i] + a];

@@ -5,7 +5,10 @@
  * (the same two vertex indices) are adjacent. The reader checks the mesh
  * and builds its graph: one node per face, in file order, and an arc
  * across each shared edge both ways, costing centroid -> edge midpoint ->
- * centroid in x-z (twz_navmesh_geom.h).
+ * centroid in x-z (twz_navmesh_geom.h). A face of zero area is kept only
+ * as a sliver along a neighbour's edge (a Recast fan's triangle at a
+ * straight vertex; FORMAT.md 5f), its centre its longest edge's
+ * midpoint.
  */
 #ifndef LEVEL_NAVMESH_H
 #define LEVEL_NAVMESH_H
@@ -31,7 +34,8 @@ struct twz_navmesh {
 	uint32_t *poly_first;  /* [poly_count + 1]: into poly_vert */
 	uint32_t *poly_vert;   /* the faces' vertex ids, as the file lists them */
 	uint32_t *poly_line;   /* [poly_count]: the line of each face */
-	double *centroid;      /* [poly_count * 2]: x, z of the area centroid */
+	double *centroid;      /* [poly_count * 2]: x, z of the area centroid
+				  (a sliver: its span's midpoint) */
 	double *area2;         /* [poly_count]: twice the signed x-z area */
 	/* Arcs by tail polygon (CSR), in the order of the tail's edges. Two
 	 * faces sharing more than one edge get one arc each way, over the

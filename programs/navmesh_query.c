@@ -19,6 +19,7 @@
 #include "cli_common.h"
 #include "file_read.h"
 #include "level_navmesh.h"
+#include "twz_navmesh_geom.h"
 
 /* ---- build ------------------------------------------------------------ */
 
@@ -403,6 +404,22 @@ static int graph_of_db(const twz_db *db, struct nm_graph *g)
 		}
 		g->cx[p] = v[0][0] + sx / (3 * a2);
 		g->cz[p] = v[0][2] + sz / (3 * a2);
+		/* A sliver has no area centroid: its longest edge's midpoint
+		 * (FORMAT.md 5f). */
+		double dv[3 * TWZ_NAVMESH_MAX_POLY_VERTS];
+		uint32_t ix[TWZ_NAVMESH_MAX_POLY_VERTS];
+		for (size_t i = 0; i < nv; i++) {
+			ix[i] = (uint32_t)i;
+			for (int c = 0; c < 3; c++)
+				dv[3 * i + c] = v[i][c];
+		}
+		if (twz_nm_is_flat(dv, ix, (uint32_t)nv)) {
+			double len;
+			uint32_t s = twz_nm_longest_edge(dv, ix, (uint32_t)nv, &len);
+			uint32_t t = s + 1 == nv ? 0 : s + 1;
+			g->cx[p] = 0.5 * (dv[3 * s] + dv[3 * t]);
+			g->cz[p] = 0.5 * (dv[3 * s + 2] + dv[3 * t + 2]);
+		}
 	}
 	for (uint32_t p = 0; p < g->n; p++) {
 		g->first[p] = (uint32_t)arcs;

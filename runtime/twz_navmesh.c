@@ -96,17 +96,20 @@ twz_status twz__nm_init(struct twz_nm *nm, const uint8_t *const *data,
 	for (uint32_t p = 0; p < nm->poly_count; p++) {
 		const uint32_t *idx = nm->poly_vert + nm->poly_first[p];
 		uint32_t n = nm->poly_first[p + 1] - nm->poly_first[p];
-		double a2 = twz_nm_poly_centroid(nm->vert, idx, n,
-						 &nm->centroid[2 * p],
-						 &nm->centroid[2 * p + 1]);
-		/* The validator checked the areas; a file it passed has none
-		 * of zero area, but stay safe. */
-		if (!(a2 != 0) || !isfinite(nm->centroid[2 * p]) ||
+		double a2 = twz_nm_poly_center(nm->vert, idx, n,
+					       &nm->centroid[2 * p],
+					       &nm->centroid[2 * p + 1]);
+		int flat = twz_nm_is_flat(nm->vert, idx, n);
+		/* The validator checked that flat polygons are slivers, but
+		 * stay safe. */
+		if ((flat && twz_nm_sliver_span(nm->vert, idx, n) < 0) ||
+		    !isfinite(nm->centroid[2 * p]) ||
 		    !isfinite(nm->centroid[2 * p + 1])) {
 			twz__nm_fini(nm);
 			return TWZ_E_DAMAGED;
 		}
-		nm->sign[p] = a2 > 0 ? 1 : -1;
+		/* 0 marks a sliver: no area, no winding. */
+		nm->sign[p] = flat ? 0 : a2 > 0 ? 1 : -1;
 	}
 	return TWZ_OK;
 }
@@ -129,6 +132,24 @@ static int64_t cell_of(const struct twz_nm *nm, double x, double z)
 	return (int64_t)cz * nm->cols + (int64_t)cx;
 }
 
+/* Whether (x, z) lies on sliver p's span, within the slack of
+ * twz_nm_poly_contains; its height there into *h. */
+static int on_sliver(const struct twz_nm *nm, uint32_t p, double x, double z,
+		     double *h)
+{
+	uint32_t n;
+	const uint32_t *idx = poly_idx(nm, p, &n);
+	int s = twz_nm_sliver_span(nm->vert, idx, n);
+	const double *a = nm->vert + 3 * (size_t)idx[s < 0 ? 0 : s];
+	const double *b = nm->vert + 3 * (size_t)idx[s < 0 ? 1 : (s + 1) % n];
+	double len = twz_nm_dist2d(a, b);
+	double t = twz_nm_segment_param(a, b, x, z);
+
+	*h = a[1] + t * (b[1] - a[1]);
+	return hypot(a[0] + t * (b[0] - a[0]) - x, a[2] + t * (b[2] - a[2]) - z) <=
+	       1e-9 * (len + 1);
+}
+
 uint32_t twz__nm_locate(const struct twz_nm *nm, double x, double y, double z)
 {
 	int64_t c = cell_of(nm, x, z);
@@ -137,12 +158,24 @@ uint32_t twz__nm_locate(const struct twz_nm *nm, double x, double y, double z)
 
 	if (c < 0 || !isfinite(y))
 		return TWZ_NONE;
+	/* Slivers (sign 0) hold no area: the second pass takes one only
+	 * when no polygon with area holds the point. */
+	for (int pass = 0; pass < 2 && best == TWZ_NONE; pass++)
 	for (uint32_t k = nm->cell_first[c]; k < nm->cell_first[c + 1]; k++) {
 		uint32_t p = nm->cell_poly[k], n;
 		const uint32_t *idx = poly_idx(nm, p, &n);
-		if (!twz_nm_poly_contains(nm->vert, idx, n, nm->sign[p], x, z))
+		double h;
+		if ((nm->sign[p] == 0) != (pass == 1))
 			continue;
-		double dy = fabs(twz_nm_poly_height(nm->vert, idx, n, x, z) - y);
+		if (pass == 1) {
+			if (!on_sliver(nm, p, x, z, &h))
+				continue;
+		} else {
+			if (!twz_nm_poly_contains(nm->vert, idx, n, nm->sign[p], x, z))
+				continue;
+			h = twz_nm_poly_height(nm->vert, idx, n, x, z);
+		}
+		double dy = fabs(h - y);
 		/* Lists are ascending, so a tie keeps the lower index. */
 		if (dy < best_dy) {
 			best_dy = dy;
@@ -161,7 +194,9 @@ static double closest_on_poly(const struct twz_nm *nm, uint32_t p, double x,
 	const uint32_t *idx = poly_idx(nm, p, &n);
 	double best = INFINITY;
 
-	if (twz_nm_poly_contains(nm->vert, idx, n, nm->sign[p], x, z)) {
+	/* A sliver is its edges: the loop below. */
+	if (nm->sign[p] != 0 &&
+	    twz_nm_poly_contains(nm->vert, idx, n, nm->sign[p], x, z)) {
 		pt[0] = x;
 		pt[1] = twz_nm_poly_height(nm->vert, idx, n, x, z);
 		pt[2] = z;
@@ -211,8 +246,13 @@ uint32_t twz__nm_nearest(const struct twz_nm *nm, double x, double y,
 				if (d2 > best_d)
 					continue;
 				double d3 = hypot(d2, q[1] - y);
+				/* At equal distance a polygon with area beats
+				 * a sliver, then the lower index wins. */
+				int sl = nm->sign[p] == 0;
+				int bsl = best != TWZ_NONE && nm->sign[best] == 0;
 				if (d3 <= max_dist &&
-				    (d3 < best_d || (d3 == best_d && p < best))) {
+				    (d3 < best_d ||
+				     (d3 == best_d && (sl < bsl || (sl == bsl && p < best))))) {
 					best_d = d3;
 					best = p;
 					memcpy(pt, q, sizeof q);
@@ -294,6 +334,17 @@ static int same_xz(const double *a, const double *b)
 	return a[0] == b[0] && a[2] == b[2];
 }
 
+/* Whether p lies on the portal segment l-r (up to rounding): a start
+ * point or a corner on a portal, as every point of a sliver is. */
+static int on_portal(const double *p, const double *l, const double *r)
+{
+	double dx = r[0] - l[0], dz = r[2] - l[2];
+	double l2 = dx * dx + dz * dz;
+
+	return fabs(twz_nm_area2(l, r, p)) <= 1e-12 * l2 &&
+	       (p[0] - l[0]) * (p[0] - r[0]) + (p[2] - l[2]) * (p[2] - r[2]) <= 0;
+}
+
 /* The simple stupid funnel algorithm: keep the apex and the funnel's two
  * sides; a portal side that tightens the funnel moves it, one that
  * crosses the other side makes that side's point a corner, the new apex,
@@ -311,6 +362,14 @@ static void funnel(const struct twz_nm *nm, const double *start,
 		const double *l, *r;
 		portal_pts(nm, start, goal, poly, n, i, &l, &r);
 
+		/* An apex on the portal is past it: the funnel opens anew
+		 * there (its sides would point apart and make a false
+		 * corner). */
+		if (i < n && on_portal(apex, l, r)) {
+			left = right = apex;
+			apex_i = left_i = right_i = i;
+			continue;
+		}
 		/* The right side moves in when r is left of apex -> right. */
 		if (twz_nm_area2(apex, right, r) >= 0) {
 			if (same_xz(apex, right) || twz_nm_area2(apex, left, r) < 0) {

@@ -23,7 +23,8 @@ struct twz_nm {
 	uint32_t *poly_first;  /* [poly_count + 1] */
 	uint32_t *poly_vert;
 	double *centroid;      /* [poly_count * 2], derived */
-	double *sign;          /* [poly_count]: +1 counter-clockwise, else -1 */
+	double *sign;          /* [poly_count]: +1 counter-clockwise, -1
+				  clockwise, 0 a sliver (no area) */
 	uint32_t *arc_first;   /* [poly_count + 1] */
 	uint32_t *arc_head;
 	uint32_t *arc_left;

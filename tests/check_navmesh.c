@@ -8,7 +8,9 @@
  * endpoints and no longer than the midpoint paths, overlapping floors
  * located by height, nearest polygons, the three --apsp solvers and any
  * thread count baking the same bytes, hostile navmesh sections refused
- * at open, the golden file, and the command line's JSON.
+ * at open, the golden file, the command line's JSON, and Recast fan
+ * dumps whose zero-area triangles (slivers) bake and answer correctly
+ * while other zero-area faces stay refused.
  */
 #include <math.h>
 #include <stdio.h>
@@ -996,6 +998,264 @@ START_TEST(command_line)
 }
 END_TEST
 
+/* ---- Recast fan dumps: slivers ---------------------------------------- */
+
+/* Convex polygons on a lattice (x, z in units), many with straight
+ * (180-degree) vertices where a long edge borders two polygons, each
+ * listed from the vertex that makes its fan hold slivers; H has two
+ * straight vertices in a row (a chain of two slivers). */
+static const int fan_xz[][2] = {
+	{ 0, 0 }, { 6, 0 }, { 6, 2 }, { 3, 2 }, { 0, 2 },     /* 0-4 */
+	{ 3, 4 }, { 0, 4 }, { 6, 4 }, { 4, 4 },                /* 5-8 */
+	{ 0, 6 }, { 3, 6 }, { 4, 6 }, { 6, 6 },                /* 9-12 */
+	{ 6, 8 }, { 0, 8 }, { 8, 8 }, { 8, 0 }, { 8, 4 },      /* 13-17 */
+};
+static const int fan_polys[][8] = {
+	{ 2, 3, 4, 0, 1, -1 },          /* A: straight at 3 */
+	{ 4, 3, 5, 6, -1 },             /* B */
+	{ 7, 8, 5, 3, 2, -1 },          /* C: straight at 8 */
+	{ 6, 5, 10, 9, -1 },            /* D */
+	{ 5, 8, 11, 10, -1 },           /* F */
+	{ 8, 7, 12, 11, -1 },           /* G */
+	{ 9, 10, 11, 12, 13, 14, -1 },  /* H: straight at 10 and 11 */
+	{ 1, 16, 17, 7, 2, -1 },        /* I: straight at 2 */
+	{ 7, 17, 15, 13, 12, -1 },      /* J: straight at 12 (7, 12, 13) */
+};
+
+/* The OBJ text duDumpPolyMeshToObj writes for these polygons: every
+ * vertex with "%f" (x scaled by 0.3 and shifted, a slope in y), then
+ * each polygon as the fan p0 p[j-1] p[j]. malloc'd. */
+static char *fan_obj(void)
+{
+	size_t cap = 1 << 14, n = 0;
+	char *t = malloc(cap);
+
+	ck_assert(t != NULL);
+	n += (size_t)snprintf(t + n, cap - n, "# Recast Navmesh\no NavMesh\n\n");
+	for (size_t v = 0; v < sizeof fan_xz / sizeof fan_xz[0]; v++) {
+		double x = 10.15 + 0.3 * fan_xz[v][0], z = -3.7 + 0.3 * fan_xz[v][1];
+		n += (size_t)snprintf(t + n, cap - n, "v %f %f %f\n", x, 0.05 * x, z);
+	}
+	n += (size_t)snprintf(t + n, cap - n, "\n");
+	for (size_t p = 0; p < sizeof fan_polys / sizeof fan_polys[0]; p++) {
+		const int *q = fan_polys[p];
+		for (int j = 2; q[j] >= 0; j++)
+			n += (size_t)snprintf(t + n, cap - n, "f %d %d %d\n",
+					      q[0] + 1, q[j - 1] + 1, q[j] + 1);
+	}
+	ck_assert(n < cap);
+	return t;
+}
+
+/* Dijkstra from face s over the faces of m, with the rule stated
+ * anew: faces sharing two cyclically adjacent vertex ids are adjacent,
+ * the cost centre -> shared edge midpoint -> centre (the area centroid,
+ * or for a face of no area the midpoint of its longest edge), the
+ * cheapest shared edge. */
+static void fan_dijkstra(const struct twz_navmesh *m, uint32_t s, double *dist)
+{
+	uint32_t n = m->poly_count;
+	double *c = malloc(2 * (size_t)n * sizeof *c);
+	uint8_t *done = calloc(n, 1);
+
+	ck_assert(c && done);
+	for (uint32_t f = 0; f < n; f++) {
+		const uint32_t *idx = m->poly_vert + m->poly_first[f];
+		uint32_t k = m->poly_first[f + 1] - m->poly_first[f];
+		double a = 0, sx = 0, sz = 0, best = -1;
+		for (uint32_t i = 0; i < k; i++) {
+			const double *p = m->vert + 3 * (size_t)idx[i];
+			const double *q = m->vert + 3 * (size_t)idx[(i + 1) % k];
+			double cr = p[0] * q[2] - q[0] * p[2];
+			a += cr;
+			sx += (p[0] + q[0]) * cr;
+			sz += (p[2] + q[2]) * cr;
+			double l = hypot(q[0] - p[0], q[2] - p[2]);
+			if (l > best) {
+				best = l;
+				c[2 * f] = 0.5 * (p[0] + q[0]);
+				c[2 * f + 1] = 0.5 * (p[2] + q[2]);
+			}
+		}
+		if (fabs(a) > 1e-9) {
+			c[2 * f] = sx / (3 * a);
+			c[2 * f + 1] = sz / (3 * a);
+		}
+		dist[f] = INFINITY;
+	}
+	dist[s] = 0;
+	for (;;) {
+		uint32_t u = UINT32_MAX;
+		for (uint32_t v = 0; v < n; v++)
+			if (!done[v] && isfinite(dist[v]) && (u == UINT32_MAX || dist[v] < dist[u]))
+				u = v;
+		if (u == UINT32_MAX)
+			break;
+		done[u] = 1;
+		const uint32_t *iu = m->poly_vert + m->poly_first[u];
+		uint32_t ku = m->poly_first[u + 1] - m->poly_first[u];
+		for (uint32_t v = 0; v < n; v++) {
+			const uint32_t *iv = m->poly_vert + m->poly_first[v];
+			uint32_t kv = m->poly_first[v + 1] - m->poly_first[v];
+			double w = INFINITY;
+			if (v == u)
+				continue;
+			for (uint32_t i = 0; i < ku; i++)
+				for (uint32_t j = 0; j < kv; j++) {
+					uint32_t a = iu[i], b = iu[(i + 1) % ku];
+					if (!((iv[j] == a && iv[(j + 1) % kv] == b) ||
+					      (iv[j] == b && iv[(j + 1) % kv] == a)))
+						continue;
+					const double *p = m->vert + 3 * (size_t)a, *q = m->vert + 3 * (size_t)b;
+					double mx = 0.5 * (p[0] + q[0]), mz = 0.5 * (p[2] + q[2]);
+					double cost = hypot(mx - c[2 * u], mz - c[2 * u + 1]) +
+						      hypot(c[2 * v] - mx, c[2 * v + 1] - mz);
+					if (cost < w)
+						w = cost;
+				}
+			if (dist[u] + w < dist[v])
+				dist[v] = dist[u] + w;
+		}
+	}
+	free(c);
+	free(done);
+}
+
+static int face_is_flat(const struct twz_navmesh *m, uint32_t f)
+{
+	const uint32_t *idx = m->poly_vert + m->poly_first[f];
+	const double *a = m->vert + 3 * (size_t)idx[0];
+	const double *b = m->vert + 3 * (size_t)idx[1];
+	const double *c = m->vert + 3 * (size_t)idx[2];
+
+	return m->poly_first[f + 1] - m->poly_first[f] == 3 &&
+	       fabs(twz_nm_area2(a, b, c)) < 1e-9;
+}
+
+START_TEST(recast_fan_slivers)
+{
+	struct twz_navmesh m;
+	char *obj = fan_obj();
+	size_t len;
+	uint32_t slivers = 0;
+
+	parse_ok(obj, &m);
+	for (uint32_t f = 0; f < m.poly_count; f++)
+		slivers += face_is_flat(&m, f);
+	/* A, C, I and J one each, H two. */
+	ck_assert_uint_eq(slivers, 6);
+	/* Corridors: every face's distances against the rule restated. */
+	double *d0 = malloc(m.poly_count * sizeof *d0), *d1 = malloc(m.poly_count * sizeof *d1);
+	ck_assert(d0 && d1);
+	for (uint32_t s = 0; s < m.poly_count; s++) {
+		fan_dijkstra(&m, s, d0);
+		mesh_dijkstra(&m, s, d1);
+		for (uint32_t t = 0; t < m.poly_count; t++) {
+			ck_assert_msg(isfinite(d0[t]), "face %u unreachable from %u", t, s);
+			ck_assert_msg(fabs(d0[t] - d1[t]) <= 1e-9 * (d0[t] + 1),
+				      "%u -> %u: %.12f, restated %.12f", s, t, d1[t], d0[t]);
+		}
+	}
+	free(d0);
+	free(d1);
+	uint8_t *buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+	twz_db *db = open_buf(buf, len);
+	check_queries(&m, db, 77, 400, "fan");
+	/* Points along every sliver's edges (their ends left out: floats
+	 * round a vertex on the mesh's rim off it) land in a face with area
+	 * that holds them. */
+	for (uint32_t f = 0; f < m.poly_count; f++) {
+		if (!face_is_flat(&m, f))
+			continue;
+		const uint32_t *idx = m.poly_vert + m.poly_first[f];
+		for (int k = 1; k < 8; k++)
+			for (int e = 0; e < 3; e++) {
+				const double *a = m.vert + 3 * (size_t)idx[e];
+				const double *b = m.vert + 3 * (size_t)idx[(e + 1) % 3];
+				float pt[3];
+				for (int i = 0; i < 3; i++)
+					pt[i] = (float)(a[i] + (b[i] - a[i]) * k / 8.0);
+				twz_node nd = twz_navmesh_locate(db, pt);
+				int64_t id;
+				ck_assert(nd != TWZ_NONE && twz_node_id(db, nd, &id) == TWZ_OK);
+				ck_assert_msg(!face_is_flat(&m, (uint32_t)id),
+					      "located in sliver %lld", (long long)id);
+				ck_assert(in_face(&m, (uint32_t)id, pt[0], pt[2], 1e-4));
+				float q[3];
+				ck_assert(twz_navmesh_nearest(db, pt, 1, &nd, q) == TWZ_OK);
+				ck_assert(twz_node_id(db, nd, &id) == TWZ_OK);
+				ck_assert(!face_is_flat(&m, (uint32_t)id));
+			}
+	}
+	twz_close(db);
+	free(buf);
+	twz_navmesh_free(&m);
+	/* The project's rooms, dumped as fans. */
+	struct twz_error err = { { 0 }, 0 };
+	ck_assert_msg(twz_navmesh_load(twz_test_source_file("data/rooms_fan.obj"), &m,
+				       &err) == 0, "%s", err.msg);
+	slivers = 0;
+	for (uint32_t f = 0; f < m.poly_count; f++)
+		slivers += face_is_flat(&m, f);
+	ck_assert_uint_ge(slivers, 10);
+	buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+	db = open_buf(buf, len);
+	check_queries(&m, db, 78, 300, "rooms_fan");
+	twz_close(db);
+	free(buf);
+	twz_navmesh_free(&m);
+	/* Crafted: a triangle and a sliver along its edge; the sliver's
+	 * middle vertex (its own) moved along the line stays a sliver and
+	 * opens; moved onto an end it is flat and no sliver, refused. */
+	parse_ok("v 0 0 0\nv 2 0 0\nv 0 0 1\nv 1 0 0\nf 1 2 3\nf 1 4 2\n", &m);
+	buf = bake_mesh(&m, TWZ_APSP_DIJKSTRA, 1, TWZ_CODEC_RAW, &len);
+	uint8_t *cp = malloc(len);
+	ck_assert(cp != NULL);
+	for (int pass = 0; pass < 3; pass++) {
+		uint64_t sz;
+		memcpy(cp, buf, len);
+		uint8_t *vt = section(cp, TWZ_SECTION_NAVMESH_VERTICES, &sz);
+		ck_assert_uint_eq(sz, 4 * 24);
+		/* Vertices by first use: the middle one is the last. */
+		ck_assert(twz_lef64(vt + 3 * 24) == 1);
+		static const double x[3] = { 1.5, 0, 2 };
+		twz_putf64(vt + 3 * 24, x[pass]);
+		twz_status st = open_sealed(cp, len);
+		ck_assert_msg(st == (pass == 0 ? TWZ_OK : TWZ_E_DAMAGED), "pass %d: %s",
+			      pass, twz_strerror(st));
+	}
+	free(cp);
+	free(buf);
+	twz_navmesh_free(&m);
+	free(obj);
+}
+END_TEST
+
+/* Faces of zero area that are no slivers are still refused. */
+START_TEST(refuses_bad_slivers)
+{
+	/* A lone collinear triangle, and one that meets a face only over
+	 * a short edge. */
+	refused("v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n", 4, "longest edge");
+	refused("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 2 4\nf 1 3 2\n", 6, "longest edge");
+	/* Two slivers along each other only. */
+	refused("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 3 0 0\nf 1 2 4\nf 4 3 1\n", 5, "zero area");
+	/* Collinear, but out of order (folding back along the line). */
+	refused("v 0 0 0\nv 2 0 0\nv 1 0 0\nv 3 0 0\nv 0 0 1\n"
+		"f 1 5 4\nf 1 2 3 4\n", 7, "not met in order");
+	/* Repeated indices and coincident vertices in a would-be sliver. */
+	refused("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 3 4\nf 1 2 2 3\n", 6, "appears twice");
+	refused("v 0 0 0\nv 1 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 4 5\nf 1 2 3 4\n", 7, "same x-z");
+	/* A sliver along a face's edge is accepted, with the edge's
+	 * midpoint as its centre. */
+	struct twz_navmesh m;
+	parse_ok("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 3 4\nf 1 2 3\n", &m);
+	ck_assert_uint_eq(m.arc_count, 2);
+	ck_assert(m.centroid[2] == 1 && m.centroid[3] == 0);
+	twz_navmesh_free(&m);
+}
+END_TEST
+
 static Suite *navmesh_suite(void)
 {
 	Suite *s = suite_create("navmesh");
@@ -1015,6 +1275,8 @@ static Suite *navmesh_suite(void)
 	tcase_add_test(tc, hostile_sections);
 	tcase_add_test(tc, golden_file);
 	tcase_add_test(tc, command_line);
+	tcase_add_test(tc, recast_fan_slivers);
+	tcase_add_test(tc, refuses_bad_slivers);
 	suite_add_tcase(s, tc);
 	return s;
 }
