@@ -10,9 +10,10 @@
 #
 #   deps          install what is missing (scripts/install-deps.sh)
 #   release       release build with tests enabled; meson test
-#   data          data/ matches its generator; every level in data/ is
+#   data          data/ matches its generators; every level in data/ is
 #                 baked and verified against its scenario; the bake is
-#                 the same bytes with one thread and with two
+#                 the same bytes with one thread and with two; the road
+#                 graph and the navmeshes verify every query
 #   junctions     data/junctions.map matches its generator; every level in
 #                 data/ baked with --junctions verifies against its
 #                 scenarios, the same bytes with one thread and two (the
@@ -97,6 +98,18 @@ step_data() {
 	"$tool" build data/demo.map -o "$B/data-check/demo-2.twz" --threads 2 --quiet
 	cmp "$B/data-check/demo-1.twz" "$B/data-check/demo-2.twz"
 	echo "data/demo.map: the same bytes with 1 and 2 threads"
+	# The road graph and the navmeshes: their generators, and every query
+	# of their own files against the tool's own Dijkstra.
+	python3 data/make_graphs.py --check
+	python3 data/make_navmesh.py --check
+	"$tool" build data/city.gr --coords data/city.co -o "$B/data-check/city.twz" --quiet
+	printf 'data/city.gr: '
+	"$tool" verify "$B/data-check/city.twz" data/city.p2p
+	for mesh in data/rooms.obj data/rooms_fan.obj; do
+		"$tool" build "$mesh" -o "$B/data-check/mesh.twz" --quiet
+		printf '%s: ' "$mesh"
+		"$tool" verify "$B/data-check/mesh.twz" data/rooms.points
+	done
 }
 
 # Junction graphs (twigz build --junctions), as the step list says.
