@@ -37,6 +37,9 @@ struct twz_bake_options {
 				    alone: a plain bake */
 	unsigned apsp;           /* CPD: TWZ_APSP_* (apsp_dense.h) that finds
 				    the first moves; 0 one search per source */
+	int transit_access;      /* TRANSIT: 1 each node's access nodes
+				    (format 1.4, twigz build's default); 0
+				    the block lists of 1.1 */
 };
 
 /* Row layouts the bake can write. */

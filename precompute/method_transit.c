@@ -491,6 +491,10 @@ void twz_transit_db_free(struct twz_transit_db *db)
 	free(db->table);
 	free(db->row_offsets);
 	free(db->runs);
+	free(db->access_first);
+	free(db->access);
+	free(db->access_node);
+	free(db->access_old);
 	memset(db, 0, sizeof *db);
 }
 
@@ -654,6 +658,15 @@ int twz_bake_transit(const struct twz_grid *g,
 	    stage_local(&st, opt, err) != 0 ||
 	    stage_table(&st, opt, tindex, err) != 0)
 		goto out;
+	/* Format 1.1's layout stores whole block lists; the newer one, each
+	 * node's access nodes. */
+	if (opt->transit_access &&
+	    twz_transit_access_build(out, opt, err) != 0)
+		goto out;
+	if (twz_transit_access_fits(out)) {
+		free(out->node_dist);  /* the access entries replace it */
+		out->node_dist = NULL;
+	}
 	rc = 0;
 out:
 	free(tindex);
@@ -750,6 +763,43 @@ static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
 	return pl.out;
 }
 
+/* The access-node layout (format 1.4, FORMAT.md 5e) after the three
+ * node sections: PARAMS, the local rows, and kinds 112 to 115. */
+static void access_file(const struct twz_transit_db *db, uint8_t *params,
+			struct twz_out_file *f)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint8_t *acc = malloc(db->access_count ? db->access_count * TWZ_AE_SIZE : 1);
+	uint8_t *nodes, *table;
+	size_t table_size = 0;
+
+	f->h.minor = 4;
+	f->h.required_features |= TWZ_FEATURE_TRANSIT_ACCESS;
+	twz_put32(params + TWZ_TP_TRANSITS, db->access_transits);
+	twz_put32(params + TWZ_TP_MAX_LIST, db->max_access);
+	twz_put32(params + TWZ_TP_DIST_BYTES, 0);
+	if (acc)
+		for (uint64_t k = 0; k < db->access_count; k++) {
+			uint8_t *e = acc + k * TWZ_AE_SIZE;
+			twz_put32(e + TWZ_AE_TRANSIT, db->access[k].transit);
+			twz_put16(e + TWZ_AE_STRAIGHT, db->access[k].straight);
+			twz_put16(e + TWZ_AE_DIAGONAL, db->access[k].diagonal);
+		}
+	if (twz_transit_access_sections(db, &nodes, &table, &table_size) != 0)
+		nodes = table = NULL;
+	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_ROW_OFFSETS, db->row_offsets,
+			 (size_t)tg->node_count + 1);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
+	twz_out_add_le32(f, TWZ_SECTION_ACCESS_FIRST, db->access_first,
+			 (size_t)tg->node_count + 1);
+	twz_out_add_owned(f, TWZ_SECTION_ACCESS, acc,
+			  (size_t)db->access_count * TWZ_AE_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_ACCESS_NODES, nodes,
+			  (size_t)db->access_transits * TWZ_AN_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_ACCESS_TABLE, table, table_size);
+}
+
 /* The sections of db, into f. */
 static void transit_file(const struct twz_transit_db *db,
 			 const struct twz_grid *g,
@@ -759,9 +809,12 @@ static void transit_file(const struct twz_transit_db *db,
 	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	size_t cells = (size_t)tg->width * tg->height;
+	int access = twz_transit_access_fits(db);
 	struct planes probe = { &db->graph, 4, 1, NULL, 0, 0 };
-	visit_node_dist(db, &probe);
-	visit_table(db, &probe);
+	if (!access) {
+		visit_node_dist(db, &probe);
+		visit_table(db, &probe);
+	}
 	unsigned width = probe.fits16 ? 4 : 8;
 
 	memset(params, 0, TWZ_TP_SIZE);
@@ -797,6 +850,11 @@ static void transit_file(const struct twz_transit_db *db,
 	twz_out_add_le32(f, TWZ_SECTION_CELL_NODE, tg->cell_node, cells);
 	twz_out_add_le32(f, TWZ_SECTION_NODE_CELL, tg->node_cell, tg->node_count);
 	twz_out_add_le32(f, TWZ_SECTION_NODE_COMPONENT, tg->node_comp, tg->node_count);
+	if (access) {
+		free(blk);
+		access_file(db, params, f);
+		return;
+	}
 	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
 	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_BLOCKS, blk,
 			  ((size_t)blocks + 1) * TWZ_TB_SIZE);

@@ -95,8 +95,7 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 	for (uint32_t i = 0; i < db->c.section_count; i++) {
 		const struct twz_section_ref *s = &db->c.sections[i];
 		/* Kinds from a newer minor version are not ours to read. */
-		int transit = pr && s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
-			      s->kind <= TWZ_SECTION_TRANSIT_MAX;
+		int transit = pr && twz_transit_kind(&db->c, s->kind);
 		if (s->kind == 0 || (s->kind > TWZ_SECTION_KIND_MAX && !transit) ||
 		    s->kind == TWZ_SECTION_TRANSIT_PARAMS)
 			continue;
