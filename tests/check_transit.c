@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_sizes.h"
 #include "level_scen.h"
 #include "test_support.h"
 #include "transit.h"
@@ -863,6 +864,79 @@ START_TEST(test_transit_access_damage_refused)
 }
 END_TEST
 
+/* --agent-sizes with access nodes: each layer in the 1.4 layout, the
+ * file 1.4, and every layer's answers those of a Dijkstra on the cells
+ * that size stands on. */
+START_TEST(test_transit_access_agent_sizes)
+{
+	struct twz_grid g;
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { 8, 1, 2 };
+	struct twz_agent_request req;
+	struct twz_agent_result res;
+	struct twz_error err = { { 0 }, 0 };
+	size_t len;
+	uint8_t *buf = NULL;
+	twz_db *db;
+
+	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 21);
+	twz_bake_options_default(&opt);
+	opt.threads = 2;
+	opt.transit_access = 1;
+	ck_assert_int_eq(twz_agent_sizes_parse("1,2", &req, &err), 0);
+	req.topt = &topt;
+	ck_assert_msg(twz_agent_encode(&g, &opt, &req, &buf, &len, &res, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_eq(twz_le16(buf + TWZ_H_MINOR), 4);
+	ck_assert_int_eq(twz_open_memory(buf, len, 0, &db), TWZ_OK);
+	for (unsigned size = 1; size <= 2; size++) {
+		/* The level that size stands on: k x k squares all open. */
+		struct twz_grid gs = g;
+		size_t cells = (size_t)g.width * g.height;
+		gs.walkable = malloc(cells);
+		ck_assert_ptr_nonnull(gs.walkable);
+		for (uint32_t y = 0; y < g.height; y++)
+			for (uint32_t x = 0; x < g.width; x++) {
+				int open = x + size <= g.width && y + size <= g.height;
+				for (uint32_t dy = 0; open && dy < size; dy++)
+					for (uint32_t dx = 0; open && dx < size; dx++)
+						open = g.walkable[(size_t)(y + dy) * g.width + x + dx] != 0;
+				gs.walkable[(size_t)y * g.width + x] = (uint8_t)open;
+			}
+		const twz_db *v;
+		ck_assert_int_eq(twz_view_agent(db, size, &v), TWZ_OK);
+		struct twz_cost *dist = oracle(&gs, 8);
+		for (size_t sc = 0; sc < cells; sc += 3) {
+			twz_node s = twz_node_at(v, sc % g.width, sc / g.width);
+			ck_assert_uint_eq(s != TWZ_NONE, gs.walkable[sc] != 0);
+			if (s == TWZ_NONE)
+				continue;
+			for (size_t tc = 0; tc < cells; tc++) {
+				twz_node t = twz_node_at(v, tc % g.width, tc / g.width);
+				if (t == TWZ_NONE)
+					continue;
+				struct twz_cost want = dist[sc * cells + tc];
+				uint32_t cs = 0, cd = 0;
+				twz_status r = twz_cost_exact(v, s, t, &cs, &cd);
+				if (twz_test_cost_eq(want, twz_test_unreachable))
+					expect(r == TWZ_E_UNREACHABLE, "size %u: %zu -> %zu "
+					       "reachable", size, sc, tc);
+				else
+					expect(r == TWZ_OK && cs == want.straight &&
+					       cd == want.diagonal, "size %u: %zu -> %zu: "
+					       "%u+%u, Dijkstra %u+%u", size, sc, tc, cs, cd,
+					       want.straight, want.diagonal);
+			}
+		}
+		free(dist);
+		free(gs.walkable);
+	}
+	twz_close(db);
+	free(buf);
+	twz_grid_free(&g);
+}
+END_TEST
+
 /* ---- Moving AI scenarios ------------------------------------------------- */
 
 static const char *const movingai_levels[] = {
@@ -966,6 +1040,7 @@ static Suite *twz_transit_suite(void)
 	tcase_add_test(tc, test_transit_crafted_loop_bounded);
 	tcase_add_test(tc, test_transit_random_damage_safe);
 	tcase_add_test(tc, test_transit_access_golden);
+	tcase_add_test(tc, test_transit_access_agent_sizes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Access MovingAI");
