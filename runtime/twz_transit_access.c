@@ -6,11 +6,11 @@
  * allocation: a query decodes its two access lists onto the stack, in
  * pieces of PIECE entries (a node has at most max_list, checked at open).
  *
- * The pair scan stops early. With the entries of s (a) and of t (b) in
- * order of cost, d(s, a) + ref(a, b) + d(b, t) bounds every pair from
- * below (the reference cost never exceeds a distance), so a pair whose
- * bound loses to the best so far is not read from the table, and once
- * d(s, a) + d(b0, t), b0 the cheapest of t's, loses, no later a can win.
+ * The pair scan stops early: entries are taken in order of a lower
+ * bound through them (twz__access_best_pair says which), and d(s, a) +
+ * ref(a, b) + d(b, t) bounds each pair from below (the reference cost
+ * never exceeds a distance), so a pair whose bound loses to the best so
+ * far is not read from the table.
  * Doubles only filter (within 1e-6 of integers below 2^28); the winner is
  * decided exactly (dist_less).
  */
@@ -24,6 +24,8 @@ struct aentry {
 	uint32_t x, y;             /* its cell */
 	struct dist d;             /* from the query's node */
 	double value;              /* d as a double */
+	double bound;              /* value + reference cost to the other
+				      end: no pair through it costs less */
 	uint64_t row_bit;          /* row i: j in (i, row_end) */
 	uint32_t row_end;
 	unsigned ws, wd;
@@ -108,24 +110,62 @@ static inline void pair(const twz_db *db, const struct aentry *a,
 	consider(bt, c, a->i, b->i);
 }
 
+/* Each entry's bound against the cell (x, y) at the other end, then
+ * the entries in order of bound (insertion sort: a few dozen). */
+static void order_by_bound(const twz_db *db, struct aentry *e, uint32_t n,
+			   uint32_t x, uint32_t y)
+{
+	for (uint32_t k = 0; k < n; k++)
+		e[k].bound = e[k].value +
+			     reference_value(db->c.connectivity, e[k].x, e[k].y, x, y);
+	for (uint32_t k = 1; k < n; k++) {
+		struct aentry v = e[k];
+		uint32_t j = k;
+		while (j > 0 && e[j - 1].bound > v.bound) {
+			e[j] = e[j - 1];
+			j--;
+		}
+		e[j] = v;
+	}
+}
+
+static inline void node_xy(const twz_db *db, twz_node n, uint32_t *x,
+			   uint32_t *y)
+{
+	uint32_t cell = twz_le32(db->node_cell + 4 * (size_t)n);
+
+	*x = cell % db->c.width;
+	*y = cell / db->c.width;
+}
+
+/*
+ * A pair through a costs at least a's bound, d(s, a) + ref(a, t), and
+ * one through b at least d(s, b)'s lower bound ref(s, b) plus d(b, t)
+ * (ref obeys the triangle inequality and never exceeds a distance): with
+ * both lists in order of bound, the scan stops at the first a, and a row
+ * at the first b, whose bound loses to the best pair so far.
+ */
 struct best twz__access_best_pair(const twz_db *db, twz_node s, twz_node t)
 {
 	const struct twz_transit_view *tv = &db->transit;
 	struct aentry ea[PIECE], eb[PIECE];
 	struct best bt = { .found = 0 };
 	uint32_t ls = access_len(tv, s), lt = access_len(tv, t);
+	uint32_t sx, sy, tx, ty;
 
+	node_xy(db, s, &sx, &sy);
+	node_xy(db, t, &tx, &ty);
 	for (uint32_t j0 = 0; j0 < lt; j0 += PIECE) {
 		uint32_t nb = load_entries(tv, t, j0, PIECE, eb);
+		order_by_bound(db, eb, nb, sx, sy);
 		for (uint32_t i0 = 0; i0 < ls; i0 += PIECE) {
 			uint32_t na = load_entries(tv, s, i0, PIECE, ea);
+			order_by_bound(db, ea, na, tx, ty);
 			for (uint32_t k = 0; k < na; k++) {
-				/* Sorted: no later a (nor b) does better. */
-				if (bt.found && ea[k].value + eb[0].value > bt.value + 1e-6)
+				if (bt.found && ea[k].bound > bt.value + 1e-6)
 					break;
 				for (uint32_t j = 0; j < nb; j++) {
-					if (bt.found &&
-					    ea[k].value + eb[j].value > bt.value + 1e-6)
+					if (bt.found && eb[j].bound > bt.value + 1e-6)
 						break;
 					pair(db, &ea[k], &eb[j], &bt);
 				}
@@ -147,8 +187,9 @@ struct best twz__access_best_toward(const twz_db *db, twz_node x, uint32_t b)
 	eb.value = 0;
 	for (uint32_t i0 = 0; i0 < lx; i0 += PIECE) {
 		uint32_t na = load_entries(tv, x, i0, PIECE, ea);
+		order_by_bound(db, ea, na, eb.x, eb.y);
 		for (uint32_t k = 0; k < na; k++) {
-			if (bt.found && ea[k].value > bt.value + 1e-6)
+			if (bt.found && ea[k].bound > bt.value + 1e-6)
 				break;
 			pair(db, &ea[k], &eb, &bt);
 		}
