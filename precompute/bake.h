@@ -38,8 +38,10 @@ struct twz_bake_options {
 	unsigned apsp;           /* CPD: TWZ_APSP_* (apsp_dense.h) that finds
 				    the first moves; 0 one search per source */
 	int transit_access;      /* TRANSIT: 1 each node's access nodes
-				    (format 1.4, twigz build's default); 0
-				    the block lists of 1.1 */
+				    (format 1.4); 2 those where they take
+				    less memory than the block lists, else
+				    1.1 (twigz build's default); 0 the
+				    block lists of 1.1 */
 };
 
 /* Row layouts the bake can write. */

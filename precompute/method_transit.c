@@ -663,6 +663,39 @@ int twz_bake_transit(const struct twz_grid *g,
 	if (opt->transit_access &&
 	    twz_transit_access_build(out, opt, err) != 0)
 		goto out;
+	/* Auto (twigz build): the layout that takes less memory once open.
+	 * Access entries take 8 bytes, a 1.1 distance decoded at open 4 (at
+	 * least); where cells keep more than about half their block list
+	 * (open ground), the block lists are the smaller. */
+	uint64_t access_bytes = 0, list_bytes = 0;
+	if (opt->transit_access == 2 && out->access) {
+		uint8_t *nodes, *table;
+		size_t tsize;
+		if (twz_transit_access_sections(out, &nodes, &table, &tsize) != 0) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory",
+					   opt->name);
+			goto out;
+		}
+		free(nodes);
+		free(table);
+		uint32_t blocks = out->graph.cols * out->graph.rows;
+		access_bytes = out->access_count * TWZ_AE_SIZE +
+			       (uint64_t)out->access_transits * TWZ_AN_SIZE + tsize +
+			       4 * ((uint64_t)out->graph.node_count + 1);
+		list_bytes = 4 * (out->node_dist_count + out->table_count +
+				  out->block_transit_first[blocks] +
+				  out->transit_count) +
+			     (uint64_t)TWZ_TB_SIZE * (blocks + 1);
+	}
+	if (opt->transit_access == 2 && access_bytes > list_bytes) {
+		free(out->access_first);
+		free(out->access);
+		free(out->access_node);
+		free(out->access_old);
+		out->access_first = NULL;
+		out->access = NULL;
+		out->access_node = out->access_old = NULL;
+	}
 	if (twz_transit_access_fits(out)) {
 		free(out->node_dist);  /* the access entries replace it */
 		out->node_dist = NULL;
