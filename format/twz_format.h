@@ -156,6 +156,9 @@ enum twz_codec {
 /* 1.4: rows are inline-summarised (INLINE_RECORDS + REGIONS +
  * INLINE_ROWS, below, replace the 1.0 and 1.1 row sections). */
 #define TWZ_FEATURE_CPD_INLINE (1u << 6)
+/* 1.4: a TRANSIT file of the access-node layout (FORMAT.md 5j): kinds
+ * 112..115 replace 33..37. */
+#define TWZ_FEATURE_TRANSIT_ACCESS (1u << 7)
 /* 1.4: some zstd sections are stored as independently compressed
  * chunks behind a chunk directory (TWZ_SF_CHUNKED, below). */
 #define TWZ_FEATURE_CHUNKED_SECTIONS (1u << 8)
@@ -163,7 +166,8 @@ enum twz_codec {
 	(TWZ_FEATURE_DIRECTION_SYMBOLS | TWZ_FEATURE_BUCKETED_ROWS | \
 	 TWZ_FEATURE_NARROW_CELL_NODE | TWZ_FEATURE_JUNCTIONS | \
 	 (1u << 3) /* graph levels */ | (1u << 4) /* navmesh levels */ | \
-	 TWZ_FEATURE_CPD_INLINE | TWZ_FEATURE_CHUNKED_SECTIONS)
+	 TWZ_FEATURE_CPD_INLINE | TWZ_FEATURE_TRANSIT_ACCESS | \
+	 TWZ_FEATURE_CHUNKED_SECTIONS)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {
@@ -235,6 +239,16 @@ enum twz_junction_section_kind {
 #define TWZ_JR_STRAIGHT 4          /* i32    straight part of the difference */
 #define TWZ_JR_DIAGONAL 8          /* i32    diagonal part */
 #define TWZ_JR_SIZE 12
+
+/* 1.4, TWZ_FEATURE_TRANSIT_ACCESS (FORMAT.md 5j): */
+enum twz_access_section_kind {
+	TWZ_SECTION_ACCESS_FIRST = 112,   /* u32[node_count+1]: into ACCESS */
+	TWZ_SECTION_ACCESS = 113,         /* TWZ_AE_SIZE bytes an access node */
+	TWZ_SECTION_ACCESS_NODES = 114,   /* TWZ_AN_SIZE bytes a transit node */
+	TWZ_SECTION_ACCESS_TABLE = 115,   /* bit-packed rows, + TWZ_AT_PAD */
+};
+#define TWZ_SECTION_ACCESS_FIRST_KIND 112
+#define TWZ_SECTION_ACCESS_MAX 115
 /* Bound of arrays indexed by any known section kind. */
 #define TWZ_SECTION_KIND_LIMIT 256
 
@@ -287,6 +301,34 @@ static inline void twz_transit_reference(unsigned connectivity, uint32_t dx,
 	}
 }
 _Static_assert(TWZ_SECTION_TRANSIT_MAX < TWZ_SECTION_KIND_LIMIT, "kinds");
+
+/* ACCESS entry: one access node of a node, entries of a node sorted by
+ * exact cost, then transit index. */
+#define TWZ_AE_TRANSIT 0           /* u32    transit index */
+#define TWZ_AE_STRAIGHT 4          /* u16    straight moves to it */
+#define TWZ_AE_DIAGONAL 6          /* u16    diagonal moves to it */
+#define TWZ_AE_SIZE 8
+/* ACCESS_NODES record: a transit node and its row of ACCESS_TABLE. */
+#define TWZ_AN_NODE 0              /* u32    node */
+#define TWZ_AN_X 4                 /* u16    its cell */
+#define TWZ_AN_Y 6                 /* u16 */
+#define TWZ_AN_ROW_END 8           /* u32    row holds j in (i, row_end) */
+#define TWZ_AN_WIDTH_S 12          /* u8     bits of a straight field */
+#define TWZ_AN_WIDTH_D 13          /* u8     bits of a diagonal field */
+#define TWZ_AN_RESERVED 14         /* u16    zero */
+#define TWZ_AN_ROW_BIT 16          /* u64    row's first bit in the table */
+#define TWZ_AN_BASE_S 24           /* i32    added to every straight field */
+#define TWZ_AN_BASE_D 28           /* i32    ... diagonal field */
+#define TWZ_AN_SIZE 32
+#define TWZ_AN_MAX_WIDTH 28        /* bits a field, at most */
+/* Zero bytes after the last row: a reader loads 8 bytes at a field. */
+#define TWZ_AT_PAD 8
+/* w bits (at most 2 TWZ_AN_MAX_WIDTH) of ACCESS_TABLE from bit on, the
+ * first bit in the lowest of its byte. */
+#define TWZ_ACCESS_BITS(table, bit, w) \
+	((w) ? (twz_le64((table) + ((bit) >> 3)) >> ((bit) & 7)) & \
+		       ((UINT64_C(1) << (w)) - 1) \
+	     : 0)
 
 /* A run holds the first target (in node order) it covers and a move. */
 #define TWZ_RUN_SYMBOL_BITS 4

@@ -236,7 +236,10 @@ static uint64_t transit_limit(const struct twz_container *c,
 	case TWZ_SECTION_TRANSIT_TABLE:
 		return pr->dist_bytes * (m * (m ? m - 1 : 0) / 2);
 	case TWZ_SECTION_TRANSIT_ROW_OFFSETS:
+	case TWZ_SECTION_ACCESS_FIRST:
 		return 4 * (n + 1);
+	case TWZ_SECTION_ACCESS_NODES:
+		return TWZ_AN_SIZE * m;
 	}
 	*exact = 0;
 	switch (kind) {
@@ -247,6 +250,12 @@ static uint64_t transit_limit(const struct twz_container *c,
 		return pr->dist_bytes * n * list;
 	case TWZ_SECTION_TRANSIT_RUNS:
 		return 4 * min64(TWZ_MAX_RUNS, n * (1 + near));
+	case TWZ_SECTION_ACCESS:
+		return TWZ_AE_SIZE * n * list;
+	case TWZ_SECTION_ACCESS_TABLE:
+		/* m <= node_count < 2^26: no overflow */
+		return (m * (m ? m - 1 : 0) / 2 * 2 * TWZ_AN_MAX_WIDTH + 7) / 8 +
+		       TWZ_AT_PAD;
 	}
 	return UINT64_MAX;
 }
@@ -300,8 +309,7 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 	if ((c->required_features & TWZ_FEATURE_JUNCTIONS) &&
 	    kind >= TWZ_SECTION_JUNCTION_FIRST && kind <= TWZ_SECTION_JUNCTION_MAX)
 		return twz_junctions_raw_limit(c, kind, exact);
-	if (c->method != TWZ_METHOD_TRANSIT || !pr ||
-	    kind < TWZ_SECTION_TRANSIT_FIRST || kind > TWZ_SECTION_TRANSIT_MAX)
+	if (c->method != TWZ_METHOD_TRANSIT || !pr || !twz_transit_kind(c, kind))
 		return UINT64_MAX;
 	return transit_limit(c, pr, kind, exact);
 }
@@ -323,5 +331,8 @@ twz_status twz_validate_content(const struct twz_container *c,
 		return twz_validate_junctions(c, v);
 	if (c->method == TWZ_METHOD_TRANSIT)
 		return twz_validate_transit(c, v);
+	/* Access nodes are a TRANSIT layout. */
+	if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
+		return TWZ_E_DAMAGED;
 	return twz_validate_cpd(c, v);
 }

@@ -124,6 +124,18 @@ twz_status twz_transit_params_read(const struct twz_container *c,
 				   const uint8_t *p,
 				   struct twz_tparams *pr);
 
+/* Whether kind is a TRANSIT kind the reader decodes in c: 32 to 39, and
+ * 112 to 115 in a file of the access-node layout (1.4). */
+static inline int twz_transit_kind(const struct twz_container *c,
+				   uint32_t kind)
+{
+	if (kind >= TWZ_SECTION_TRANSIT_FIRST && kind <= TWZ_SECTION_TRANSIT_MAX)
+		return 1;
+	return (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS) &&
+	       kind >= TWZ_SECTION_ACCESS_FIRST_KIND &&
+	       kind <= TWZ_SECTION_ACCESS_MAX;
+}
+
 /* The most transit nodes one block's list can hold: the cells of its
  * ring, the border of a square of (2 inner + 1) side + 1 cells a side,
  * and no more than max_list. */

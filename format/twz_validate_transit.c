@@ -10,6 +10,7 @@
  */
 #include "twz_validate_grid.h"
 #include "twz_validate_method.h"
+#include "twz_validate_transit.h"
 
 static const uint32_t required[] = {
 	TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_CELL, TWZ_SECTION_NODE_COMPONENT,
@@ -53,8 +54,11 @@ twz_status twz_transit_params_read(const struct twz_container *c,
 	if (pr->inner == 0 || pr->outer < 2 * (uint64_t)pr->inner ||
 	    pr->outer > TWZ_MAX_SIDE)
 		return TWZ_E_DAMAGED;
+	/* The access-node layout (1.4) has no distance planes. */
 	if (pr->m > c->node_count ||
-	    (pr->dist_bytes != 4 && pr->dist_bytes != 8))
+	    ((c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
+		     ? pr->dist_bytes != 0
+		     : pr->dist_bytes != 4 && pr->dist_bytes != 8))
 		return TWZ_E_DAMAGED;
 	if (pr->max_list > TWZ_TRANSIT_MAX_LIST)
 		return TWZ_E_LIMIT;
@@ -82,8 +86,8 @@ static struct block block_at(const uint8_t *blk, uint32_t b)
 	};
 }
 
-static inline uint32_t block_of(const struct twz_container *c,
-				const struct twz_tparams *pr, uint32_t cell)
+uint32_t twz_transit_block_of(const struct twz_container *c,
+			      const struct twz_tparams *pr, uint32_t cell)
 {
 	uint32_t x = cell % c->width, y = cell / c->width;
 
@@ -97,9 +101,9 @@ static inline uint32_t block_of(const struct twz_container *c,
 
 /* Whether cell lies on the ring of block (bx, by): the border of its
  * inner box, where the transit nodes of the block are chosen. */
-static int on_ring(const struct twz_container *c,
-		   const struct twz_tparams *pr, uint32_t bx,
-		   uint32_t by, uint32_t cell)
+int twz_transit_on_ring(const struct twz_container *c,
+			const struct twz_tparams *pr, uint32_t bx, uint32_t by,
+			uint32_t cell)
 {
 	int64_t x = cell % c->width, y = cell / c->width;
 	int64_t x0 = pr->ox + ((int64_t)bx - pr->inner) * pr->side;
@@ -144,7 +148,7 @@ static twz_status check_blocks(const struct twz_container *c,
 		if (r.n1 == r.n0 && r.l1 != r.l0)
 			return TWZ_E_DAMAGED;
 		for (uint32_t n = r.n0; n < r.n1; n++)
-			if (block_of(c, pr, at32(node_cell, n)) != b)
+			if (twz_transit_block_of(c, pr, at32(node_cell, n)) != b)
 				return TWZ_E_DAMAGED;
 		/* Ascending transit indices whose nodes lie on the block's
 		 * ring, in its outer square: queries walk to them with local
@@ -155,9 +159,9 @@ static twz_status check_blocks(const struct twz_container *c,
 			if (i >= pr->m || (l > r.l0 && i <= at32(lists, l - 1)))
 				return TWZ_E_DAMAGED;
 			uint32_t cell = at32(node_cell, at32(nodes, i));
-			if (!on_ring(c, pr, bx, by, cell))
+			if (!twz_transit_on_ring(c, pr, bx, by, cell))
 				return TWZ_E_DAMAGED;
-			uint32_t ab = block_of(c, pr, cell);
+			uint32_t ab = twz_transit_block_of(c, pr, cell);
 			if (ab == UINT32_MAX)
 				return TWZ_E_DAMAGED;
 			uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
@@ -235,9 +239,6 @@ static twz_status check_table(const struct twz_container *c,
 	return TWZ_OK;
 }
 
-/* Block coordinates packed into one u32: both are below 2^14. */
-#define BX_BITS 14
-#define BX_MASK ((1u << BX_BITS) - 1)
 
 /*
  * A local row answers the targets near its source: every run after the
@@ -246,6 +247,25 @@ static twz_status check_table(const struct twz_container *c,
  * the local rows at most node_count (1 + near) runs (FORMAT.md, section
  * 10a). where (node_count entries) receives each node's block, packed.
  */
+twz_status twz_transit_check_rows(const struct twz_container *c,
+				  const struct twz_tparams *pr,
+				  const uint8_t *offsets, const uint8_t *runs,
+				  const uint32_t *where)
+{
+	for (uint32_t s = 0; s < c->node_count; s++) {
+		uint32_t a = where[s], ax = a & BX_MASK, ay = a >> BX_BITS;
+		uint32_t hi = at32(offsets, (uint64_t)s + 1);
+		for (uint32_t k = at32(offsets, s) + 1; k < hi; k++) {
+			uint32_t w = where[at32(runs, k) >> TWZ_RUN_SYMBOL_BITS];
+			uint32_t tx = w & BX_MASK, ty = w >> BX_BITS;
+			if ((tx > ax ? tx - ax : ax - tx) > pr->outer ||
+			    (ty > ay ? ty - ay : ay - ty) > pr->outer)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
 static twz_status check_local_rows(const struct twz_container *c,
 				   const struct twz_tparams *pr,
 				   const uint8_t *blk, const uint8_t *offsets,
@@ -261,18 +281,7 @@ static twz_status check_local_rows(const struct twz_container *c,
 		for (uint32_t n = r.n0; n < r.n1; n++)
 			where[n] = packed;
 	}
-	for (uint32_t s = 0; s < c->node_count; s++) {
-		uint32_t a = where[s], ax = a & BX_MASK, ay = a >> BX_BITS;
-		uint32_t hi = at32(offsets, (uint64_t)s + 1);
-		for (uint32_t k = at32(offsets, s) + 1; k < hi; k++) {
-			uint32_t w = where[at32(runs, k) >> TWZ_RUN_SYMBOL_BITS];
-			uint32_t tx = w & BX_MASK, ty = w >> BX_BITS;
-			if ((tx > ax ? tx - ax : ax - tx) > pr->outer ||
-			    (ty > ay ? ty - ay : ay - ty) > pr->outer)
-				return TWZ_E_DAMAGED;
-		}
-	}
-	return TWZ_OK;
+	return twz_transit_check_rows(c, pr, offsets, runs, where);
 }
 
 twz_status twz_validate_transit(const struct twz_container *c,
@@ -285,6 +294,8 @@ twz_status twz_validate_transit(const struct twz_container *c,
 	 * sections in a TRANSIT file, which has none. */
 	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
 		return TWZ_E_DAMAGED;
+	if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
+		return twz_validate_transit_access(c, v);
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
 		if (!v->data[required[i]])
 			return TWZ_E_DAMAGED;

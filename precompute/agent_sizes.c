@@ -163,6 +163,9 @@ static int lay_out(struct twz_out_file *out, struct layer *ly,
 	}
 	out->h = ly[0].f.h;
 	out->h.minor = TWZ_LAYER_FORMAT_MINOR;
+	for (unsigned l = 0; l < layers; l++)  /* 1.4 when a layer is */
+		if (ly[l].f.h.minor > out->h.minor)
+			out->h.minor = ly[l].f.h.minor;
 	size_t tsize;
 	uint8_t *table = agent_table(req, layer_of, ly, layers, &tsize);
 	unsigned j = 0;

@@ -42,6 +42,11 @@ struct twz_bake_options {
 	uint64_t chunk;          /* store the row and distance sections as
 				    zstd chunks of about this many bytes
 				    (format 1.4, --chunk); 0 one frame */
+	int transit_access;      /* TRANSIT: 1 each node's access nodes
+				    (format 1.4); 2 those where they take
+				    less memory than the block lists, else
+				    1.1 (twigz build's default); 0 the
+				    block lists of 1.1 */
 };
 
 /* Row layouts the bake can write. */

@@ -498,6 +498,10 @@ void twz_transit_db_free(struct twz_transit_db *db)
 	free(db->table);
 	free(db->row_offsets);
 	free(db->runs);
+	free(db->access_first);
+	free(db->access);
+	free(db->access_node);
+	free(db->access_old);
 	memset(db, 0, sizeof *db);
 }
 
@@ -639,6 +643,55 @@ out:
 	return rc;
 }
 
+int twz_transit_finish_layout(struct twz_transit_db *out,
+			      const struct twz_bake_options *opt,
+			      struct twz_error *err)
+{
+	/* Format 1.1's layout stores whole block lists; the newer one, each
+	 * node's access nodes. */
+	if (opt->transit_access &&
+	    twz_transit_access_build(out, opt, err) != 0)
+		return -1;
+	/* Auto (twigz build): the layout that takes less memory once open.
+	 * Access entries take 8 bytes, a 1.1 distance decoded at open 4 (at
+	 * least); where cells keep more than about half their block list
+	 * (open ground), the block lists are the smaller. */
+	uint64_t access_bytes = 0, list_bytes = 0;
+	if (opt->transit_access == 2 && out->access) {
+		uint8_t *nodes, *table;
+		size_t tsize;
+		if (twz_transit_access_sections(out, &nodes, &table, &tsize) != 0) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory",
+					   opt->name);
+			return -1;
+		}
+		free(nodes);
+		free(table);
+		uint32_t blocks = out->graph.cols * out->graph.rows;
+		access_bytes = out->access_count * TWZ_AE_SIZE +
+			       (uint64_t)out->access_transits * TWZ_AN_SIZE + tsize +
+			       4 * ((uint64_t)out->graph.node_count + 1);
+		list_bytes = 4 * (out->node_dist_count + out->table_count +
+				  out->block_transit_first[blocks] +
+				  out->transit_count) +
+			     (uint64_t)TWZ_TB_SIZE * (blocks + 1);
+	}
+	if (opt->transit_access == 2 && access_bytes > list_bytes) {
+		free(out->access_first);
+		free(out->access);
+		free(out->access_node);
+		free(out->access_old);
+		out->access_first = NULL;
+		out->access = NULL;
+		out->access_node = out->access_old = NULL;
+	}
+	if (twz_transit_access_fits(out)) {
+		free(out->node_dist);  /* the access entries replace it */
+		out->node_dist = NULL;
+	}
+	return 0;
+}
+
 /* Shard index of count (1 of 1: the whole bake); the rows and table rows
  * of other shards are left empty. */
 static int bake_transit(const struct twz_grid *g,
@@ -664,9 +717,13 @@ static int bake_transit(const struct twz_grid *g,
 	}
 	if (stage_select(&st, opt, tindex, err) != 0)
 		goto out;
-	twz_transit_shard_range(out, index, count, &st.range);
+	twz_transit_shard_range(out, index ? index : 1, count, &st.range);
 	if (stage_local(&st, opt, err) != 0 ||
 	    stage_table(&st, opt, tindex, err) != 0)
+		goto out;
+	/* A shard's rows are a part (index 0 is the whole bake): its
+	 * merge finishes the layout. */
+	if (index == 0 && twz_transit_finish_layout(out, opt, err) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -681,7 +738,7 @@ int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err)
 {
-	return bake_transit(g, opt, topt, 1, 1, out, err);
+	return bake_transit(g, opt, topt, 0, 1, out, err);
 }
 
 int twz_bake_transit_shard(const struct twz_grid *g,
@@ -781,6 +838,43 @@ static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
 	return pl.out;
 }
 
+/* The access-node layout (format 1.4, FORMAT.md 5e) after the three
+ * node sections: PARAMS, the local rows, and kinds 112 to 115. */
+static void access_file(const struct twz_transit_db *db, uint8_t *params,
+			struct twz_out_file *f)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint8_t *acc = malloc(db->access_count ? db->access_count * TWZ_AE_SIZE : 1);
+	uint8_t *nodes, *table;
+	size_t table_size = 0;
+
+	f->h.minor = 4;
+	f->h.required_features |= TWZ_FEATURE_TRANSIT_ACCESS;
+	twz_put32(params + TWZ_TP_TRANSITS, db->access_transits);
+	twz_put32(params + TWZ_TP_MAX_LIST, db->max_access);
+	twz_put32(params + TWZ_TP_DIST_BYTES, 0);
+	if (acc)
+		for (uint64_t k = 0; k < db->access_count; k++) {
+			uint8_t *e = acc + k * TWZ_AE_SIZE;
+			twz_put32(e + TWZ_AE_TRANSIT, db->access[k].transit);
+			twz_put16(e + TWZ_AE_STRAIGHT, db->access[k].straight);
+			twz_put16(e + TWZ_AE_DIAGONAL, db->access[k].diagonal);
+		}
+	if (twz_transit_access_sections(db, &nodes, &table, &table_size) != 0)
+		nodes = table = NULL;
+	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_ROW_OFFSETS, db->row_offsets,
+			 (size_t)tg->node_count + 1);
+	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
+	twz_out_add_le32(f, TWZ_SECTION_ACCESS_FIRST, db->access_first,
+			 (size_t)tg->node_count + 1);
+	twz_out_add_owned(f, TWZ_SECTION_ACCESS, acc,
+			  (size_t)db->access_count * TWZ_AE_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_ACCESS_NODES, nodes,
+			  (size_t)db->access_transits * TWZ_AN_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_ACCESS_TABLE, table, table_size);
+}
+
 /* The sections of db, into f. */
 static void transit_file(const struct twz_transit_db *db,
 			 const struct twz_grid *g,
@@ -790,9 +884,12 @@ static void transit_file(const struct twz_transit_db *db,
 	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	size_t cells = (size_t)tg->width * tg->height;
+	int access = twz_transit_access_fits(db);
 	struct planes probe = { &db->graph, 4, 1, NULL, 0, 0 };
-	visit_node_dist(db, &probe);
-	visit_table(db, &probe);
+	if (!access) {
+		visit_node_dist(db, &probe);
+		visit_table(db, &probe);
+	}
 	unsigned width = probe.fits16 ? 4 : 8;
 
 	memset(params, 0, TWZ_TP_SIZE);
@@ -828,6 +925,11 @@ static void transit_file(const struct twz_transit_db *db,
 	twz_out_add_le32(f, TWZ_SECTION_CELL_NODE, tg->cell_node, cells);
 	twz_out_add_le32(f, TWZ_SECTION_NODE_CELL, tg->node_cell, tg->node_count);
 	twz_out_add_le32(f, TWZ_SECTION_NODE_COMPONENT, tg->node_comp, tg->node_count);
+	if (access) {
+		free(blk);
+		access_file(db, params, f);
+		return;
+	}
 	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
 	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_BLOCKS, blk,
 			  ((size_t)blocks + 1) * TWZ_TB_SIZE);

@@ -438,6 +438,10 @@ int twz_shard_merge_transit(struct twz_part *const *by_index, unsigned count,
 		if (part_results(by_index[k], &db, &pos, err) != 0)
 			goto done;
 	db.run_count = total;
+	/* twigz build's choice of layout (cmd_build.c), made on the whole. */
+	opt.transit_access = opt.layout != TWZ_LAYOUT_BUCKETED ? 2 : 0;
+	if (twz_transit_finish_layout(&db, &opt, err) != 0)
+		goto done;
 
 	if (twz_transit_encode(&db, grid, &opt, &file, &file_len, err) != 0 ||
 	    twz_part_write_db(file, file_len, out, err) != 0)

@@ -95,6 +95,14 @@ struct twz_tdist {
 	uint32_t diagonal;
 };
 
+/* An access node of a node (FORMAT.md 5e): its index among the access
+ * transit nodes, and the exact distance to it. */
+struct twz_access {
+	uint32_t transit;
+	uint16_t straight;
+	uint16_t diagonal;
+};
+
 /* The baked TRANSIT database. */
 struct twz_transit_db {
 	struct twz_graph graph;
@@ -115,8 +123,20 @@ struct twz_transit_db {
 	uint32_t *row_offsets;         /* [node_count+1], into runs */
 	uint32_t *runs;                /* start << 4 | symbol */
 	uint64_t run_count;
+	/* access nodes (method_transit_access.c): each node's, sorted by
+	 * exact cost, naming the transit nodes some node accesses, ordered
+	 * by region, then node */
+	uint32_t *access_first;        /* [node_count+1]: into access */
+	struct twz_access *access;
+	uint64_t access_count;
+	uint32_t max_access;
+	int access_fits;               /* every distance fits 16 bits */
+	uint32_t access_transits;      /* M' */
+	uint32_t *access_node;         /* [M']: node */
+	uint32_t *access_old;          /* [M']: its index among the M */
 	/* statistics */
 	double select_seconds;
+	double access_seconds;
 	double local_seconds;
 	double table_seconds;
 	uint64_t searched_nodes;       /* nodes settled by the local searches */
@@ -152,6 +172,29 @@ int twz_bake_transit_shard(const struct twz_grid *g,
 			   const struct twz_transit_options *topt,
 			   unsigned index, unsigned count,
 			   struct twz_transit_db *out, struct twz_error *err);
+
+/* Each node's access nodes from db's distances and table (the last stage
+ * of twz_bake_transit). 0, or -1 with err set. */
+int twz_transit_access_build(struct twz_transit_db *db,
+			     const struct twz_bake_options *opt,
+			     struct twz_error *err);
+
+/* The layout stage of a whole bake (or of a merge of shards): each
+ * node's access nodes when opt->transit_access asks for them, kept when
+ * they are the smaller (transit_access 2). 0, or -1 with err set. */
+int twz_transit_finish_layout(struct twz_transit_db *db,
+			      const struct twz_bake_options *opt,
+			      struct twz_error *err);
+
+/* Whether db can be written in the access-node layout (every distance
+ * to an access node fits 16 bits); else it is written in 1.1's. */
+int twz_transit_access_fits(const struct twz_transit_db *db);
+
+/* The ACCESS_NODES records and the ACCESS_TABLE bits of db (malloc'd).
+ * 0, or -1 out of memory. */
+int twz_transit_access_sections(const struct twz_transit_db *db,
+				uint8_t **nodes, uint8_t **table,
+				size_t *table_size);
 
 struct twz_out_file;
 

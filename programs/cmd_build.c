@@ -242,6 +242,9 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		return rc;
 	if (b->transit_opts && !b->transit)
 		return twz_cli_usage("%s", "--transit-* options need --method transit");
+	/* TRANSIT: --format 1.1 keeps the block lists; else access nodes
+	 * (format 1.4) where they are the smaller. */
+	b->opt.transit_access = b->opt.layout != TWZ_LAYOUT_BUCKETED ? 2 : 0;
 	if ((b->shard || b->mpi) && b->agents.count > 1)
 		return twz_cli_usage("%s", "--shard and --mpi bake one agent size: not with --agent-sizes");
 	if (b->mpi && b->shard)
@@ -385,6 +388,17 @@ static int build_transit(const struct twz_grid *grid,
 			tg->cols, tg->rows, tg->side, db.transit_count,
 			db.max_block_transits, db.run_count, db.select_seconds,
 			db.local_seconds, db.table_seconds);
+		if (twz_transit_access_fits(&db))
+			fprintf(stderr, "twigz: access nodes: %.2f a node on average, "
+				"at most %u; %u transit nodes in the table; %.2fs\n",
+				tg->node_count ? (double)db.access_count / tg->node_count : 0.0,
+				db.max_access, db.access_transits, db.access_seconds);
+		else if (db.access_count)
+			fprintf(stderr, "twigz: access nodes: %.2f a node on average, "
+				"at most %u: no smaller in memory than the block "
+				"lists, written as format 1.1\n",
+				tg->node_count ? (double)db.access_count / tg->node_count : 0.0,
+				db.max_access);
 	}
 out:
 	twz_transit_db_free(&db);

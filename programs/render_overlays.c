@@ -688,7 +688,7 @@ static int transit_prepare(struct twz_scene *sc, struct twz_overlay_item *it,
 	d->g.nodes = NULL;
 	for (uint32_t i = 0; i < tp.transit_count; i++) {
 		uint32_t x = 0, y = 0;
-		twz_node_xy(db, twz_le32(tp.nodes + 4 * (size_t)i), &x, &y);
+		twz_node_xy(db, twz_le32(tp.nodes + (size_t)tp.node_stride * i), &x, &y);
 		d->cell[i] = y << 16 | x;
 	}
 	it->data = d;

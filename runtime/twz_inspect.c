@@ -59,8 +59,7 @@ int twz_inspect_section_bytes(const twz_db *db, uint32_t i,
 	 * frees what it inflated once its back end has derived its own
 	 * tables from it: only the latter is inflated again. */
 	int transit = db->c.method == TWZ_METHOD_TRANSIT &&
-		      s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
-		      s->kind <= TWZ_SECTION_TRANSIT_MAX;
+		      twz_transit_kind(&db->c, s->kind);
 	if ((s->kind > TWZ_SECTION_KIND_MAX && !transit) ||
 	    s->codec != TWZ_CODEC_ZSTD)
 		return 1;
@@ -240,7 +239,8 @@ int twz_inspect_transit(const twz_db *db, struct twz_transit_params *out)
 	out->cols = tv->cols;
 	out->rows = tv->rows;
 	out->transit_count = tv->transit_count;
-	out->nodes = tv->nodes;
+	out->nodes = tv->access ? tv->access_nodes + TWZ_AN_NODE : tv->nodes;
+	out->node_stride = tv->access ? TWZ_AN_SIZE : 4;
 	return 0;
 }
 

@@ -110,8 +110,7 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 	for (uint32_t i = 0; i < db->c.section_count; i++) {
 		const struct twz_section_ref *s = &db->c.sections[i];
 		/* Kinds from a newer minor version are not ours to read. */
-		int transit = pr && s->kind >= TWZ_SECTION_TRANSIT_FIRST &&
-			      s->kind <= TWZ_SECTION_TRANSIT_MAX;
+		int transit = pr && twz_transit_kind(&db->c, s->kind);
 		int junction = (db->c.required_features & TWZ_FEATURE_JUNCTIONS) &&
 			       s->kind >= TWZ_SECTION_JUNCTION_FIRST &&
 			       s->kind <= TWZ_SECTION_JUNCTION_MAX;

@@ -32,12 +32,11 @@
  *   d(x, a) + D(a, b) whenever b is outside the outer square of x's block
  *   X: the chunked walk below rests on it.
  */
-#include "twz_backend.h"
+#include "twz_transit_query.h"
 
 #include <stdlib.h>
 
 #define FAR32 0xFFFFFFFFu
-#define SQRT2 1.41421356237309504880
 
 static inline uint32_t u32_at(const uint8_t *base, size_t i)
 {
@@ -114,11 +113,6 @@ static inline const uint8_t *block_record(const struct twz_transit_view *tv,
  * when every count fits, else 8 (two u32, UINT32_MAX: unreachable).
  */
 
-/* An exact cost (straight, diagonal); far when unreachable. */
-struct dist {
-	uint64_t s, d;
-	int far;
-};
 
 static inline struct dist entry_at(const struct twz_transit_view *tv,
 				   const uint8_t *base, uint64_t k)
@@ -237,14 +231,27 @@ static twz_status transit_init(twz_db *db)
 	tv->outer = twz_le32(p + TWZ_TP_OUTER);
 	tv->transit_count = twz_le32(p + TWZ_TP_TRANSITS);
 	tv->dist_bytes = twz_le32(p + TWZ_TP_DIST_BYTES);
+	tv->row_offsets = v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS];
+	tv->runs = v->data[TWZ_SECTION_TRANSIT_RUNS];
+	tv->run_count = v->size[TWZ_SECTION_TRANSIT_RUNS] / 4;
+	db->run_count = tv->run_count;
+	tv->access = (db->c.required_features & TWZ_FEATURE_TRANSIT_ACCESS) != 0;
+	if (tv->access) {
+		/* Read in place: nothing is decoded at open. */
+		tv->access_first = v->data[TWZ_SECTION_ACCESS_FIRST];
+		tv->access_entries = v->data[TWZ_SECTION_ACCESS];
+		tv->access_nodes = v->data[TWZ_SECTION_ACCESS_NODES];
+		tv->access_table = v->data[TWZ_SECTION_ACCESS_TABLE];
+		tv->node_dist_count = v->size[TWZ_SECTION_ACCESS] / TWZ_AE_SIZE;
+		tv->table_count = (uint64_t)tv->transit_count *
+				  (tv->transit_count ? tv->transit_count - 1 : 0) / 2;
+		return TWZ_OK;
+	}
 	tv->node_dist_count = v->size[TWZ_SECTION_TRANSIT_NODE_DIST] / tv->dist_bytes;
 	tv->table_count = v->size[TWZ_SECTION_TRANSIT_TABLE] / tv->dist_bytes;
 	tv->blocks = v->data[TWZ_SECTION_TRANSIT_BLOCKS];
 	tv->lists = v->data[TWZ_SECTION_TRANSIT_LISTS];
 	tv->nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
-	tv->row_offsets = v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS];
-	tv->runs = v->data[TWZ_SECTION_TRANSIT_RUNS];
-	tv->run_count = v->size[TWZ_SECTION_TRANSIT_RUNS] / 4;
 
 	struct converter nc = { db, v->data[TWZ_SECTION_TRANSIT_NODE_DIST],
 				tv->node_dist_count, NULL, 0 };
@@ -267,7 +274,6 @@ static twz_status transit_init(twz_db *db)
 	convert_table(db, &tc);
 	tv->node_dist = tv->node_dist_own;
 	tv->table = tv->table_own;
-	db->run_count = tv->run_count;
 	/* The planes are not read again: free them when inflated. */
 	for (uint32_t k = TWZ_SECTION_TRANSIT_NODE_DIST; k <= TWZ_SECTION_TRANSIT_TABLE; k++)
 		if (db->inflated[k]) {
@@ -314,53 +320,6 @@ static inline struct dist table_at(const struct twz_transit_view *tv,
 	return i <= j ? table_row_at(tv, i, j) : table_row_at(tv, j, i);
 }
 
-/*
- * a < b exactly: a.s + a.d sqrt2 < b.s + b.d sqrt2. Stored distances are
- * below 2^26 (validated), so sums of three are below 2^28 and the squares
- * below fit 64 bits.
- */
-static inline int dist_less(struct dist a, struct dist b)
-{
-	int64_t ds = (int64_t)a.s - (int64_t)b.s;  /* ds < dd sqrt2 */
-	int64_t dd = (int64_t)b.d - (int64_t)a.d;
-
-	if (ds < 0 && dd >= 0)
-		return 1;
-	if (ds >= 0 && dd <= 0)
-		return 0;
-	if (ds >= 0)
-		return ds * ds < 2 * dd * dd;
-	return ds * ds > 2 * dd * dd;
-}
-
-/*
- * Keeps the least of many costs. The double is a filter only: it is
- * within 1e-7 of the exact value (integers below 2^28), so a cost more
- * than 1e-6 above the best double cannot be less, and anything nearer is
- * decided exactly.
- */
-struct best {
-	struct dist cost;
-	double value;
-	uint32_t a, b;             /* transit indices of the winning pair */
-	int found;
-};
-
-static inline void consider(struct best *bt, struct dist c, uint32_t a,
-			    uint32_t b)
-{
-	double v = (double)c.s + (double)c.d * SQRT2;
-
-	if (bt->found && v > bt->value + 1e-6)
-		return;
-	if (bt->found && !dist_less(c, bt->cost))
-		return;
-	bt->cost = c;
-	bt->value = v;
-	bt->a = a;
-	bt->b = b;
-	bt->found = 1;
-}
 
 /* A block's transit list and the distances of one of its nodes to it. */
 struct side {
@@ -381,22 +340,6 @@ static inline void side_of(const twz_db *db, twz_node n, const struct spot *p,
 		   (uint64_t)(n - twz_le32(r + TWZ_TB_FIRST_NODE)) * sd->count;
 }
 
-/* The reference cost between two cells as a double: a lower bound on
- * every distance between them. */
-static inline double reference_value(const twz_db *db, uint32_t ax,
-				     uint32_t ay, uint32_t bx, uint32_t by)
-{
-	uint32_t rs, rd;
-
-	twz_transit_reference(db->c.connectivity, ax > bx ? ax - bx : bx - ax,
-			      ay > by ? ay - by : by - ay, &rs, &rd);
-	return (double)rs + (double)rd * SQRT2;
-}
-
-static inline double dist_value(struct dist d)
-{
-	return (double)d.s + (double)d.d * SQRT2;
-}
 
 /*
  * A reachable entry of a block list, decoded once per query: lists of up
@@ -419,7 +362,7 @@ static inline void try_pair(const twz_db *db, const struct entry *a,
 			    const struct entry *b, struct best *bt)
 {
 	if (bt->found &&
-	    a->value + b->value + reference_value(db, a->x, a->y, b->x, b->y) >
+	    a->value + b->value + reference_value(db->c.connectivity, a->x, a->y, b->x, b->y) >
 		    bt->value + 1e-6)
 		return;
 	struct dist ab = table_at(&db->transit, a->i, b->i);
@@ -474,7 +417,7 @@ static uint32_t entries_of(const twz_db *db, const struct side *sd,
 		x->i = u32_at(tv->lists, sd->first + j);
 		transit_xy(db, x->i, &x->x, &x->y);
 		x->value = dist_value(x->d);
-		x->bound = x->value + reference_value(db, x->x, x->y, ox, oy);
+		x->bound = x->value + reference_value(db->c.connectivity, x->x, x->y, ox, oy);
 		n++;
 	}
 	return n;
@@ -488,6 +431,9 @@ static struct best best_pair(const twz_db *db, twz_node s,
 	struct side ss, st;
 	struct best bt = { .found = 0 };
 	struct entry ea[CACHED], eb[CACHED];
+
+	if (db->transit.access)
+		return twz__access_best_pair(db, s, t);
 
 	side_of(db, s, ps, &ss);
 	side_of(db, t, pt, &st);
@@ -510,6 +456,8 @@ static struct best best_toward(const twz_db *db, twz_node x,
 	struct side sx;
 	struct best bt = { .found = 0 };
 
+	if (tv->access)
+		return twz__access_best_toward(db, x, b);
 	side_of(db, x, px, &sx);
 	for (uint32_t i = 0; i < sx.count; i++) {
 		struct dist da = entry_at(tv, tv->node_dist, sx.dist + i);
@@ -578,7 +526,7 @@ static twz_node transit_next(const twz_db *db, twz_node s, twz_node t,
 		struct best bt = best_pair(db, s, &ps, t, &pt);
 		if (!bt.found)
 			return TWZ_NONE;
-		twz_node a = u32_at(tv->nodes, bt.a);
+		twz_node a = twz__transit_node(tv, bt.a);
 		struct spot pa;
 		locate(db, a, &pa);
 		if (a == s || !near_blocks(tv, &ps, &pa))
@@ -645,7 +593,7 @@ static twz_status transit_walk(const twz_db *db, twz_node s, twz_node t,
 				w = t;
 				b = FAR32;
 			} else if (b != FAR32) {
-				twz_node nb = u32_at(tv->nodes, b);
+				twz_node nb = twz__transit_node(tv, b);
 				struct spot pb;
 				locate(db, nb, &pb);
 				if (near_blocks(tv, &px, &pb)) {
@@ -654,13 +602,13 @@ static twz_status transit_walk(const twz_db *db, twz_node s, twz_node t,
 					struct best bt = best_toward(db, x, &px, b);
 					if (!bt.found)
 						return TWZ_E_DAMAGED;
-					w = u32_at(tv->nodes, bt.a);
+					w = twz__transit_node(tv, bt.a);
 				}
 			} else {
 				struct best bt = best_pair(db, x, &px, t, &pt);
 				if (!bt.found)
 					return TWZ_E_DAMAGED;
-				w = u32_at(tv->nodes, bt.a);
+				w = twz__transit_node(tv, bt.a);
 				b = bt.b;
 			}
 			locate(db, w, &pw);

@@ -38,6 +38,13 @@ struct twz_transit_view {
 	const uint8_t *row_offsets;/* u32[node_count+1] */
 	const uint8_t *runs;       /* u32: start << 4 | symbol */
 	uint64_t run_count;
+	/* The access-node layout (1.4, TWZ_FEATURE_TRANSIT_ACCESS): the
+	 * four sections below replace lists, nodes and both tables. */
+	int access;
+	const uint8_t *access_first;  /* u32[node_count+1] */
+	const uint8_t *access_entries;/* TWZ_AE_SIZE bytes an entry */
+	const uint8_t *access_nodes;  /* TWZ_AN_SIZE bytes a transit node */
+	const uint8_t *access_table;  /* bit-packed rows */
 };
 
 #endif

@@ -1073,6 +1073,113 @@ START_TEST(test_hostile_transit_joined_regions)
 }
 END_TEST
 
+/* A raw TRANSIT file of the access-node layout (format 1.4), of a
+ * generated level or, with text, of that level. */
+static uint8_t *access_raw(enum twz_test_level_kind kind, uint32_t w,
+			   uint32_t h, uint64_t seed, const char *text,
+			   size_t *len)
+{
+	struct twz_grid g;
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { 10, 1, 2 };
+	struct twz_transit_db tdb;
+	struct twz_error err = { { 0 }, 0 };
+	uint8_t *buf;
+
+	if (text)
+		twz_test_grid_from_text(&g, text);
+	else
+		twz_test_generate(&g, kind, w, h, seed);
+	twz_bake_options_default(&opt);
+	opt.codec = TWZ_CODEC_RAW;
+	opt.threads = 1;
+	opt.transit_access = 1;
+	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
+	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, len, &err) == 0,
+		      "%s", err.msg);
+	ck_assert(twz_le64(buf + TWZ_H_REQUIRED) & TWZ_FEATURE_TRANSIT_ACCESS);
+	ck_assert_int_eq(twz_test_try_open(buf, *len, 0), TWZ_OK);
+	twz_transit_db_free(&tdb);
+	twz_grid_free(&g);
+	return buf;
+}
+
+/* An access table claiming more than the transit count allows: refused
+ * before the claim is allocated (FORMAT.md 10a). */
+START_TEST(test_hostile_access_table_claim)
+{
+	size_t len, flen;
+	const uint64_t claim = (uint64_t)256 << 20;
+	const unsigned blocks = 3000;
+	uint8_t *buf = access_raw(TWZ_TEST_ROOMS, 40, 30, 8, NULL, &len);
+	struct v10 f = { .buf = buf, .len = len };
+	uint8_t *frame = malloc(16 + 3 * (size_t)blocks);
+
+	ck_assert_ptr_nonnull(frame);
+	flen = claiming_frame(frame, claim, blocks);
+	uint8_t *file = with_zstd_section(&f, TWZ_SECTION_ACCESS_TABLE, frame, flen,
+					  claim, &len);
+	int capped = twz_test_cap_address_space(64ul << 20);
+	twz_status st = twz_test_try_open(file, len, 0);
+	ck_assert_msg(st == TWZ_E_DAMAGED, "%s (address space %s)", twz_strerror(st),
+		      capped ? "capped" : "not capped");
+	free(file);
+	free(frame);
+	free(buf);
+}
+END_TEST
+
+/* Resealed access nodes that would send a query across regions (whose
+ * pairs the table has no row for), or out of the node's outer square:
+ * refused at open. */
+START_TEST(test_hostile_access_entries)
+{
+	size_t len;
+	uint64_t size, asize, nsize;
+	/* Two open halves a wall apart: two regions with far pairs. */
+	char text[41 * 19 + 1];
+	for (int y = 0; y < 19; y++) {
+		memset(text + 41 * y, y == 9 ? '@' : '.', 40);
+		text[41 * y + 40] = '\n';
+	}
+	text[41 * 19] = 0;
+	uint8_t *buf = access_raw(TWZ_TEST_ROOMS, 0, 0, 0, text, &len);
+	uint8_t *copy = malloc(len);
+
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, buf, len);
+	uint8_t *acc = raw_section(copy, TWZ_SECTION_ACCESS, &asize);
+	uint8_t *rec = raw_section(copy, TWZ_SECTION_ACCESS_NODES, &nsize);
+	uint8_t *comp = raw_section(copy, TWZ_SECTION_NODE_COMPONENT, &size);
+	uint32_t m = (uint32_t)(nsize / TWZ_AN_SIZE);
+	ck_assert_uint_gt(asize, 0);
+	/* The first entry's transit node, swapped for one of another
+	 * region. */
+	uint32_t i = twz_le32(acc + TWZ_AE_TRANSIT);
+	uint32_t ci = twz_le32(comp + 4 * (size_t)twz_le32(rec + (size_t)i * TWZ_AN_SIZE));
+	uint32_t j = 0;
+	while (j < m && twz_le32(comp + 4 * (size_t)twz_le32(rec + (size_t)j * TWZ_AN_SIZE)) == ci)
+		j++;
+	ck_assert_uint_lt(j, m);
+	twz_put32(acc + TWZ_AE_TRANSIT, j);
+	reseal(copy, len);
+	ck_assert_int_eq(twz_test_try_open(copy, len, 0), TWZ_E_DAMAGED);
+	/* An index past the last transit node. */
+	memcpy(copy, buf, len);
+	acc = raw_section(copy, TWZ_SECTION_ACCESS, &asize);
+	twz_put32(acc + TWZ_AE_TRANSIT, m);
+	reseal(copy, len);
+	ck_assert_int_eq(twz_test_try_open(copy, len, 0), TWZ_E_DAMAGED);
+	/* The access bit on the CPD layout's sections, and off this one's. */
+	memcpy(copy, buf, len);
+	twz_put64(copy + TWZ_H_REQUIRED, 0);
+	reseal(copy, len);
+	ck_assert_int_eq(twz_test_try_open(copy, len, 0), TWZ_E_DAMAGED);
+	free(copy);
+	free(buf);
+}
+END_TEST
+
 /* tests/fuzz/corpus/fuzz_twz/regress-transit-bucketed-bit.twz: a TRANSIT
  * file with the bucketed-rows bit set opened, and the first query read
  * the bucketed sections it does not have (a NULL pointer). */
@@ -1289,6 +1396,8 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_feature_bits_and_layouts);
 	tcase_add_test(tc, test_hostile_transit_feature_bits);
 	tcase_add_test(tc, test_hostile_transit_joined_regions);
+	tcase_add_test(tc, test_hostile_access_table_claim);
+	tcase_add_test(tc, test_hostile_access_entries);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Limits");

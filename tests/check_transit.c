@@ -4,7 +4,8 @@
  * (test_support.c) through the public API, with block grids small enough
  * that the local/global boundary, the transit table and the chunked walk
  * are all exercised; the Moving AI scenarios of three dev levels; the
- * validator on damaged and crafted files.
+ * validator on damaged and crafted files. Each in both layouts: the block
+ * lists of format 1.1 and the access nodes of 1.4.
  */
 #include <check.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_sizes.h"
 #include "level_scen.h"
 #include "test_support.h"
 #include "transit.h"
@@ -27,6 +29,20 @@ struct bake {
 	struct twz_transit_db db;   /* kept for the block grid */
 };
 
+/* Bakes write the access-node layout (format 1.4) in the test cases
+ * whose fixture sets this, the block lists of 1.1 in the others. */
+static int use_access;
+
+static void access_on(void)
+{
+	use_access = 1;
+}
+
+static void access_off(void)
+{
+	use_access = 0;
+}
+
 static void bake_transit(struct bake *bk, const struct twz_grid *g,
 			 unsigned connectivity, unsigned grid, unsigned inner,
 			 unsigned outer, unsigned codec, unsigned threads)
@@ -41,6 +57,7 @@ static void bake_transit(struct bake *bk, const struct twz_grid *g,
 	opt.level = 9;      /* as the golden file was made */
 	opt.threads = threads;
 	opt.name = "test level";
+	opt.transit_access = use_access;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(twz_bake_transit(g, &opt, &topt, &bk->db, &err) == 0,
 		      "bake: %s", err.msg);
@@ -692,6 +709,234 @@ START_TEST(test_transit_golden)
 }
 END_TEST
 
+/* tests/golden/v1_4_transit.twz (access nodes, format 1.4) opens and
+ * answers every pair of its level, and a fresh bake with the options its
+ * BUILD_INFO records gives its bytes. */
+START_TEST(test_transit_access_golden)
+{
+	const char *golden = twz_test_source_file("tests/golden/v1_4_transit.twz");
+	struct twz_grid g;
+	struct twz_error err;
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { 8, 0, 0 };
+	struct bake bk;
+	struct tally tl = { 0, 0, 0 };
+	size_t want_len;
+
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
+				    &g, &err) == 0, "%s", err.msg);
+	uint8_t *want = twz_test_try_read_file(golden, &want_len);
+	ck_assert_msg(want != NULL, "%s is missing", golden);
+	ck_assert_uint_eq(twz_le16(want + TWZ_H_MINOR), 4);
+	ck_assert_uint_eq(twz_le64(want + TWZ_H_REQUIRED),
+			  TWZ_FEATURE_TRANSIT_ACCESS);
+
+	twz_bake_options_default(&opt);
+	opt.codec = TWZ_CODEC_RAW;
+	opt.level = 9;
+	opt.threads = 1;
+	opt.record_build = 1;
+	opt.transit_access = 1;
+	opt.name = "v1_0.map";
+	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &bk.db, &err) == 0,
+		      "bake: %s", err.msg);
+	ck_assert_msg(twz_transit_encode(&bk.db, &g, &opt, &bk.buf, &bk.len,
+					 &err) == 0, "encode: %s", err.msg);
+	ck_assert_msg(bk.len == want_len && memcmp(bk.buf, want, want_len) == 0,
+		      "a fresh bake differs from %s", golden);
+	free(bk.buf);
+	bk.buf = want;
+	bk.len = want_len;
+	struct twz_cost *dist = oracle(&g, 8);
+	check_level("golden 1.4", &g, 8, dist, &bk, 1, 1, &tl);
+	ck_assert_uint_gt(tl.global, 0);
+	free(dist);
+	bake_free(&bk);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* Access nodes are a subset of each block's list, and on these levels
+ * fewer: what a far query scans. */
+START_TEST(test_transit_access_fewer)
+{
+	struct twz_grid g;
+	struct bake bk;
+
+	twz_test_generate(&g, TWZ_TEST_ROOMS, 60, 44, 9);
+	bake_transit(&bk, &g, 8, 10, 1, 2, TWZ_CODEC_RAW, 2);
+	const struct twz_transit_db *db = &bk.db;
+	const struct twz_graph *tg = &db->graph;
+	uint64_t listed = 0;
+	for (uint32_t s = 0; s < tg->node_count; s++) {
+		uint32_t b = tg->node_block[s];
+		uint32_t f = db->block_transit_first[b];
+		uint32_t n = db->block_transit_first[b + 1] - f;
+		listed += n;
+		for (uint32_t k = db->access_first[s]; k < db->access_first[s + 1]; k++) {
+			uint32_t old = db->access_old[db->access[k].transit];
+			uint32_t j = 0;
+			while (j < n && db->block_transit[f + j] != old)
+				j++;
+			ck_assert_msg(j < n, "node %u: access node %u not in its block's list",
+				      s, old);
+		}
+	}
+	ck_assert_uint_le(db->max_access, db->max_block_transits);
+	ck_assert_uint_lt(db->access_count, listed);
+	ck_assert_uint_le(db->access_transits, db->transit_count);
+	bake_free(&bk);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* Damaged access sections are refused at open (checksums skipped so that
+ * the content checks are reached). */
+START_TEST(test_transit_access_damage_refused)
+{
+	struct twz_grid g;
+	struct bake bk;
+	twz_db *db;
+	size_t size;
+
+	twz_test_grid_from_text(&g, wall);
+	bake_transit(&bk, &g, 8, 10, 1, 2, TWZ_CODEC_RAW, 1);
+	ck_assert_int_eq(twz_open_memory(bk.buf, bk.len, 0, &db), TWZ_OK);
+	twz_close(db);
+
+	struct {
+		uint32_t kind;
+		size_t at;      /* byte offset in the section */
+		uint8_t value;
+		twz_status want;
+	} cases[] = {
+		{ TWZ_SECTION_TRANSIT_PARAMS, TWZ_TP_DIST_BYTES, 4, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_TRANSIT_PARAMS, TWZ_TP_MAX_LIST + 1, 0x40, TWZ_E_LIMIT },
+		{ TWZ_SECTION_ACCESS_FIRST, 0, 1, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_FIRST, 4 * 5 + 3, 0x7F, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS, TWZ_AE_TRANSIT + 3, 0x7F, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_NODE + 3, 0x7F, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_X, 0x3F, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_ROW_END, 0x00, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_WIDTH_S, 40, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_RESERVED, 1, TWZ_E_RESERVED },
+		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_ROW_BIT + TWZ_AN_SIZE, 0x00,
+		  TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_BASE_S + 3, 0x80, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_BASE_D + 3, 0x40, TWZ_E_DAMAGED },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint8_t *copy = malloc(bk.len);
+		ck_assert_ptr_nonnull(copy);
+		memcpy(copy, bk.buf, bk.len);
+		uint8_t *sec = section(copy, bk.len, cases[i].kind, &size);
+		ck_assert_uint_gt(size, cases[i].at);
+		if (sec[cases[i].at] == cases[i].value)
+			sec[cases[i].at] ^= 0x5A;
+		else
+			sec[cases[i].at] = cases[i].value;
+		twz_status st = twz_open_memory(copy, bk.len, TWZ_OPEN_SKIP_CHECKSUMS, &db);
+		ck_assert_msg(st == cases[i].want, "case %zu (kind %u byte %zu): %s, "
+			      "not %s", i, cases[i].kind, cases[i].at, twz_strerror(st),
+			      twz_strerror(cases[i].want));
+		st = twz_open_memory(copy, bk.len, 0, &db);
+		ck_assert_int_eq(st, TWZ_E_CHECKSUM);
+		free(copy);
+	}
+	/* The padding after the table's last row. */
+	uint8_t *copy = malloc(bk.len);
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, bk.buf, bk.len);
+	uint8_t *tab = section(copy, bk.len, TWZ_SECTION_ACCESS_TABLE, &size);
+	tab[size - 1] = 1;
+	ck_assert_int_eq(twz_open_memory(copy, bk.len, TWZ_OPEN_SKIP_CHECKSUMS, &db),
+			 TWZ_E_RESERVED);
+	/* The access bit cleared: the sections are no 1.1 layout. */
+	memcpy(copy, bk.buf, bk.len);
+	twz_put64(copy + TWZ_H_REQUIRED, 0);
+	twz_put64(copy + TWZ_H_HEADER_CHECKSUM, twz_checksum(copy, TWZ_H_HEADER_CHECKSUM));
+	ck_assert_int_eq(twz_open_memory(copy, bk.len, TWZ_OPEN_SKIP_CHECKSUMS, &db),
+			 TWZ_E_DAMAGED);
+	free(copy);
+	bake_free(&bk);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* --agent-sizes with access nodes: each layer in the 1.4 layout, the
+ * file 1.4, and every layer's answers those of a Dijkstra on the cells
+ * that size stands on. */
+START_TEST(test_transit_access_agent_sizes)
+{
+	struct twz_grid g;
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { 8, 1, 2 };
+	struct twz_agent_request req;
+	struct twz_agent_result res;
+	struct twz_error err = { { 0 }, 0 };
+	size_t len;
+	uint8_t *buf = NULL;
+	twz_db *db;
+
+	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 21);
+	twz_bake_options_default(&opt);
+	opt.threads = 2;
+	opt.transit_access = 1;
+	ck_assert_int_eq(twz_agent_sizes_parse("1,2", &req, &err), 0);
+	req.topt = &topt;
+	ck_assert_msg(twz_agent_encode(&g, &opt, &req, &buf, &len, &res, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_eq(twz_le16(buf + TWZ_H_MINOR), 4);
+	ck_assert_int_eq(twz_open_memory(buf, len, 0, &db), TWZ_OK);
+	for (unsigned size = 1; size <= 2; size++) {
+		/* The level that size stands on: k x k squares all open. */
+		struct twz_grid gs = g;
+		size_t cells = (size_t)g.width * g.height;
+		gs.walkable = malloc(cells);
+		ck_assert_ptr_nonnull(gs.walkable);
+		for (uint32_t y = 0; y < g.height; y++)
+			for (uint32_t x = 0; x < g.width; x++) {
+				int open = x + size <= g.width && y + size <= g.height;
+				for (uint32_t dy = 0; open && dy < size; dy++)
+					for (uint32_t dx = 0; open && dx < size; dx++)
+						open = g.walkable[(size_t)(y + dy) * g.width + x + dx] != 0;
+				gs.walkable[(size_t)y * g.width + x] = (uint8_t)open;
+			}
+		const twz_db *v;
+		ck_assert_int_eq(twz_view_agent(db, size, &v), TWZ_OK);
+		struct twz_cost *dist = oracle(&gs, 8);
+		for (size_t sc = 0; sc < cells; sc += 3) {
+			twz_node s = twz_node_at(v, sc % g.width, sc / g.width);
+			ck_assert_uint_eq(s != TWZ_NONE, gs.walkable[sc] != 0);
+			if (s == TWZ_NONE)
+				continue;
+			for (size_t tc = 0; tc < cells; tc++) {
+				twz_node t = twz_node_at(v, tc % g.width, tc / g.width);
+				if (t == TWZ_NONE)
+					continue;
+				struct twz_cost want = dist[sc * cells + tc];
+				uint32_t cs = 0, cd = 0;
+				twz_status r = twz_cost_exact(v, s, t, &cs, &cd);
+				if (twz_test_cost_eq(want, twz_test_unreachable))
+					expect(r == TWZ_E_UNREACHABLE, "size %u: %zu -> %zu "
+					       "reachable", size, sc, tc);
+				else
+					expect(r == TWZ_OK && cs == want.straight &&
+					       cd == want.diagonal, "size %u: %zu -> %zu: "
+					       "%u+%u, Dijkstra %u+%u", size, sc, tc, cs, cd,
+					       want.straight, want.diagonal);
+			}
+		}
+		free(dist);
+		free(gs.walkable);
+	}
+	twz_close(db);
+	free(buf);
+	twz_grid_free(&g);
+}
+END_TEST
+
 /* ---- Moving AI scenarios ------------------------------------------------- */
 
 static const char *const movingai_levels[] = {
@@ -771,6 +1016,36 @@ static Suite *twz_transit_suite(void)
 
 	tc = tcase_create("MovingAI");
 	tcase_set_timeout(tc, 1200);
+	tcase_add_loop_test(tc, test_transit_movingai_scenarios, 0,
+			    sizeof movingai_levels / sizeof movingai_levels[0]);
+	suite_add_tcase(s, tc);
+
+	/* The same levels and files in the access-node layout (1.4). */
+	tc = tcase_create("Access levels");
+	tcase_set_timeout(tc, 600);
+	tcase_add_checked_fixture(tc, access_on, access_off);
+	tcase_add_loop_test(tc, test_transit_hand_levels, 0,
+			    sizeof hand_levels / sizeof hand_levels[0]);
+	tcase_add_test(tc, test_transit_default_grid_small_level);
+	tcase_add_loop_test(tc, test_transit_generated_levels, 0,
+			    2 * TWZ_TEST_KIND_COUNT);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Access files");
+	tcase_set_timeout(tc, 600);
+	tcase_add_checked_fixture(tc, access_on, access_off);
+	tcase_add_test(tc, test_transit_deterministic);
+	tcase_add_test(tc, test_transit_access_fewer);
+	tcase_add_test(tc, test_transit_access_damage_refused);
+	tcase_add_test(tc, test_transit_crafted_loop_bounded);
+	tcase_add_test(tc, test_transit_random_damage_safe);
+	tcase_add_test(tc, test_transit_access_golden);
+	tcase_add_test(tc, test_transit_access_agent_sizes);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("Access MovingAI");
+	tcase_set_timeout(tc, 1200);
+	tcase_add_checked_fixture(tc, access_on, access_off);
 	tcase_add_loop_test(tc, test_transit_movingai_scenarios, 0,
 			    sizeof movingai_levels / sizeof movingai_levels[0]);
 	suite_add_tcase(s, tc);

@@ -61,7 +61,9 @@ struct twz_transit_params {
 	uint32_t side;                /* block side, cells */
 	uint32_t cols, rows;          /* blocks across, down */
 	uint32_t transit_count;
-	const uint8_t *nodes;         /* u32 LE [transit_count]: their nodes */
+	const uint8_t *nodes;         /* u32 LE, one every node_stride bytes:
+					 their nodes */
+	uint32_t node_stride;         /* 4, or 32 in the access-node layout */
 };
 
 /* 0, or -1 when db is not a TRANSIT database. */

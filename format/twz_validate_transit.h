@@ -1,0 +1,37 @@
+/*
+ * twz_validate_transit.h - what the two TRANSIT validators share, private
+ * to format/: twz_validate_transit.c checks the block-list layout (1.1,
+ * FORMAT.md 5b) and hands a file of the access-node layout (1.4, 5e) to
+ * twz_validate_transit_access.c.
+ */
+#ifndef TWZ_VALIDATE_TRANSIT_H
+#define TWZ_VALIDATE_TRANSIT_H
+
+#include "twz_validate.h"
+
+/* Block coordinates packed into one u32: both are below 2^14. */
+#define BX_BITS 14
+#define BX_MASK ((1u << BX_BITS) - 1)
+
+/* The block of a cell, by * cols + bx; UINT32_MAX outside the grid. */
+uint32_t twz_transit_block_of(const struct twz_container *c,
+			      const struct twz_tparams *pr, uint32_t cell);
+
+/* Whether cell lies on the ring of block (bx, by). */
+int twz_transit_on_ring(const struct twz_container *c,
+			const struct twz_tparams *pr, uint32_t bx, uint32_t by,
+			uint32_t cell);
+
+/* Every run of a local row after its first starts at a target near the
+ * source's block; where[n] is node n's block, packed (BX_BITS). */
+twz_status twz_transit_check_rows(const struct twz_container *c,
+				  const struct twz_tparams *pr,
+				  const uint8_t *offsets, const uint8_t *runs,
+				  const uint32_t *where);
+
+/* Step 4 of a TRANSIT file with TWZ_FEATURE_TRANSIT_ACCESS: checks TA1 to
+ * TA8 of FORMAT.md 5j. */
+twz_status twz_validate_transit_access(const struct twz_container *c,
+				       const struct twz_content *v);
+
+#endif /* TWZ_VALIDATE_TRANSIT_H */

@@ -1,0 +1,254 @@
+/*
+ * twz_validate_transit_access.c - content validation of a TRANSIT file of
+ * the access-node layout (format 1.4, TWZ_FEATURE_TRANSIT_ACCESS,
+ * FORMAT.md 5j, checks TA1 to TA8). After it succeeds a query may follow
+ * every index without checks: access ranges, transit indices, table rows
+ * and their bits, local rows and their moves. Distances stay unproven;
+ * a crafted file gets wrong answers from them, never a read outside the
+ * file or an endless walk.
+ */
+#include "twz_validate_grid.h"
+#include "twz_validate_method.h"
+#include "twz_validate_transit.h"
+
+static const uint32_t required[] = {
+	TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_CELL, TWZ_SECTION_NODE_COMPONENT,
+	TWZ_SECTION_TRANSIT_PARAMS, TWZ_SECTION_TRANSIT_ROW_OFFSETS,
+	TWZ_SECTION_TRANSIT_RUNS, TWZ_SECTION_ACCESS_FIRST, TWZ_SECTION_ACCESS,
+	TWZ_SECTION_ACCESS_NODES, TWZ_SECTION_ACCESS_TABLE,
+};
+
+static inline uint32_t at32(const uint8_t *p, uint64_t i)
+{
+	return twz_le32(p + 4 * i);
+}
+
+/* TA3: nodes block after block, every one inside the block grid; where[n]
+ * gets n's block, packed. */
+static twz_status check_order(const struct twz_container *c,
+			      const struct twz_tparams *pr,
+			      const uint8_t *node_cell, uint32_t *where)
+{
+	uint32_t last = 0;
+
+	if (!where)
+		return TWZ_E_NOMEM;
+	for (uint32_t n = 0; n < c->node_count; n++) {
+		uint32_t b = twz_transit_block_of(c, pr, at32(node_cell, n));
+		if (b == UINT32_MAX || b < last)
+			return TWZ_E_DAMAGED;
+		last = b;
+		where[n] = (b / pr->cols) << BX_BITS | b % pr->cols;
+	}
+	return TWZ_OK;
+}
+
+/* TA4: transit records: nodes by region, then node; each row's end the
+ * first index of another region; widths, reserved bytes, row bits laid
+ * end to end. *bits: the table's length in bits. */
+static twz_status check_records(const struct twz_container *c,
+				const struct twz_tparams *pr, const uint8_t *rec,
+				const uint8_t *node_cell, const uint8_t *comp,
+				uint64_t *bits)
+{
+	uint64_t bit = 0;
+	uint32_t end = pr->m;
+
+	for (uint32_t i = pr->m; i-- > 0;) {
+		const uint8_t *r = rec + (uint64_t)i * TWZ_AN_SIZE;
+		uint32_t v = twz_le32(r + TWZ_AN_NODE);
+		if (v >= c->node_count)
+			return TWZ_E_DAMAGED;
+		if (i + 1 < pr->m) {
+			uint32_t w = twz_le32(r + TWZ_AN_SIZE + TWZ_AN_NODE);
+			uint32_t cv = at32(comp, v), cw = at32(comp, w);
+			if (cv > cw || (cv == cw && v >= w))
+				return TWZ_E_DAMAGED;
+			if (cv != cw)
+				end = i + 1;
+		}
+		uint32_t cell = at32(node_cell, v);
+		if (twz_le16(r + TWZ_AN_X) != cell % c->width ||
+		    twz_le16(r + TWZ_AN_Y) != cell / c->width ||
+		    twz_le32(r + TWZ_AN_ROW_END) != end ||
+		    r[TWZ_AN_WIDTH_S] > TWZ_AN_MAX_WIDTH ||
+		    r[TWZ_AN_WIDTH_D] > TWZ_AN_MAX_WIDTH)
+			return TWZ_E_DAMAGED;
+		if (twz_le16(r + TWZ_AN_RESERVED))
+			return TWZ_E_RESERVED;
+	}
+	for (uint32_t i = 0; i < pr->m; i++) {
+		const uint8_t *r = rec + (uint64_t)i * TWZ_AN_SIZE;
+		if (twz_le64(r + TWZ_AN_ROW_BIT) != bit)
+			return TWZ_E_DAMAGED;
+		/* At most 2^26 x 56 bits a row: no overflow. */
+		bit += (uint64_t)(twz_le32(r + TWZ_AN_ROW_END) - i - 1) *
+		       (r[TWZ_AN_WIDTH_S] + r[TWZ_AN_WIDTH_D]);
+	}
+	*bits = bit;
+	return TWZ_OK;
+}
+
+/* TA6: every table entry, reference plus base plus field, in
+ * [0, TWZ_MAX_NODES) in both halves. */
+static twz_status check_table(const struct twz_container *c,
+			      const struct twz_tparams *pr, const uint8_t *rec,
+			      const uint8_t *table)
+{
+	for (uint32_t i = 0; i < pr->m; i++) {
+		const uint8_t *r = rec + (uint64_t)i * TWZ_AN_SIZE;
+		unsigned ws = r[TWZ_AN_WIDTH_S], wd = r[TWZ_AN_WIDTH_D];
+		int64_t bs = (int32_t)twz_le32(r + TWZ_AN_BASE_S);
+		int64_t bd = (int32_t)twz_le32(r + TWZ_AN_BASE_D);
+		uint32_t ax = twz_le16(r + TWZ_AN_X), ay = twz_le16(r + TWZ_AN_Y);
+		uint64_t bit = twz_le64(r + TWZ_AN_ROW_BIT);
+		uint32_t end = twz_le32(r + TWZ_AN_ROW_END);
+		for (uint32_t j = i + 1; j < end; j++, bit += ws + wd) {
+			const uint8_t *q = rec + (uint64_t)j * TWZ_AN_SIZE;
+			uint32_t bx = twz_le16(q + TWZ_AN_X), by = twz_le16(q + TWZ_AN_Y);
+			uint32_t rs, rd;
+			uint64_t f = TWZ_ACCESS_BITS(table, bit, ws + wd);
+			twz_transit_reference(c->connectivity,
+					      ax > bx ? ax - bx : bx - ax,
+					      ay > by ? ay - by : by - ay, &rs, &rd);
+			int64_t s = rs + bs + (int64_t)(f & ((UINT64_C(1) << ws) - 1));
+			int64_t d = rd + bd + (int64_t)(f >> ws);
+			if (s < 0 || s >= TWZ_MAX_NODES || d < 0 || d >= TWZ_MAX_NODES)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
+/* a < b exactly, for costs below 2^26 in both halves. */
+static int cost_less(uint32_t as, uint32_t ad, uint32_t bs, uint32_t bd)
+{
+	int64_t ds = (int64_t)as - bs, dd = (int64_t)bd - ad;
+
+	if (ds < 0 && dd >= 0)
+		return 1;
+	if (ds >= 0 && dd <= 0)
+		return 0;
+	if (ds >= 0)
+		return ds * ds < 2 * dd * dd;
+	return ds * ds > 2 * dd * dd;
+}
+
+/* TA7: access ranges that tile ACCESS, no longer than max_list; each
+ * entry a transit node of the node's region on its block's ring, in its
+ * outer square (so the local rows answer the walk to it), entries in
+ * order of cost. */
+static twz_status check_access(const struct twz_container *c,
+			       const struct twz_tparams *pr,
+			       const uint8_t *first, const uint8_t *acc,
+			       uint64_t entries, const uint8_t *rec,
+			       const uint8_t *node_cell, const uint8_t *comp,
+			       const uint32_t *where)
+{
+	uint64_t cap = twz_transit_list_cap(pr);
+
+	if (at32(first, 0) != 0 || at32(first, c->node_count) != entries)
+		return TWZ_E_DAMAGED;
+	for (uint32_t n = 0; n < c->node_count; n++) {
+		uint32_t e0 = at32(first, n), e1 = at32(first, (uint64_t)n + 1);
+		if (e1 < e0 || e1 > entries || e1 - e0 > cap)
+			return TWZ_E_DAMAGED;
+		uint32_t bx = where[n] & BX_MASK, by = where[n] >> BX_BITS;
+		for (uint32_t k = e0; k < e1; k++) {
+			const uint8_t *e = acc + (uint64_t)k * TWZ_AE_SIZE;
+			uint32_t i = twz_le32(e + TWZ_AE_TRANSIT);
+			if (i >= pr->m)
+				return TWZ_E_DAMAGED;
+			uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
+			uint32_t cell = at32(node_cell, v);
+			if (at32(comp, v) != at32(comp, n) ||
+			    !twz_transit_on_ring(c, pr, bx, by, cell))
+				return TWZ_E_DAMAGED;
+			uint32_t ab = twz_transit_block_of(c, pr, cell);
+			if (ab == UINT32_MAX)
+				return TWZ_E_DAMAGED;
+			uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
+			if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
+			    (ay > by ? ay - by : by - ay) > pr->outer)
+				return TWZ_E_DAMAGED;
+			if (k > e0 &&
+			    cost_less(twz_le16(e + TWZ_AE_STRAIGHT),
+				      twz_le16(e + TWZ_AE_DIAGONAL),
+				      twz_le16(e - TWZ_AE_SIZE + TWZ_AE_STRAIGHT),
+				      twz_le16(e - TWZ_AE_SIZE + TWZ_AE_DIAGONAL)))
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
+twz_status twz_validate_transit_access(const struct twz_container *c,
+				       const struct twz_content *v)
+{
+	struct twz_tparams pr;
+	twz_status st;
+
+	/* TA1: the kinds of the layout, and the sizes the counts fix. */
+	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+		if (!v->data[required[i]])
+			return TWZ_E_DAMAGED;
+	for (uint32_t k = TWZ_SECTION_CELL_NODE; k <= TWZ_SECTION_NODE_COMPONENT; k++)
+		if (v->size[k] != twz_expected_raw_size(c, k))
+			return TWZ_E_DAMAGED;
+	if (v->size[TWZ_SECTION_TRANSIT_PARAMS] != TWZ_TP_SIZE)
+		return TWZ_E_DAMAGED;
+	st = twz_transit_params_read(c, v->data[TWZ_SECTION_TRANSIT_PARAMS], &pr);
+	if (st != TWZ_OK)
+		return st;
+	uint64_t n1 = (uint64_t)c->node_count + 1;
+	uint64_t acc_bytes = v->size[TWZ_SECTION_ACCESS];
+	if ((uint64_t)pr.cols * pr.rows > TWZ_MAX_CELLS ||
+	    v->size[TWZ_SECTION_TRANSIT_ROW_OFFSETS] != 4 * n1 ||
+	    !twz_runs_size_ok(v->size[TWZ_SECTION_TRANSIT_RUNS]) ||
+	    v->size[TWZ_SECTION_ACCESS_FIRST] != 4 * n1 ||
+	    acc_bytes % TWZ_AE_SIZE || acc_bytes / TWZ_AE_SIZE > UINT32_MAX ||
+	    v->size[TWZ_SECTION_ACCESS_NODES] != (uint64_t)pr.m * TWZ_AN_SIZE)
+		return TWZ_E_DAMAGED;
+
+	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
+	st = twz_check_nodes(c, &g, v);  /* TA2 */
+	if (st != TWZ_OK)
+		return st;
+	const uint8_t *node_cell = v->data[TWZ_SECTION_NODE_CELL];
+	const uint8_t *comp = v->data[TWZ_SECTION_NODE_COMPONENT];
+	const uint8_t *rec = v->data[TWZ_SECTION_ACCESS_NODES];
+	const uint8_t *table = v->data[TWZ_SECTION_ACCESS_TABLE];
+	st = check_order(c, &pr, node_cell, v->scratch);
+	if (st != TWZ_OK)
+		return st;
+	uint64_t bits;
+	st = check_records(c, &pr, rec, node_cell, comp, &bits);
+	if (st != TWZ_OK)
+		return st;
+	/* TA5: the table is its rows' bits, then zero padding. */
+	uint64_t bytes = (bits + 7) / 8;
+	if (v->size[TWZ_SECTION_ACCESS_TABLE] != bytes + TWZ_AT_PAD)
+		return TWZ_E_DAMAGED;
+	if ((bits % 8 && table[bytes - 1] >> (bits % 8)) ||
+	    !twz_all_zero(table + bytes, TWZ_AT_PAD))
+		return TWZ_E_RESERVED;
+	st = check_table(c, &pr, rec, table);
+	if (st != TWZ_OK)
+		return st;
+	st = check_access(c, &pr, v->data[TWZ_SECTION_ACCESS_FIRST],
+			  v->data[TWZ_SECTION_ACCESS], acc_bytes / TWZ_AE_SIZE,
+			  rec, node_cell, comp, v->scratch);
+	if (st != TWZ_OK)
+		return st;
+	/* TA8: the local rows as in 1.1 (T11). */
+	st = twz_check_runs(c, &g, node_cell,
+			    v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
+			    v->data[TWZ_SECTION_TRANSIT_RUNS],
+			    v->size[TWZ_SECTION_TRANSIT_RUNS] / 4,
+			    TWZ_ROW_DIRECTION | TWZ_ROW_ANY_NONE);
+	if (st != TWZ_OK)
+		return st;
+	return twz_transit_check_rows(c, &pr,
+				      v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
+				      v->data[TWZ_SECTION_TRANSIT_RUNS], v->scratch);
+}
