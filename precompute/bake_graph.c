@@ -151,16 +151,12 @@ out:
 
 /* ---- one source's optimal first arcs ------------------------------------ */
 
-struct heap_item {
-	uint64_t d;
-	uint32_t v;
-};
 
 struct worker {
 	uint64_t *dist;      /* [n] */
 	uint64_t *mask;      /* [n]: optimal first arcs among the first 63 */
 	uint32_t *minarc;    /* [n]: lowest optimal first arc */
-	struct heap_item *heap;
+	struct twz_heap_item *heap;
 };
 
 /* A row being gathered: runs of (first target, arc). */
@@ -176,41 +172,6 @@ struct bake_ctx {
 	struct row_runs *chunk;        /* [chunks] */
 	uint32_t *row_len;             /* [n] */
 };
-
-static void heap_push(struct heap_item *h, size_t *n, struct heap_item it)
-{
-	size_t i = (*n)++;
-
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (h[p].d <= it.d)
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = it;
-}
-
-static struct heap_item heap_pop(struct heap_item *h, size_t *n)
-{
-	struct heap_item top = h[0], last = h[--*n];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1].d < h[c].d)
-			c++;
-		if (h[c].d >= last.d)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = last;
-	return top;
-}
 
 /*
  * Dijkstra from s over its region, carrying for every node the set of
@@ -231,9 +192,9 @@ static void search(const struct ordered *o, struct worker *w, uint32_t s)
 		w->minarc[v] = NONE_ARC;
 	}
 	w->dist[s] = 0;
-	heap_push(w->heap, &n, (struct heap_item){ 0, s });
+	twz_heap_push(w->heap, &n, (struct twz_heap_item){ 0, s });
 	while (n) {
-		struct heap_item it = heap_pop(w->heap, &n);
+		struct twz_heap_item it = twz_heap_pop(w->heap, &n);
 		uint32_t u = it.v;
 		if (it.d != w->dist[u])
 			continue;
@@ -254,7 +215,7 @@ static void search(const struct ordered *o, struct worker *w, uint32_t s)
 				w->dist[x] = nd;
 				w->mask[x] = m;
 				w->minarc[x] = k;
-				heap_push(w->heap, &n, (struct heap_item){ nd, x });
+				twz_heap_push(w->heap, &n, (struct twz_heap_item){ nd, x });
 			} else if (nd == w->dist[x]) {
 				w->mask[x] |= m;
 				if (k < w->minarc[x])

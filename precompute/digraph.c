@@ -95,52 +95,12 @@ void twz_digraph_free(struct twz_digraph *g)
 	memset(g, 0, sizeof *g);
 }
 
-/* A binary min-heap of nodes by dist, lazy: stale entries are skipped. */
-struct heap_item {
-	uint64_t d;
-	uint32_t v;
-};
-
-static void heap_push(struct heap_item *h, size_t *n, struct heap_item it)
-{
-	size_t i = (*n)++;
-
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (h[p].d <= it.d)
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = it;
-}
-
-static struct heap_item heap_pop(struct heap_item *h, size_t *n)
-{
-	struct heap_item top = h[0], last = h[--*n];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1].d < h[c].d)
-			c++;
-		if (h[c].d >= last.d)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = last;
-	return top;
-}
 
 int twz_digraph_dijkstra(const struct twz_digraph *g, uint32_t s,
 			 uint64_t *dist)
 {
 	/* Each arc pushes at most once, plus the source. */
-	struct heap_item *h = malloc(((size_t)g->arc_count + 1) * sizeof *h);
+	struct twz_heap_item *h = malloc(((size_t)g->arc_count + 1) * sizeof *h);
 	size_t n = 0;
 
 	if (!h)
@@ -148,9 +108,9 @@ int twz_digraph_dijkstra(const struct twz_digraph *g, uint32_t s,
 	for (uint32_t v = 0; v < g->node_count; v++)
 		dist[v] = UINT64_MAX;
 	dist[s] = 0;
-	heap_push(h, &n, (struct heap_item){ 0, s });
+	twz_heap_push(h, &n, (struct twz_heap_item){ 0, s });
 	while (n) {
-		struct heap_item it = heap_pop(h, &n);
+		struct twz_heap_item it = twz_heap_pop(h, &n);
 		if (it.d != dist[it.v])
 			continue;
 		for (uint32_t a = g->arc_first[it.v]; a < g->arc_first[it.v + 1]; a++) {
@@ -158,7 +118,7 @@ int twz_digraph_dijkstra(const struct twz_digraph *g, uint32_t s,
 			uint32_t w = g->arc_head[a];
 			if (nd < dist[w]) {
 				dist[w] = nd;
-				heap_push(h, &n, (struct heap_item){ nd, w });
+				twz_heap_push(h, &n, (struct twz_heap_item){ nd, w });
 			}
 		}
 	}
