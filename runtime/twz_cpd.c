@@ -202,8 +202,8 @@ static inline unsigned move_of(const twz_db *db, unsigned sym, twz_node at,
 
 	/* NEAREST snaps to the major axis under tan 22.5 deg (FORMAT.md,
 	 * twz_direction_move); at most one of the two holds. */
-	sy = nearest & (ay * 1000 < ax * 414) ? 0 : sy;
-	sx = nearest & (ax * 1000 < ay * 414) ? 0 : sx;
+	sy = (nearest & (ay * 1000 < ax * 414)) ? 0 : sy;
+	sx = (nearest & (ax * 1000 < ay * 414)) ? 0 : sx;
 	unsigned m = sym < TWZ_MOVE_COUNT ? sym
 		   : twz_direction_move(TWZ_SYMBOL_TOWARD, sx, sy);
 	/* Symbols past NEAREST were refused at open, and "no move" (8) sits

@@ -111,11 +111,78 @@ static void check_pair(const twz_db *db, const twz_info *in, twz_node s,
 	}
 }
 
+/* A graph or navmesh database: paths follow stored arcs and their
+ * weights sum to the exact cost. */
+static void check_graph_pair(const twz_db *db, const twz_info *in, twz_node s,
+			     twz_node t, twz_node *buf, twz_node *heads,
+			     uint64_t *weights)
+{
+	size_t cap = (size_t)in->node_count + 1, len = 0;
+	twz_status st = twz_path(db, s, t, buf, cap, &len);
+	twz_node next = twz_next(db, s, t);
+	uint64_t cost = 0, sum = 0;
+
+	if (st == TWZ_E_UNREACHABLE) {
+		require(len == 0 && next == TWZ_NONE);
+		require(isinf(twz_cost(db, s, t)));
+		return;
+	}
+	if (st == TWZ_E_DAMAGED) {
+		require(twz_cost(db, s, t) < 0);
+		return;
+	}
+	require(st == TWZ_OK);
+	require(len >= 1 && len <= in->node_count);
+	require(buf[0] == s && buf[len - 1] == t);
+	require(next == (len > 1 ? buf[1] : t));
+	for (size_t i = 1; i < len; i++) {
+		size_t count = 0, k;
+		require(twz_node_arcs(db, buf[i - 1], heads, weights,
+				      in->node_count, &count) == TWZ_OK);
+		for (k = 0; k < count && heads[k] != buf[i]; k++)
+			;
+		require(k < count);
+		sum += weights[k];
+	}
+	require(twz_cost_u64(db, s, t, &cost) == TWZ_OK && cost == sum);
+}
+
+static void query_graph(const twz_db *db, const twz_info *in,
+			const uint8_t *data, size_t size)
+{
+	require(in->width == 0 && in->height == 0);
+	require(twz_node_at(db, 0, 0) == TWZ_NONE);
+	require(twz_next(db, in->node_count, 0) == TWZ_NONE);
+	if (!in->node_count)
+		return;
+	twz_node *buf = malloc(((size_t)in->node_count + 1) * sizeof *buf);
+	twz_node *heads = malloc((size_t)in->node_count * sizeof *heads);
+	uint64_t *weights = malloc((size_t)in->node_count * sizeof *weights);
+	require(buf && heads && weights);
+	uint64_t h = XXH3_64bits(data, size);
+	for (unsigned i = 0; i < MAX_PAIRS; i++) {
+		h = h * 6364136223846793005u + 1442695040888963407u;
+		check_graph_pair(db, in, (twz_node)((h >> 33) % in->node_count),
+				 (twz_node)((h >> 7) % in->node_count), buf, heads,
+				 weights);
+	}
+	twz_node t = (twz_node)(h % in->node_count);
+	twz_status fs = twz_flow_field(db, t, buf, in->node_count);
+	require(fs == TWZ_OK || fs == TWZ_E_DAMAGED);
+	free(weights);
+	free(heads);
+	free(buf);
+}
+
 static void query_all(const twz_db *db, const uint8_t *data, size_t size)
 {
 	twz_info in;
 
 	require(twz_get_info(db, &in) == TWZ_OK);
+	if (in.level_kind != TWZ_KIND_GRID) {
+		query_graph(db, &in, data, size);
+		return;
+	}
 	require(in.connectivity == 4 || in.connectivity == 8);
 	require(twz_node_count(db) == in.node_count);
 	require(twz_node_at(db, -1, 0) == TWZ_NONE);
