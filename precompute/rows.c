@@ -132,22 +132,13 @@ int twz_row_encode_ranges(const struct twz_row_source *src,
 	return encode(src, range, ranges, 1, 1, out);
 }
 
-/* Runs starting strictly inside some bucket, at most, for a shift. */
-/* A run's start relative to the region's first node (the first run may
- * start below it, over wildcards). */
-static inline uint32_t rel_start(uint32_t run, uint32_t lo)
-{
-	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
-	return start > lo ? start - lo : 0;
-}
-
-static uint32_t max_inside(const uint32_t *runs, uint32_t n, uint32_t lo,
-			   unsigned shift)
+uint32_t twz_row_max_inside(const uint32_t *runs, uint32_t n, uint32_t lo,
+			    unsigned shift)
 {
 	uint32_t best = 0, count = 0, bucket = 0;
 
 	for (uint32_t j = 1; j < n; j++) {
-		uint32_t rel = rel_start(runs[j], lo);
+		uint32_t rel = twz_row_rel_start(runs[j], lo);
 		uint32_t b = rel >> shift;
 		if (b != bucket) {
 			bucket = b;
@@ -172,7 +163,7 @@ uint32_t twz_row_bucketize(const uint32_t *runs, uint32_t run_count,
 	/* Largest shift (fewest buckets) whose scans stay short; the bucket
 	 * count must fit u16 whatever the scans. */
 	while (shift > 0 && (((uint64_t)len - 1) >> (shift - 1)) < 65535u &&
-	       max_inside(runs, run_count, lo, shift) > max_scan)
+	       twz_row_max_inside(runs, run_count, lo, shift) > max_scan)
 		shift--;
 	uint32_t buckets = ((len - 1) >> shift) + 1;
 	if (buckets > 65535u)
@@ -182,14 +173,14 @@ uint32_t twz_row_bucketize(const uint32_t *runs, uint32_t run_count,
 	uint32_t j = 0;
 	for (uint32_t b = 0; b < buckets; b++) {
 		uint32_t base = b << shift;
-		while (j + 1 < run_count && rel_start(runs[j + 1], lo) <= base)
+		while (j + 1 < run_count && twz_row_rel_start(runs[j + 1], lo) <= base)
 			j++;
 		index[b] = (uint16_t)j;
 	}
 	/* A sentinel, the last run, bounds the scan of the last bucket. */
 	index[buckets] = (uint16_t)(run_count - 1);
 	for (uint32_t k = 0; k < run_count; k++) {
-		uint32_t rel = rel_start(runs[k], lo);
+		uint32_t rel = twz_row_rel_start(runs[k], lo);
 		uint32_t in_bucket = rel & ((1u << shift) - 1);
 		run[k] = (uint16_t)(in_bucket << TWZ_RUN_SYMBOL_BITS |
 				    (runs[k] & TWZ_RUN_SYMBOL_MASK));

@@ -76,6 +76,19 @@ static inline uint64_t twz_row_bucketized_max(uint32_t run_count, uint32_t len)
 	return run_count + b + 1;
 }
 
+/* A run's start relative to the region's first node lo (the first run
+ * may start below it, over wildcards). */
+static inline uint32_t twz_row_rel_start(uint32_t run, uint32_t lo)
+{
+	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+	return start > lo ? start - lo : 0;
+}
+
+/* Runs starting strictly inside any one bucket of 1 << shift targets, at
+ * most, over a row's n runs (the first is not counted). */
+uint32_t twz_row_max_inside(const uint32_t *runs, uint32_t n, uint32_t lo,
+			    unsigned shift);
+
 void twz_runs_free(struct twz_runs *r);
 
 #endif

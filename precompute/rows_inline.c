@@ -6,43 +6,15 @@
  */
 #include "rows_inline.h"
 
+#include "rows.h"
 #include "twz_format.h"
-
-/* A run's start relative to the region's first node (the first run may
- * start below it, over wildcards). */
-static inline uint32_t rel_start(uint32_t run, uint32_t lo)
-{
-	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
-	return start > lo ? start - lo : 0;
-}
-
-/* Runs starting strictly inside any one bucket, at most, for a shift. */
-static uint32_t max_inside(const uint32_t *runs, uint32_t n, uint32_t lo,
-			   unsigned shift)
-{
-	uint32_t best = 0, count = 0, bucket = 0;
-
-	for (uint32_t j = 1; j < n; j++) {
-		uint32_t rel = rel_start(runs[j], lo);
-		uint32_t b = rel >> shift;
-		if (b != bucket) {
-			bucket = b;
-			count = 0;
-		}
-		if (rel & ((1u << shift) - 1))
-			count++;
-		if (count > best)
-			best = count;
-	}
-	return best;
-}
 
 /* Whether a run starts strictly inside bucket [base, base + size), from
  * run j + 1 on (run j covers base). */
 static int escaped(const uint32_t *runs, uint32_t n, uint32_t lo,
 		   uint32_t j, uint32_t base, uint32_t size)
 {
-	return j + 1 < n && rel_start(runs[j + 1], lo) - base < size;
+	return j + 1 < n && twz_row_rel_start(runs[j + 1], lo) - base < size;
 }
 
 int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
@@ -61,7 +33,7 @@ int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
 	/* Narrower while a bucket's scan would be long; the bucket count
 	 * must fit u16 whatever the scans. */
 	while (shift > 0 && (((uint64_t)len - 1) >> (shift - 1)) < 65535u &&
-	       max_inside(runs, n, lo, shift) > max_scan)
+	       twz_row_max_inside(runs, n, lo, shift) > max_scan)
 		shift--;
 	uint32_t buckets = ((len - 1) >> shift) + 1;
 	if (buckets > 65535u)
@@ -73,7 +45,7 @@ int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
 	for (uint32_t b = 0; b < buckets; b++) {
 		uint32_t base = b << shift;
 		uint32_t size = len - base < (1u << shift) ? len - base : 1u << shift;
-		while (j + 1 < n && rel_start(runs[j + 1], lo) <= base)
+		while (j + 1 < n && twz_row_rel_start(runs[j + 1], lo) <= base)
 			j++;
 		if (b < TWZ_INLINE_BUCKETS &&
 		    !escaped(runs, n, lo, j, base, size)) {
@@ -94,7 +66,7 @@ int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
 	for (uint32_t b = 0; b < buckets; b++) {
 		uint32_t base = b << shift;
 		uint32_t size = len - base < (1u << shift) ? len - base : 1u << shift;
-		while (j + 1 < n && rel_start(runs[j + 1], lo) <= base)
+		while (j + 1 < n && twz_row_rel_start(runs[j + 1], lo) <= base)
 			j++;
 		if (b < TWZ_INLINE_BUCKETS &&
 		    (sum >> (4 * b) & 0xF) != TWZ_INLINE_ESCAPE)
@@ -113,8 +85,8 @@ int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
 		if (!implied)
 			run[stored++] = (uint16_t)cover;
 		for (uint32_t i = j + 1;
-		     i < n && rel_start(runs[i], lo) - base < size; i++)
-			run[stored++] = (uint16_t)((rel_start(runs[i], lo) - base)
+		     i < n && twz_row_rel_start(runs[i], lo) - base < size; i++)
+			run[stored++] = (uint16_t)((twz_row_rel_start(runs[i], lo) - base)
 						   << TWZ_RUN_SYMBOL_BITS |
 						   (runs[i] & TWZ_RUN_SYMBOL_MASK));
 	}
