@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli_common.h"
 #include "file_read.h"
@@ -60,12 +61,30 @@ static int bcast_bytes(uint8_t *buf, size_t len)
 	return 0;
 }
 
+/* Wait for a nonblocking collective by polling with short sleeps: Open
+ * MPI's blocking calls spin, so a rank that finished its shard would
+ * take a core from the ranks still baking (or merging) on its host. */
+static void wait_sleeping(MPI_Request *req)
+{
+	const struct timespec nap = { 0, 2000000 };  /* 2 ms */
+	int done = 0;
+
+	for (;;) {
+		MPI_Test(req, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
 /* The worst exit status of all ranks, on every rank. */
 static int agree(int rc)
 {
 	int worst = rc;
+	MPI_Request req;
 
-	MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Iallreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+	wait_sleeping(&req);
 	return worst;
 }
 
@@ -234,7 +253,9 @@ int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
 			MPI_Send(&pl, 1, MPI_UINT64_T, 0, 0, MPI_COMM_WORLD);
 			send_bytes(part, part_len, 0);
 		}
-		MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		MPI_Request req;
+		MPI_Ibcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+		wait_sleeping(&req);
 	}
 	free(part);
 	MPI_Finalize();
