@@ -71,6 +71,12 @@ struct twz_content {
  * checks every row's offsets, and twz_validate_cpd_rows each chunk's rows
  * as it is inflated. */
 #define TWZ_DEFER_ROWS 0x1u
+/* TRANSIT sections read on use (1.4, twz_validate_transit_lazy.c): step
+ * 2 checks what the resident sections say of them (row offsets, access
+ * ranges, sizes), the functions below each chunk as it is inflated. */
+#define TWZ_DEFER_TRANSIT_RUNS 0x2u
+#define TWZ_DEFER_ACCESS 0x4u
+#define TWZ_DEFER_ACCESS_TABLE 0x8u
 
 /* Whether step 2 of this file needs twz_content.scratch. */
 static inline int twz_needs_scratch(const struct twz_container *c)
@@ -170,6 +176,31 @@ twz_status twz_validate_cpd_rows(const struct twz_container *c,
 				 const struct twz_content *v,
 				 const uint8_t *bytes, uint64_t base,
 				 uint64_t avail, uint32_t first, uint32_t last);
+
+/* The local rows of TRANSIT nodes [first, last) when TRANSIT_RUNS was
+ * deferred: each lies whole in runs [base, base + avail), which are at
+ * bytes, and holds runs check T11 (TA8) admits. */
+twz_status twz_validate_transit_runs(const struct twz_container *c,
+				     const struct twz_content *v,
+				     const uint8_t *bytes, uint64_t base,
+				     uint64_t avail, uint32_t first,
+				     uint32_t last);
+
+/* The access lists of nodes [first, last) when ACCESS was deferred: each
+ * lies whole in entries [base, base + avail), at bytes, and passes TA7. */
+twz_status twz_validate_access_entries(const struct twz_container *c,
+				       const struct twz_content *v,
+				       const uint8_t *bytes, uint64_t base,
+				       uint64_t avail, uint32_t first,
+				       uint32_t last);
+
+/* Bytes [base, base + len) of a deferred ACCESS_TABLE, at bytes: the
+ * padding of TA5 where they hold it. The entries' ranges (TA6) are
+ * checked as each is read. */
+twz_status twz_validate_access_table(const struct twz_container *c,
+				     const struct twz_content *v,
+				     const uint8_t *bytes, uint64_t base,
+				     uint64_t len);
 
 /* XXH3-64 with seed 0, the checksum of FORMAT.md. */
 uint64_t twz_checksum(const void *data, size_t len);

@@ -297,7 +297,7 @@ twz_status twz_validate_transit(const struct twz_container *c,
 	if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
 		return twz_validate_transit_access(c, v);
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-		if (!v->data[required[i]])
+		if (!v->data[required[i]] && !twz_transit_deferred(v, required[i]))
 			return TWZ_E_DAMAGED;
 	for (uint32_t k = TWZ_SECTION_CELL_NODE; k <= TWZ_SECTION_NODE_COMPONENT; k++)
 		if (v->size[k] != twz_expected_raw_size(c, k))
@@ -356,6 +356,8 @@ twz_status twz_validate_transit(const struct twz_container *c,
 		return st;
 	/* Direction symbols are decoded, and their moves checked, at query
 	 * time; "no move" marks wildcards too. */
+	if (!v->data[TWZ_SECTION_TRANSIT_RUNS])
+		return twz_transit_offsets_ok(c, v);
 	st = twz_check_runs(c, &g, node_cell,
 			    v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
 			    v->data[TWZ_SECTION_TRANSIT_RUNS], run_bytes / 4,

@@ -29,6 +29,36 @@ twz_status twz_transit_check_rows(const struct twz_container *c,
 				  const uint8_t *offsets, const uint8_t *runs,
 				  const uint32_t *where);
 
+/* TA7 for node n's access list of len entries at list; where_n is n's
+ * block, packed (BX_BITS). */
+twz_status twz_transit_access_list(const struct twz_container *c,
+				   const struct twz_tparams *pr,
+				   const uint8_t *list, uint32_t len,
+				   uint32_t n, const uint8_t *rec,
+				   const uint8_t *node_cell,
+				   const uint8_t *comp, uint32_t where_n);
+
+/* Whether section kind of v is one read on use (data NULL, checked by
+ * twz_validate_transit_lazy.c chunk by chunk). */
+static inline int twz_transit_deferred(const struct twz_content *v,
+				       uint32_t kind)
+{
+	switch (kind) {
+	case TWZ_SECTION_TRANSIT_RUNS:
+		return (v->deferred & TWZ_DEFER_TRANSIT_RUNS) != 0;
+	case TWZ_SECTION_ACCESS:
+		return (v->deferred & TWZ_DEFER_ACCESS) != 0;
+	case TWZ_SECTION_ACCESS_TABLE:
+		return (v->deferred & TWZ_DEFER_ACCESS_TABLE) != 0;
+	}
+	return 0;
+}
+
+/* The row offsets of deferred local rows: from 0 to the runs' count,
+ * every row at least one run (the rest of T11 chunk by chunk). */
+twz_status twz_transit_offsets_ok(const struct twz_container *c,
+				  const struct twz_content *v);
+
 /* Step 4 of a TRANSIT file with TWZ_FEATURE_TRANSIT_ACCESS: checks TA1 to
  * TA8 of FORMAT.md 5j. */
 twz_status twz_validate_transit_access(const struct twz_container *c,

@@ -134,10 +134,48 @@ static int cost_less(uint32_t as, uint32_t ad, uint32_t bs, uint32_t bd)
 	return ds * ds > 2 * dd * dd;
 }
 
-/* TA7: access ranges that tile ACCESS, no longer than max_list; each
- * entry a transit node of the node's region on its block's ring, in its
- * outer square (so the local rows answer the walk to it), entries in
- * order of cost. */
+/* TA7 for node n's list: each entry a transit node of n's region on its
+ * block's ring, in its outer square (so the local rows answer the walk
+ * to it), entries in order of cost. where_n: n's block, packed. */
+twz_status twz_transit_access_list(const struct twz_container *c,
+				   const struct twz_tparams *pr,
+				   const uint8_t *list, uint32_t len,
+				   uint32_t n, const uint8_t *rec,
+				   const uint8_t *node_cell,
+				   const uint8_t *comp, uint32_t where_n)
+{
+	uint32_t bx = where_n & BX_MASK, by = where_n >> BX_BITS;
+
+	for (uint32_t k = 0; k < len; k++) {
+		const uint8_t *e = list + (uint64_t)k * TWZ_AE_SIZE;
+		uint32_t i = twz_le32(e + TWZ_AE_TRANSIT);
+		if (i >= pr->m)
+			return TWZ_E_DAMAGED;
+		uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
+		uint32_t cell = at32(node_cell, v);
+		if (at32(comp, v) != at32(comp, n) ||
+		    !twz_transit_on_ring(c, pr, bx, by, cell))
+			return TWZ_E_DAMAGED;
+		uint32_t ab = twz_transit_block_of(c, pr, cell);
+		if (ab == UINT32_MAX)
+			return TWZ_E_DAMAGED;
+		uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
+		if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
+		    (ay > by ? ay - by : by - ay) > pr->outer)
+			return TWZ_E_DAMAGED;
+		if (k &&
+		    cost_less(twz_le16(e + TWZ_AE_STRAIGHT),
+			      twz_le16(e + TWZ_AE_DIAGONAL),
+			      twz_le16(e - TWZ_AE_SIZE + TWZ_AE_STRAIGHT),
+			      twz_le16(e - TWZ_AE_SIZE + TWZ_AE_DIAGONAL)))
+			return TWZ_E_DAMAGED;
+	}
+	return TWZ_OK;
+}
+
+/* TA7: access ranges that tile ACCESS, no longer than max_list, and
+ * each list as above (acc NULL: deferred, its lists checked as their
+ * chunks are inflated). */
 static twz_status check_access(const struct twz_container *c,
 			       const struct twz_tparams *pr,
 			       const uint8_t *first, const uint8_t *acc,
@@ -153,31 +191,13 @@ static twz_status check_access(const struct twz_container *c,
 		uint32_t e0 = at32(first, n), e1 = at32(first, (uint64_t)n + 1);
 		if (e1 < e0 || e1 > entries || e1 - e0 > cap)
 			return TWZ_E_DAMAGED;
-		uint32_t bx = where[n] & BX_MASK, by = where[n] >> BX_BITS;
-		for (uint32_t k = e0; k < e1; k++) {
-			const uint8_t *e = acc + (uint64_t)k * TWZ_AE_SIZE;
-			uint32_t i = twz_le32(e + TWZ_AE_TRANSIT);
-			if (i >= pr->m)
-				return TWZ_E_DAMAGED;
-			uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
-			uint32_t cell = at32(node_cell, v);
-			if (at32(comp, v) != at32(comp, n) ||
-			    !twz_transit_on_ring(c, pr, bx, by, cell))
-				return TWZ_E_DAMAGED;
-			uint32_t ab = twz_transit_block_of(c, pr, cell);
-			if (ab == UINT32_MAX)
-				return TWZ_E_DAMAGED;
-			uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
-			if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
-			    (ay > by ? ay - by : by - ay) > pr->outer)
-				return TWZ_E_DAMAGED;
-			if (k > e0 &&
-			    cost_less(twz_le16(e + TWZ_AE_STRAIGHT),
-				      twz_le16(e + TWZ_AE_DIAGONAL),
-				      twz_le16(e - TWZ_AE_SIZE + TWZ_AE_STRAIGHT),
-				      twz_le16(e - TWZ_AE_SIZE + TWZ_AE_DIAGONAL)))
-				return TWZ_E_DAMAGED;
-		}
+		if (!acc)
+			continue;
+		twz_status st = twz_transit_access_list(
+			c, pr, acc + (uint64_t)e0 * TWZ_AE_SIZE, e1 - e0, n, rec,
+			node_cell, comp, where[n]);
+		if (st != TWZ_OK)
+			return st;
 	}
 	return TWZ_OK;
 }
@@ -190,7 +210,7 @@ twz_status twz_validate_transit_access(const struct twz_container *c,
 
 	/* TA1: the kinds of the layout, and the sizes the counts fix. */
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-		if (!v->data[required[i]])
+		if (!v->data[required[i]] && !twz_transit_deferred(v, required[i]))
 			return TWZ_E_DAMAGED;
 	for (uint32_t k = TWZ_SECTION_CELL_NODE; k <= TWZ_SECTION_NODE_COMPONENT; k++)
 		if (v->size[k] != twz_expected_raw_size(c, k))
@@ -229,18 +249,23 @@ twz_status twz_validate_transit_access(const struct twz_container *c,
 	uint64_t bytes = (bits + 7) / 8;
 	if (v->size[TWZ_SECTION_ACCESS_TABLE] != bytes + TWZ_AT_PAD)
 		return TWZ_E_DAMAGED;
+	if (!table)
+		goto access;  /* TA5 and TA6 as it is read */
 	if ((bits % 8 && table[bytes - 1] >> (bits % 8)) ||
 	    !twz_all_zero(table + bytes, TWZ_AT_PAD))
 		return TWZ_E_RESERVED;
 	st = check_table(c, &pr, rec, table);
 	if (st != TWZ_OK)
 		return st;
+access:
 	st = check_access(c, &pr, v->data[TWZ_SECTION_ACCESS_FIRST],
 			  v->data[TWZ_SECTION_ACCESS], acc_bytes / TWZ_AE_SIZE,
 			  rec, node_cell, comp, v->scratch);
 	if (st != TWZ_OK)
 		return st;
 	/* TA8: the local rows as in 1.1 (T11). */
+	if (!v->data[TWZ_SECTION_TRANSIT_RUNS])
+		return twz_transit_offsets_ok(c, v);
 	st = twz_check_runs(c, &g, node_cell,
 			    v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS],
 			    v->data[TWZ_SECTION_TRANSIT_RUNS],

@@ -30,6 +30,8 @@ int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
 	case TWZ_SECTION_TRANSIT_NODE_DIST:
 	case TWZ_SECTION_TRANSIT_TABLE:
 	case TWZ_SECTION_TRANSIT_RUNS:
+	case TWZ_SECTION_ACCESS:
+	case TWZ_SECTION_ACCESS_TABLE:
 		return 1;
 	}
 	return 0;
@@ -38,8 +40,10 @@ int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
 /*
  * Where rows start in section s, as a function from a row number to a
  * byte offset: NODE_RECORDS' row words for ROWS (u16 units), the row
- * offsets for RUNS and TRANSIT_RUNS (u32 units). Distance tables are cut
- * at any multiple of 8 bytes (entries are 2 or 4 bytes).
+ * offsets for RUNS and TRANSIT_RUNS (u32 units), ACCESS_FIRST for ACCESS
+ * (entries). Distance tables are cut at any multiple of 8 bytes (entries
+ * are 2 or 4 bytes; the bit-packed ACCESS_TABLE's straddle chunks, and a
+ * reader takes them from both).
  */
 struct cuts {
 	const uint8_t *table;     /* NULL: every `unit` bytes */
@@ -72,6 +76,12 @@ static int cuts_init(struct cuts *c, const struct twz_out_section *sec,
 		t = find(sec, count, TWZ_SECTION_TRANSIT_ROW_OFFSETS);
 		c->stride = 4;
 		c->unit = 4;
+		break;
+	case TWZ_SECTION_ACCESS:
+		/* Each node's access list whole in one chunk. */
+		t = find(sec, count, TWZ_SECTION_ACCESS_FIRST);
+		c->stride = 4;
+		c->unit = TWZ_AE_SIZE;
 		break;
 	default:
 		c->unit = 8;

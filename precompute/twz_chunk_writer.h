@@ -10,8 +10,8 @@
 
 /* Whether section i of sections[count] is stored chunked for chunks of
  * about target raw bytes (0: no chunking): the row and distance sections
- * (CPD ROWS and RUNS, TRANSIT runs and distance tables) larger than one
- * chunk. */
+ * (CPD ROWS and RUNS, TRANSIT runs, distance tables, access entries and
+ * access table) larger than one chunk. */
 int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
 		     unsigned i, uint64_t target);
 

@@ -1,7 +1,8 @@
 /*
  * twz_chunks.c - chunked sections (format 1.4, FORMAT.md section 5h):
  * inflated whole at open, or on first use into the bounded cache of
- * twz_open_ex (twz_chunks.h says how readers pin what they read).
+ * twz_open_ex (twz_chunks.h says how readers pin what they read): CPD
+ * ROWS, and TRANSIT's local rows, access entries and access table.
  */
 #include "twz_chunks.h"
 #include "twz_platform.h"
@@ -57,12 +58,57 @@ twz_status twz__chunks_inflate(const uint8_t *stored,
 	return st;
 }
 
+/* What a lazy section of kind k is read in: chunks start on a unit
+ * (bytes), and step 2 of the validator is told it is deferred. 0: the
+ * kind is inflated at open. */
+static unsigned lazy_unit(const struct twz_db *db, uint32_t k, unsigned *defer)
+{
+	if (db->c.method == TWZ_METHOD_CPD) {
+		*defer = TWZ_DEFER_ROWS;
+		return k == TWZ_SECTION_ROWS ? 2 : 0;
+	}
+	if (db->c.method != TWZ_METHOD_TRANSIT)
+		return 0;
+	switch (k) {
+	case TWZ_SECTION_TRANSIT_RUNS:
+		*defer = TWZ_DEFER_TRANSIT_RUNS;
+		return 4;
+	}
+	/* The access layout's big two (1.4); the 1.1 layout's distance
+	 * planes are decoded into tables at open. */
+	if (!(db->c.required_features & TWZ_FEATURE_TRANSIT_ACCESS))
+		return 0;
+	switch (k) {
+	case TWZ_SECTION_ACCESS:
+		*defer = TWZ_DEFER_ACCESS;
+		return TWZ_AE_SIZE;
+	case TWZ_SECTION_ACCESS_TABLE:
+		*defer = TWZ_DEFER_ACCESS_TABLE;
+		return 1;
+	}
+	return 0;
+}
+
 int twz__chunks_lazy(const struct twz_db *db, const struct twz_section_ref *s)
 {
-	/* CPD rows are read through twz__row_view_pinned; other chunked
-	 * sections are inflated at open. */
+	unsigned defer;
+
+	/* CPD rows are read through twz__row_view_pinned, TRANSIT's local
+	 * rows, access entries and table through twz_transit_lazy.h; other
+	 * chunked sections are inflated at open. */
 	return db->cache && (s->flags & TWZ_SF_CHUNKED) &&
-	       s->kind == TWZ_SECTION_ROWS && db->c.method == TWZ_METHOD_CPD;
+	       lazy_unit(db, s->kind, &defer) != 0;
+}
+
+const struct twz_lazy *twz__chunks_find(const struct twz_db *db,
+					uint32_t kind)
+{
+	const struct twz_chunk_cache *cc = db->cache;
+
+	for (unsigned k = 0; cc && k < cc->lazy_count; k++)
+		if (cc->lazy[k].kind == kind)
+			return &cc->lazy[k];
+	return NULL;
 }
 
 twz_status twz__chunks_defer(struct twz_db *db,
@@ -70,10 +116,14 @@ twz_status twz__chunks_defer(struct twz_db *db,
 {
 	struct twz_chunk_cache *cc = db->cache;
 	struct twz_lazy *L;
+	unsigned defer = 0, unit = lazy_unit(db, s->kind, &defer);
 	twz_status st;
 
 	if (cc->lazy_count == TWZ_LAZY_MAX)
 		return TWZ_E_LIMIT;
+	/* One of each kind: its bytes have one place. */
+	if (twz__chunks_find(db, s->kind))
+		return TWZ_E_DAMAGED;
 	L = &cc->lazy[cc->lazy_count];
 	memset(L, 0, sizeof *L);
 	st = twz_chunk_dir_read(db->file + s->offset, s->size, s->raw_size,
@@ -93,8 +143,9 @@ twz_status twz__chunks_defer(struct twz_db *db,
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = twz_chunk_raw_size(&L->dir, i);
 		uint32_t size = twz_chunk_stored_size(&L->dir, i);
-		/* ROWS is read in u16 units: chunks start on one. */
-		if (r % 2)
+		/* Read in units (ROWS u16, runs u32, access entries):
+		 * chunks start on one. */
+		if (r % unit)
 			return TWZ_E_DAMAGED;
 		st = frame_ok(L->dir.frames + frame, size, r);
 		if (st != TWZ_OK)
@@ -107,7 +158,7 @@ twz_status twz__chunks_defer(struct twz_db *db,
 	}
 	L->start[n] = raw;
 	db->content.size[s->kind] = s->raw_size;
-	db->content.deferred |= TWZ_DEFER_ROWS;
+	db->content.deferred |= defer;
 	db->memory_size += (uint64_t)n * (2 * sizeof(uint64_t) +
 					  sizeof(atomic_uint) + 1) + 8;
 	return TWZ_OK;
@@ -235,6 +286,65 @@ static int take_slot(struct twz_chunk_cache *cc)
 	return -1;
 }
 
+/* The first node whose u32 at table[n] (n up to node_count, rising) is
+ * key or more. */
+static uint32_t first_at_least(const uint8_t *table, uint32_t count,
+			       uint64_t key)
+{
+	uint32_t a = 0, b = count;
+
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+		if (twz_le32(table + 4 * (size_t)mid) < key)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a;
+}
+
+/* A TRANSIT chunk's own checks (twz_validate_transit_lazy.c): the local
+ * rows or access lists that start in it, found by bisection of their
+ * offsets (checked at open to rise), or the table's padding. Marks it
+ * checked. */
+static twz_status transit_chunk_check(const struct twz_db *db,
+				      const struct twz_lazy *L, uint32_t c,
+				      const uint8_t *bytes)
+{
+	const struct twz_content *v = &db->content;
+	uint64_t lo = L->start[c], hi = L->start[c + 1];
+	uint32_t n = db->c.node_count;
+	twz_status st;
+
+	switch (L->kind) {
+	case TWZ_SECTION_TRANSIT_RUNS: {
+		const uint8_t *off = v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS];
+		st = twz_validate_transit_runs(&db->c, v, bytes, lo / 4,
+					       (hi - lo) / 4,
+					       first_at_least(off, n, lo / 4),
+					       first_at_least(off, n, hi / 4));
+		break;
+	}
+	case TWZ_SECTION_ACCESS: {
+		const uint8_t *first = v->data[TWZ_SECTION_ACCESS_FIRST];
+		/* An empty list has nothing to check wherever it starts. */
+		uint32_t a = first_at_least(first, n, lo / TWZ_AE_SIZE);
+		uint32_t b = first_at_least(first, n, hi / TWZ_AE_SIZE);
+		st = twz_validate_access_entries(&db->c, v, bytes,
+						 lo / TWZ_AE_SIZE,
+						 (hi - lo) / TWZ_AE_SIZE, a, b);
+		break;
+	}
+	case TWZ_SECTION_ACCESS_TABLE:
+		st = twz_validate_access_table(&db->c, v, bytes, lo, hi - lo);
+		break;
+	default:
+		st = TWZ_E_DAMAGED;
+	}
+	L->checked[c] = st == TWZ_OK;
+	return st;
+}
+
 /* Whether chunk c of L, inflated into bytes, holds what the format
  * allows: its checksum, then what its kind's validator asks. The rows
  * are checked the first time only: the same frame of a file that does
@@ -251,6 +361,8 @@ static twz_status chunk_check(const struct twz_db *db,
 		return TWZ_E_CHECKSUM;
 	if (L->checked[c])
 		return TWZ_OK;
+	if (L->kind != TWZ_SECTION_ROWS)
+		return transit_chunk_check(db, L, c, bytes);
 	/* ROWS: the rows that start in the chunk, found by bisection of
 	 * the records' row offsets, which rise. */
 	uint32_t first = 0, last = 0;
@@ -348,4 +460,25 @@ const uint8_t *twz__chunk_get(const struct twz_db *db,
 		*end = sl->bytes + (L->start[c + 1] - L->start[c]);
 		return sl->bytes + (off - L->start[c]);
 	}
+}
+
+int twz__chunk_copy(const struct twz_db *db, const struct twz_lazy *L,
+		    uint64_t off, void *out, size_t n)
+{
+	uint8_t *to = out;
+
+	while (n) {
+		struct twz_chunk_pin pin;
+		const uint8_t *end;
+		const uint8_t *p = twz__chunk_get(db, L, off, &end, &pin);
+		if (!p)
+			return 0;
+		size_t k = (size_t)(end - p) < n ? (size_t)(end - p) : n;
+		memcpy(to, p, k);
+		twz__chunk_unpin(&pin);
+		to += k;
+		off += k;
+		n -= k;
+	}
+	return 1;
 }

@@ -43,7 +43,7 @@ struct twz_lazy {
 	uint8_t *checked;         /* [count]: its rows passed, under the lock */
 };
 
-#define TWZ_LAZY_MAX 4
+#define TWZ_LAZY_MAX 8
 
 struct twz_chunk_cache {
 	uint64_t budget;
@@ -72,6 +72,10 @@ twz_status twz__chunks_inflate(const uint8_t *stored,
  * reader goes through twz__chunk_get, and db opened with a budget. */
 int twz__chunks_lazy(const struct twz_db *db, const struct twz_section_ref *s);
 
+/* The lazy section of kind in db, or NULL (read from memory). */
+const struct twz_lazy *twz__chunks_find(const struct twz_db *db,
+					uint32_t kind);
+
 /* Register s (lazy) with db's cache: its directory and frames checked
  * without inflating anything. */
 twz_status twz__chunks_defer(struct twz_db *db,
@@ -95,6 +99,12 @@ static inline void twz__chunk_unpin(struct twz_chunk_pin *pin)
 					  memory_order_release);
 	pin->slot = NULL;
 }
+
+/* Bytes [off, off + n) of lazy section L into out, a chunk at a time:
+ * never two pins at once, so one slot serves. 0 when a chunk they lie
+ * in is damaged. */
+int twz__chunk_copy(const struct twz_db *db, const struct twz_lazy *L,
+		    uint64_t off, void *out, size_t n);
 
 /* Node n's row (as twz__row_view_in), pinned when ROWS is lazy; 0 when
  * its chunk is damaged. */

@@ -1,7 +1,8 @@
 /*
  * twz_transit.c - the TRANSIT back end (method 2): local first-move rows
  * for near targets, transit nodes and distance tables for far ones, paths
- * in chunks. At open the distance planes are decoded into tables; after
+ * in chunks. At open the distance planes are decoded into tables (the
+ * local rows may stay in chunks read on use, twz_transit_lazy.h); after
  * that no allocation: a query keeps a few scalars on its stack; a block
  * lists at most TWZ_TRANSIT_MAX_LIST transit nodes, and no more than its
  * ring has cells (checked at open), which bounds the work of a global
@@ -33,6 +34,7 @@
  *   X: the chunked walk below rests on it.
  */
 #include "twz_transit_query.h"
+#include "twz_transit_lazy.h"
 
 #include <stdlib.h>
 
@@ -234,6 +236,10 @@ static twz_status transit_init(twz_db *db)
 	tv->row_offsets = v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS];
 	tv->runs = v->data[TWZ_SECTION_TRANSIT_RUNS];
 	tv->run_count = v->size[TWZ_SECTION_TRANSIT_RUNS] / 4;
+	/* Under a cache budget: read on use (twz_transit_lazy.h). */
+	tv->runs_lazy = twz__chunks_find(db, TWZ_SECTION_TRANSIT_RUNS);
+	tv->access_lazy = twz__chunks_find(db, TWZ_SECTION_ACCESS);
+	tv->table_lazy = twz__chunks_find(db, TWZ_SECTION_ACCESS_TABLE);
 	db->run_count = tv->run_count;
 	tv->access = (db->c.required_features & TWZ_FEATURE_TRANSIT_ACCESS) != 0;
 	if (tv->access) {
@@ -482,14 +488,13 @@ static int legal(const twz_db *db, const struct spot *p, unsigned m)
 }
 
 /* The move from x toward a target t of its outer square, or
- * TWZ_SYMBOL_NONE (only a crafted file has none). */
+ * TWZ_SYMBOL_NONE (only a crafted file, or a damaged chunk, has none). */
 static unsigned local_move(const twz_db *db, twz_node x, const struct spot *px,
 			   twz_node t, const struct spot *pt)
 {
-	const struct twz_transit_view *tv = &db->transit;
-	unsigned sym = twz__plain_row_symbol(tv->row_offsets, tv->runs, x, t);
+	unsigned sym = twz__transit_row_symbol(db, x, t);
 	if (sym < TWZ_MOVE_COUNT)
-		return sym;  /* checked legal at open */
+		return sym;  /* checked legal at open, or as its chunk came in */
 	if (sym != TWZ_SYMBOL_TOWARD && sym != TWZ_SYMBOL_NEAREST)
 		return TWZ_SYMBOL_NONE;
 	unsigned m = twz_direction_move(sym, (int32_t)pt->x - (int32_t)px->x,

@@ -13,6 +13,8 @@
 #include "twigz.h"
 #include "twz_validate.h"
 
+struct twz_lazy;
+
 /* The TRANSIT sections of an open database, decoded parameters first.
  * Pointers address the mapping or buffers inflated at open. */
 struct twz_transit_view {
@@ -45,6 +47,12 @@ struct twz_transit_view {
 	const uint8_t *access_entries;/* TWZ_AE_SIZE bytes an entry */
 	const uint8_t *access_nodes;  /* TWZ_AN_SIZE bytes a transit node */
 	const uint8_t *access_table;  /* bit-packed rows */
+	/* Under a cache budget (twz_chunks.h), the chunked sections read
+	 * on use, through twz_transit_lazy.h; runs, access_entries and
+	 * access_table are then NULL. */
+	const struct twz_lazy *runs_lazy;
+	const struct twz_lazy *access_lazy;
+	const struct twz_lazy *table_lazy;
 };
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * twz_transit_access.c - far queries of a TRANSIT file of the access-node
- * layout (format 1.4, FORMAT.md 5j), read in place from the mapping: each
+ * layout (format 1.4, FORMAT.md 5j), read in place from the mapping (or,
+ * under a cache budget, chunk by chunk: twz_transit_lazy.h): each
  * node's access nodes (a few, sorted by exact cost) and the transit table
  * as bit-packed rows of residuals against the reference cost. No
  * allocation: a query decodes its two access lists onto the stack, in
@@ -15,6 +16,7 @@
  * decided exactly (dist_less).
  */
 #include "twz_transit_query.h"
+#include "twz_transit_lazy.h"
 
 #define PIECE 64
 
@@ -48,16 +50,29 @@ static void load_record(const struct twz_transit_view *tv, uint32_t i,
 	e->bd = (int32_t)twz_le32(r + TWZ_AN_BASE_D);
 }
 
-/* Entries [from, from + count) of node n's access list, into e. */
-static uint32_t load_entries(const struct twz_transit_view *tv, twz_node n,
-			     uint32_t from, uint32_t count, struct aentry *e)
+/* Entries [from, from + count) of node n's access list (count at most
+ * PIECE), into e; *bad set when their chunk is damaged. */
+static uint32_t load_entries(const twz_db *db, twz_node n, uint32_t from,
+			     uint32_t count, struct aentry *e, int *bad)
 {
+	const struct twz_transit_view *tv = &db->transit;
 	uint32_t e0 = twz_le32(tv->access_first + 4 * (size_t)n);
 	uint32_t e1 = twz_le32(tv->access_first + 4 * ((size_t)n + 1));
 	uint32_t k = 0;
+	uint8_t copy[PIECE * TWZ_AE_SIZE];
 
-	for (uint32_t j = e0 + from; j < e1 && k < count; j++, k++) {
-		const uint8_t *a = tv->access_entries + (size_t)j * TWZ_AE_SIZE;
+	/* After a damaged piece nothing more: a list's first piece comes
+	 * first, from the chunk whose check covers the whole list. */
+	if (*bad || e0 + from >= e1)
+		return 0;
+	uint32_t take = e1 - e0 - from < count ? e1 - e0 - from : count;
+	const uint8_t *list = twz__access_entries(db, e0 + from, take, copy);
+	if (!list) {
+		*bad = 1;
+		return 0;
+	}
+	for (; k < take; k++) {
+		const uint8_t *a = list + (size_t)k * TWZ_AE_SIZE;
 		load_record(tv, twz_le32(a + TWZ_AE_TRANSIT), &e[k]);
 		e[k].d = (struct dist){ twz_le16(a + TWZ_AE_STRAIGHT),
 					twz_le16(a + TWZ_AE_DIAGONAL), 0 };
@@ -76,25 +91,31 @@ static inline uint32_t access_len(const struct twz_transit_view *tv,
 /* D(a, b) from the row of the smaller index. Both lie in one region
  * (checked at open), so the row holds the other. */
 static inline struct dist table_dist(const twz_db *db, const struct aentry *a,
-				     const struct aentry *b)
+				     const struct aentry *b, int *bad)
 {
 	if (a->i == b->i)
 		return (struct dist){ 0, 0, 0 };
 	const struct aentry *lo = a->i < b->i ? a : b;
 	const struct aentry *hi = a->i < b->i ? b : a;
 	unsigned w = lo->ws + lo->wd;
-	uint64_t f = TWZ_ACCESS_BITS(db->transit.access_table,
-				     lo->row_bit + (uint64_t)(hi->i - lo->i - 1) * w, w);
+	uint64_t f = twz__access_table_bits(db, lo->row_bit +
+						(uint64_t)(hi->i - lo->i - 1) * w,
+					    w, bad);
 	uint32_t rs, rd;
 
 	twz_transit_reference(db->c.connectivity,
 			      a->x > b->x ? a->x - b->x : b->x - a->x,
 			      a->y > b->y ? a->y - b->y : b->y - a->y, &rs, &rd);
-	/* Validated: both sums lie in [0, 2^26). */
-	return (struct dist){
-		(uint64_t)(rs + lo->bs + (int64_t)(f & ((UINT64_C(1) << lo->ws) - 1))),
-		(uint64_t)(rd + lo->bd + (int64_t)(f >> lo->ws)), 0,
-	};
+	int64_t s = rs + lo->bs + (int64_t)(f & ((UINT64_C(1) << lo->ws) - 1));
+	int64_t d = rd + lo->bd + (int64_t)(f >> lo->ws);
+	/* Validated at open, or (a table read on use) here: both sums lie
+	 * in [0, 2^26). */
+	if (db->transit.table_lazy &&
+	    (s < 0 || s >= TWZ_MAX_NODES || d < 0 || d >= TWZ_MAX_NODES)) {
+		*bad = 1;
+		return (struct dist){ 0, 0, 1 };
+	}
+	return (struct dist){ (uint64_t)s, (uint64_t)d, 0 };
 }
 
 static inline void pair(const twz_db *db, const struct aentry *a,
@@ -105,7 +126,9 @@ static inline void pair(const twz_db *db, const struct aentry *a,
 			    reference_value(db->c.connectivity, a->x, a->y, b->x, b->y) >
 		    bt->value + 1e-6)
 		return;
-	struct dist ab = table_dist(db, a, b);
+	struct dist ab = table_dist(db, a, b, &bt->damaged);
+	if (ab.far)
+		return;
 	struct dist c = { a->d.s + ab.s + b->d.s, a->d.d + ab.d + b->d.d, 0 };
 	consider(bt, c, a->i, b->i);
 }
@@ -156,10 +179,10 @@ struct best twz__access_best_pair(const twz_db *db, twz_node s, twz_node t)
 	node_xy(db, s, &sx, &sy);
 	node_xy(db, t, &tx, &ty);
 	for (uint32_t j0 = 0; j0 < lt; j0 += PIECE) {
-		uint32_t nb = load_entries(tv, t, j0, PIECE, eb);
+		uint32_t nb = load_entries(db, t, j0, PIECE, eb, &bt.damaged);
 		order_by_bound(db, eb, nb, sx, sy);
 		for (uint32_t i0 = 0; i0 < ls; i0 += PIECE) {
-			uint32_t na = load_entries(tv, s, i0, PIECE, ea);
+			uint32_t na = load_entries(db, s, i0, PIECE, ea, &bt.damaged);
 			order_by_bound(db, ea, na, tx, ty);
 			for (uint32_t k = 0; k < na; k++) {
 				if (bt.found && ea[k].bound > bt.value + 1e-6)
@@ -172,6 +195,8 @@ struct best twz__access_best_pair(const twz_db *db, twz_node s, twz_node t)
 			}
 		}
 	}
+	if (bt.damaged)
+		bt.found = 0;
 	return bt;
 }
 
@@ -186,7 +211,7 @@ struct best twz__access_best_toward(const twz_db *db, twz_node x, uint32_t b)
 	eb.d = (struct dist){ 0, 0, 0 };
 	eb.value = 0;
 	for (uint32_t i0 = 0; i0 < lx; i0 += PIECE) {
-		uint32_t na = load_entries(tv, x, i0, PIECE, ea);
+		uint32_t na = load_entries(db, x, i0, PIECE, ea, &bt.damaged);
 		order_by_bound(db, ea, na, eb.x, eb.y);
 		for (uint32_t k = 0; k < na; k++) {
 			if (bt.found && ea[k].bound > bt.value + 1e-6)
@@ -194,5 +219,7 @@ struct best twz__access_best_toward(const twz_db *db, twz_node x, uint32_t b)
 			pair(db, &ea[k], &eb, &bt);
 		}
 	}
+	if (bt.damaged)
+		bt.found = 0;
 	return bt;
 }

@@ -48,6 +48,8 @@ struct best {
 	double value;
 	uint32_t a, b;             /* transit indices of the winning pair */
 	int found;
+	int damaged;               /* a chunk read on use failed: found is
+				      then cleared, never a lesser pair */
 };
 
 static inline void consider(struct best *bt, struct dist c, uint32_t a,

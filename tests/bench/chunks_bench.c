@@ -1,10 +1,12 @@
 /*
  * chunks_bench.c - `ninja -C BUILD bench-chunks`, or
  * `chunks_bench DB.twz [PAIRS PATHS]` or `chunks_bench LEVEL.map OUT.twz
- * [CHUNK [PAIRS PATHS]]` (bakes LEVEL with chunks of CHUNK bytes, 64 KiB
- * unless given, first): a database
+ * [CHUNK [PAIRS PATHS [METHOD]]]` (bakes LEVEL with chunks of CHUNK bytes,
+ * 64 KiB unless given, first, by METHOD: cpd unless given, transit,
+ * transit-1.1 or transit-1.4): a database
  * baked with `twigz build --chunk` opened with cache budgets of 10, 50 and 100
- * percent of its chunked rows (twz_open_ex), against the same file
+ * percent of what a budget reads on use (twz_open_ex: CPD rows; TRANSIT's
+ * local rows, and access entries and table), against the same file
  * inflated at open, in one process. For each: the open time, first moves
  * and whole paths cold (the first pass after open, which inflates what
  * it touches) and warm (the best of two more passes), and the ratio of
@@ -18,6 +20,7 @@
 #include <time.h>
 
 #include "bake.h"
+#include "transit.h"
 #include "twigz.h"
 #include "twz_inspect.h"
 
@@ -93,8 +96,11 @@ int main(int argc, char **argv)
 	if (len > 4 && !strcmp(path + len - 4, ".map")) {
 		struct twz_grid g;
 		struct twz_bake_options opt;
-		struct twz_cpd cpd;
 		struct twz_error err = { { 0 }, 0 };
+		/* METHOD: cpd, transit (the layout the tool picks), or
+		 * transit-1.1 / transit-1.4 (that layout). */
+		const char *method = argc > 6 ? argv[6] : "cpd";
+		int rc;
 		if (argc < 3) {
 			fprintf(stderr, "chunks_bench: LEVEL.map needs OUT.twz\n");
 			return 2;
@@ -102,14 +108,33 @@ int main(int argc, char **argv)
 		twz_bake_options_default(&opt);
 		opt.chunk = argc > 3 ? strtoull(argv[3], NULL, 10) : 65536;
 		opt.name = path;
-		if (twz_grid_load(path, &g, &err) != 0 ||
-		    twz_bake_cpd(&g, &opt, &cpd, &err) != 0 ||
-		    twz_cpd_write(&cpd, &g, &opt, argv[2], &err) != 0) {
+		if (twz_grid_load(path, &g, &err) != 0) {
 			fprintf(stderr, "chunks_bench: %s\n", err.msg);
 			return 1;
 		}
-		twz_cpd_free(&cpd);
+		if (!strncmp(method, "transit", 7)) {
+			struct twz_transit_options topt = { 0, 0, 0 };
+			struct twz_transit_db tdb;
+			opt.transit_access = !strcmp(method, "transit-1.4") ? 1 :
+					     !strcmp(method, "transit-1.1") ? 0 : 2;
+			rc = twz_bake_transit(&g, &opt, &topt, &tdb, &err);
+			if (rc == 0) {
+				rc = twz_transit_write(&tdb, &g, &opt, argv[2], &err);
+				twz_transit_db_free(&tdb);
+			}
+		} else {
+			struct twz_cpd cpd;
+			rc = twz_bake_cpd(&g, &opt, &cpd, &err);
+			if (rc == 0) {
+				rc = twz_cpd_write(&cpd, &g, &opt, argv[2], &err);
+				twz_cpd_free(&cpd);
+			}
+		}
 		twz_grid_free(&g);
+		if (rc != 0) {
+			fprintf(stderr, "chunks_bench: %s\n", err.msg);
+			return 1;
+		}
 		path = argv[2];
 		arg = 4;
 	}
@@ -123,16 +148,23 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double open_plain = now() - t0;
-	const struct twz_container *c = twz_inspect_container(plain);
+	/* What a budget leaves in chunks (CPD rows; TRANSIT's local rows,
+	 * and access entries and table): as a cache of one slot sees it. */
 	uint64_t rows = 0;
-	for (uint32_t i = 0; i < c->section_count; i++) {
-		struct twz_chunk_summary cs;
-		if (twz_inspect_chunks(plain, i, &cs) == 0 &&
-		    c->sections[i].kind == 8)
-			rows = cs.raw_size;
+	{
+		twz_open_options o;
+		struct twz_cache_summary cs;
+		twz_db *one;
+		memset(&o, 0, sizeof o);
+		o.cache_bytes = 1;
+		if (twz_open_ex(path, &o, &one) == TWZ_OK) {
+			if (twz_inspect_cache(one, &cs) == 0)
+				rows = cs.lazy_raw;
+			twz_close(one);
+		}
 	}
 	if (!rows) {
-		fprintf(stderr, "chunks_bench: %s: no chunked rows (bake it with twigz build --chunk)\n",
+		fprintf(stderr, "chunks_bench: %s: nothing read on use (bake it with twigz build --chunk)\n",
 			path);
 		return 1;
 	}
@@ -172,8 +204,9 @@ int main(int argc, char **argv)
 		path_plain = b < path_plain ? b : path_plain;
 	}
 
-	printf("%s: %u nodes, chunked rows %.2f MB inflated; %zu pairs, %zu paths; CPU time of one thread\n",
-	       path, n, rows / 1e6, w.pairs, w.paths);
+	printf("%s: %u nodes, %s, sections read on use %.2f MB inflated; %zu pairs, %zu paths; CPU time of one thread\n",
+	       path, n, info.method == 2 ? "TRANSIT" : "CPD",
+	       rows / 1e6, w.pairs, w.paths);
 	printf("| cache | open | first move cold | warm | misses warm | path cold | warm | memory |\n");
 	printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
 	printf("| inflated at open | %.1f ms | %.0f ns | %.0f ns | | %.1f us | %.1f us | %.1f MB |\n",
