@@ -35,6 +35,10 @@ struct worker {
 	uint8_t *seen;
 	uint32_t *pos;
 	uint32_t *range;
+	/* a streamed bake's block or table row (method_transit_stream.c) */
+	struct twz_runs runs;
+	struct twz_tdist *dist;
+	uint64_t dist_cap;
 };
 
 /* The state every stage's units share. */
@@ -55,6 +59,8 @@ struct stages {
 	/* the blocks of stage 2 and the table rows of stage 3 baked: all,
 	 * or a shard's (shard_transit.c) */
 	struct twz_transit_range range;
+	/* a streamed bake: blocks and table rows go there, not to db */
+	const struct twz_transit_sink *sink;
 };
 
 static int worker_init(void *ctx, void *w)
@@ -66,6 +72,9 @@ static int worker_init(void *ctx, void *w)
 	wk->seen = calloc(n, 1);
 	wk->pos = malloc(n * sizeof *wk->pos);
 	wk->range = malloc((2 * (size_t)tg->rows + 2) * sizeof *wk->range);
+	wk->runs = (struct twz_runs){ NULL, 0, 0 };
+	wk->dist = NULL;
+	wk->dist_cap = 0;
 	if (!wk->seen || !wk->pos || !wk->range ||
 	    twz_tsearch_init(&wk->ws, tg) != 0) {
 		free(wk->seen);
@@ -85,6 +94,22 @@ static void worker_fini(void *w)
 	free(wk->seen);
 	free(wk->pos);
 	free(wk->range);
+	free(wk->runs.v);
+	free(wk->dist);
+}
+
+/* A worker's buffer of n distances (a streamed bake's block or table
+ * row); NULL out of memory. */
+static struct twz_tdist *worker_dist(struct worker *wk, uint64_t n)
+{
+	if (n > wk->dist_cap || !wk->dist) {
+		struct twz_tdist *d = realloc(wk->dist, (n ? n : 1) * sizeof *d);
+		if (!d)
+			return NULL;
+		wk->dist = d;
+		wk->dist_cap = n;
+	}
+	return wk->dist;
 }
 
 /* Run a stage over [0, items) in chunks of `chunk` on every thread. */
@@ -419,7 +444,22 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = i;
 		struct twz_shortcuts sc = { wk->pos, sl.first, sl.to, sl.key, sl.span };
-		struct twz_runs *out = &lc->block_runs[b];
+		struct twz_runs *out;
+		struct twz_tdist *dist;
+		if (!lc->sink) {
+			out = &lc->block_runs[b];
+			dist = db->node_dist + lc->dist_first[b];
+		} else {
+			/* Streamed: the block in the worker's buffers, then
+			 * to the sink. */
+			out = &wk->runs;
+			out->len = 0;
+			dist = worker_dist(wk, (uint64_t)(last - first) * n);
+			if (!dist) {
+				twz_tsearch_area(ws, wk->range, ranges, 0);
+				goto next;
+			}
+		}
 		for (uint32_t s = first; s < last; s++) {
 			uint32_t before = out->len;
 			if (twz_tsearch_local(ws, s, &sc) != 0 ||
@@ -429,8 +469,7 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			}
 			lc->row_len[s] = out->len - before;
 			searched += ws->st.order_len;
-			struct twz_tdist *d = db->node_dist + lc->dist_first[b] +
-					      (uint64_t)(s - first) * n;
+			struct twz_tdist *d = dist + (uint64_t)(s - first) * n;
 			for (uint32_t j = 0; j < n; j++) {
 				uint32_t a = db->transit_node[db->block_transit[f + j]];
 				if (twz_tsearch_settled(ws, a))
@@ -440,7 +479,10 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			}
 		}
 		twz_tsearch_area(ws, wk->range, ranges, 0);
-		rc = 0;
+		rc = lc->sink ? lc->sink->block(lc->sink->ctx, db, b, out->v, out->len,
+						lc->dist_first[b], dist,
+						(uint64_t)(last - first) * n)
+			      : 0;
 next:
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = TWZ_NODE_NONE;
@@ -474,7 +516,10 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		if (twz_tsearch_targets(ws, db->transit_node[i], tc->tindex, i,
 					tc->want[i]) != 0)
 			return -1;
-		struct twz_tdist *row = db->table + table_row(m, i);
+		struct twz_tdist *row = tc->sink ? worker_dist(wk, m - i)
+						 : db->table + table_row(m, i);
+		if (!row)
+			return -1;
 		for (uint32_t j = i + 1; j < m; j++) {
 			uint32_t b = db->transit_node[j];
 			if (twz_tsearch_settled(ws, b))
@@ -482,6 +527,10 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			else
 				row[j - i - 1] = far_dist;
 		}
+		if (tc->sink && tc->sink->table_row(tc->sink->ctx, db, i,
+						    table_row(m, i), row,
+						    m - i - 1) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -545,10 +594,11 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 
 	atomic_init(&st->searched, 0);
 	atomic_init(&st->shortcut_searched, 0);
-	st->block_runs = calloc(blocks, sizeof *st->block_runs);
+	st->block_runs = st->sink ? NULL : calloc(blocks, sizeof *st->block_runs);
 	st->row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
 	db->row_offsets = malloc(((size_t)tg->node_count + 1) * sizeof(uint32_t));
-	if (!dist_first || !st->block_runs || !st->row_len || !db->row_offsets)
+	if (!dist_first || (!st->block_runs && !st->sink) || !st->row_len ||
+	    !db->row_offsets)
 		goto nomem;
 	uint64_t total = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
@@ -558,8 +608,9 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 	}
 	dist_first[blocks] = total;
 	db->node_dist_count = total;
-	db->node_dist = malloc((total ? total : 1) * sizeof *db->node_dist);
-	if (!db->node_dist)
+	db->node_dist = st->sink ? NULL
+				 : malloc((total ? total : 1) * sizeof *db->node_dist);
+	if (!db->node_dist && !st->sink)
 		goto nomem;
 	st->dist_first = dist_first;
 	if (run_stage(st, opt, "local rows", st->range.block_hi - st->range.block_lo,
@@ -567,19 +618,23 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 		goto nomem;
 
 	uint64_t runs = 0;
-	for (uint32_t b = 0; b < blocks; b++)
-		runs += st->block_runs[b].len;
+	if (st->sink)
+		for (uint32_t s = 0; s < tg->node_count; s++)
+			runs += st->row_len[s];
+	else
+		for (uint32_t b = 0; b < blocks; b++)
+			runs += st->block_runs[b].len;
 	if (runs > TWZ_MAX_RUNS) {
 		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
 			      (unsigned long long)runs);
 		goto out;
 	}
-	db->runs = malloc((runs ? runs : 1) * sizeof(uint32_t));
-	if (!db->runs)
+	db->runs = st->sink ? NULL : malloc((runs ? runs : 1) * sizeof(uint32_t));
+	if (!db->runs && !st->sink)
 		goto nomem;
 	/* Blocks hold consecutive nodes: block order is node order. */
 	uint64_t pos = 0;
-	for (uint32_t b = 0; b < blocks; b++) {
+	for (uint32_t b = 0; b < blocks && !st->sink; b++) {
 		if (st->block_runs[b].len)  /* an empty block may have no buffer */
 			memcpy(db->runs + pos, st->block_runs[b].v,
 			       st->block_runs[b].len * sizeof(uint32_t));
@@ -619,9 +674,9 @@ static int stage_table(struct stages *st, const struct twz_bake_options *opt,
 	int rc = -1;
 	double t0 = twz_now_seconds();
 
-	db->table = malloc((db->table_count ? db->table_count : 1) *
-			   sizeof *db->table);
-	if (!want || !count || !db->table)
+	db->table = st->sink ? NULL : malloc((db->table_count ? db->table_count : 1) *
+					     sizeof *db->table);
+	if (!want || !count || (!db->table && !st->sink))
 		goto out;
 	/* Transit nodes j >= i of i's region: the search from i stops when
 	 * it has settled them all. */
@@ -697,15 +752,16 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 static int bake_transit(const struct twz_grid *g,
 			const struct twz_bake_options *opt,
 			const struct twz_transit_options *topt, unsigned index,
-			unsigned count, struct twz_transit_db *out,
-			struct twz_error *err)
+			unsigned count, const struct twz_transit_sink *sink,
+			struct twz_transit_db *out, struct twz_error *err)
 {
-	struct stages st = { .db = out };
+	struct stages st = { .db = out, .sink = sink };
 	uint32_t *tindex = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
-	if (twz_bake_check(g, opt, twz_transit_estimate_bytes, topt, err) != 0)
+	/* A streamed bake checks its own estimate. */
+	if (!sink && twz_bake_check(g, opt, twz_transit_estimate_bytes, topt, err) != 0)
 		return -1;
 	if (twz_transit_graph_build(g, opt->connectivity, topt, &out->graph, err) != 0)
 		return -1;
@@ -723,7 +779,7 @@ static int bake_transit(const struct twz_grid *g,
 		goto out;
 	/* A shard's rows are a part (index 0 is the whole bake): its
 	 * merge finishes the layout. */
-	if (index == 0 && twz_transit_finish_layout(out, opt, err) != 0)
+	if (index == 0 && !sink && twz_transit_finish_layout(out, opt, err) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -738,7 +794,16 @@ int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err)
 {
-	return bake_transit(g, opt, topt, 0, 1, out, err);
+	return bake_transit(g, opt, topt, 0, 1, NULL, out, err);
+}
+
+int twz_bake_transit_sunk(const struct twz_grid *g,
+			  const struct twz_bake_options *opt,
+			  const struct twz_transit_options *topt,
+			  const struct twz_transit_sink *sink,
+			  struct twz_transit_db *out, struct twz_error *err)
+{
+	return bake_transit(g, opt, topt, 0, 1, sink, out, err);
 }
 
 int twz_bake_transit_shard(const struct twz_grid *g,
@@ -747,7 +812,7 @@ int twz_bake_transit_shard(const struct twz_grid *g,
 			   unsigned index, unsigned count,
 			   struct twz_transit_db *out, struct twz_error *err)
 {
-	return bake_transit(g, opt, topt, index, count, out, err);
+	return bake_transit(g, opt, topt, index, count, NULL, out, err);
 }
 
 /* ---- encoding -------------------------------------------------------- */
@@ -763,29 +828,41 @@ struct planes {
 	uint64_t at;
 };
 
-/* Entry i of a distance section: distance d between nodes a and b. */
-static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
-			uint32_t b)
+void twz_transit_plane_values(const struct twz_graph *tg, unsigned width,
+			       struct twz_tdist d, uint32_t a, uint32_t b,
+			       int64_t *vs, int64_t *vd)
 {
-	const struct twz_graph *tg = pl->tg;
 	uint32_t ca = tg->node_cell[a], cb = tg->node_cell[b];
 	uint32_t ax = ca % tg->width, ay = ca / tg->width;
 	uint32_t bx = cb % tg->width, by = cb / tg->width;
 	uint32_t rs, rd;
-	int64_t vs, vd;
 
 	twz_transit_reference(tg->connectivity, ax > bx ? ax - bx : bx - ax,
 			      ay > by ? ay - by : by - ay, &rs, &rd);
 	if (d.straight == UINT32_MAX) {
-		vs = vd = pl->width == 4 ? TWZ_TRANSIT_FAR16 : TWZ_TRANSIT_FAR32;
+		*vs = *vd = width == 4 ? TWZ_TRANSIT_FAR16 : TWZ_TRANSIT_FAR32;
 	} else {
-		vs = (int64_t)d.straight - rs;
-		vd = (int64_t)d.diagonal - rd;
+		*vs = (int64_t)d.straight - rs;
+		*vd = (int64_t)d.diagonal - rd;
 	}
+}
+
+int twz_transit_plane_fits16(struct twz_tdist d, int64_t vs, int64_t vd)
+{
+	return d.straight == UINT32_MAX ||
+	       !(vs <= TWZ_TRANSIT_FAR16 || vs > INT16_MAX ||
+		 vd <= TWZ_TRANSIT_FAR16 || vd > INT16_MAX);
+}
+
+/* Entry i of a distance section: distance d between nodes a and b. */
+static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
+			uint32_t b)
+{
+	int64_t vs, vd;
+
+	twz_transit_plane_values(pl->tg, pl->width, d, a, b, &vs, &vd);
 	if (!pl->out) {
-		if (d.straight != UINT32_MAX &&
-		    (vs <= TWZ_TRANSIT_FAR16 || vs > INT16_MAX ||
-		     vd <= TWZ_TRANSIT_FAR16 || vd > INT16_MAX))
+		if (!twz_transit_plane_fits16(d, vs, vd))
 			pl->fits16 = 0;
 		return;
 	}

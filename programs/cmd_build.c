@@ -358,6 +358,20 @@ static int build_transit(const struct twz_grid *grid,
 		return twz_cli_usage("%s", "--method transit writes format 1.1, not --format 1.0");
 	if (topt->inner && topt->outer && topt->outer < 2 * topt->inner)
 		return twz_cli_usage("--transit-outer must be at least twice --transit-inner%s", "");
+	if (!b->shard && twz_transit_stream_needed(grid, opt, topt)) {
+		struct twz_transit_stream_result res;
+		if (twz_transit_bake_streamed(grid, opt, topt, b->out, &res, &err) != 0)
+			return twz_cli_error(&err);
+		if (!b->quiet)
+			fprintf(stderr, "twigz: baked %s -> %s (transit) under --memory-limit "
+				"%.0fM: %u nodes, %u regions, %u transit nodes, %" PRIu64
+				" local runs, %s; %.2fs, %.1fM through a temporary file\n",
+				opt->name, b->out, opt->max_memory / 1048576.0,
+				res.node_count, res.component_count, res.transit_count,
+				res.run_count, res.access ? "access nodes" : "block lists",
+				res.seconds, res.spool_bytes / 1048576.0);
+		return 0;
+	}
 	if ((b->shard ? twz_bake_transit_shard(grid, opt, topt, b->shard, b->shards,
 					       &db, &err)
 		      : twz_bake_transit(grid, opt, topt, &db, &err)) != 0)

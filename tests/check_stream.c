@@ -21,6 +21,7 @@
 
 #include "bake.h"
 #include "test_support.h"
+#include "transit.h"
 #include "twz_format.h"
 
 /* A sanitizer's shadow memory counts in the tool's resident size: the
@@ -140,6 +141,44 @@ START_TEST(test_streamed_equals_in_memory)
 }
 END_TEST
 
+/* The streamed TRANSIT bake (forced) against the bake in memory: both
+ * layouts (block lists, access nodes, the smaller of the two), both
+ * connectivities and codecs, one and two threads, several block grids. */
+START_TEST(test_transit_streamed_equals_in_memory)
+{
+	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i % TWZ_TEST_KIND_COUNT);
+	struct twz_bake_options opt;
+	struct twz_transit_options topt = { 0 };
+	struct twz_error err;
+	struct twz_grid g;
+	struct twz_transit_db db;
+	struct twz_transit_stream_result res;
+	unsigned o = (unsigned)_i;
+
+	twz_test_generate(&g, kind, 36 + o % 3 * 9, 34, 900 + (uint64_t)o);
+	twz_bake_options_default(&opt);
+	opt.connectivity = o & 4 ? 4 : 8;
+	opt.codec = o & 8 ? TWZ_CODEC_RAW : TWZ_CODEC_ZSTD;
+	opt.level = 3;
+	opt.threads = 1 + o % 2;
+	opt.transit_access = (int)(o / 2 % 3);
+	opt.record_build = 1;
+	opt.name = "level";
+	topt.grid = 3 + o % 4;
+	ck_assert_int_eq(twz_bake_transit(&g, &opt, &topt, &db, &err), 0);
+	ck_assert_int_eq(twz_transit_write(&db, &g, &opt, in_work("memory.twz"), &err), 0);
+	int access = twz_transit_access_fits(&db);
+	twz_transit_db_free(&db);
+	int rc = twz_transit_bake_streamed(&g, &opt, &topt, in_work("streamed.twz"),
+					   &res, &err);
+	ck_assert_msg(rc == 0, "streamed bake failed: %s", err.msg);
+	ck_assert_int_eq(res.access, access);
+	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
+	expect_no_temporary();
+	twz_grid_free(&g);
+}
+END_TEST
+
 /* ---- the tool under --memory-limit --------------------------------------- */
 
 /* Runs the tool with args, its output thrown away; its exit status, and
@@ -210,6 +249,52 @@ START_TEST(test_peak_under_limit)
 	unlink(in_work("streamed.twz"));
 	ck_assert_int_eq(run(err, sizeof err, limited), 0);
 	ck_assert_msg(strstr(err, "under --memory-limit") != NULL, "'%s'", err);
+	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
+	expect_no_temporary();
+}
+END_TEST
+
+/* The same for TRANSIT: the streamed estimate is an upper bound of the
+ * bake's peak, for both layouts the tool picks (--format 1.1 keeps the
+ * block lists). */
+START_TEST(test_transit_peak_under_limit)
+{
+	static const char *const layout[] = { "1.2", "1.1" };
+	struct twz_bake_options opt;
+	struct twz_grid g;
+	char lim[32], err[4096];
+	uint64_t peak, peak_memory;
+
+	twz_test_generate(&g, _i ? TWZ_TEST_ROOMS : TWZ_TEST_CAVES, 120, 110, 31 + _i);
+	twz_test_write_map(in_work("level.map"), &g);
+	twz_bake_options_default(&opt);
+	opt.codec = TWZ_CODEC_RAW;
+	opt.threads = 2;
+	uint64_t cells = 120 * 110, nodes = 0;
+	for (uint64_t c = 0; c < cells; c++)
+		nodes += g.walkable[c];
+	uint64_t streamed = twz_transit_stream_estimate_bytes(&g, nodes, &opt, NULL);
+	uint64_t limit = (streamed + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
+	ck_assert_uint_gt(twz_transit_estimate_bytes(&g, nodes, &opt, NULL), limit);
+	snprintf(lim, sizeof lim, "%lluM", (unsigned long long)(limit >> 20));
+	twz_grid_free(&g);
+
+	const char *plain[] = { "build", in_work("level.map"), "-o", in_work("memory.twz"),
+				"--method", "transit", "--format", layout[_i],
+				"--codec", "raw", "--threads", "2", "--quiet", NULL };
+	ck_assert_int_eq(run_measured(plain, &peak_memory), 0);
+	const char *limited[] = { "build", in_work("level.map"), "-o",
+				  in_work("streamed.twz"), "--method", "transit",
+				  "--format", layout[_i], "--codec", "raw", "--threads",
+				  "2", "--memory-limit", lim, NULL };
+	ck_assert_int_eq(run_measured(limited, &peak), 0);
+	ck_assert_msg(SANITIZED || peak <= limit,
+		      "peak %llu bytes over --memory-limit %s (in memory: %llu)",
+		      (unsigned long long)peak, lim, (unsigned long long)peak_memory);
+	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
+	unlink(in_work("streamed.twz"));
+	ck_assert_int_eq(run(err, sizeof err, limited), 0);
+	ck_assert_msg(strstr(err, "(transit) under --memory-limit") != NULL, "'%s'", err);
 	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
 	expect_no_temporary();
 }
@@ -302,6 +387,25 @@ START_TEST(test_streamed_write_fails_cleanly)
 }
 END_TEST
 
+START_TEST(test_transit_streamed_write_fails_cleanly)
+{
+	struct twz_bake_options opt;
+	struct twz_error err;
+	struct twz_grid g;
+
+	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 40, 4);
+	twz_bake_options_default(&opt);
+	opt.name = "level";
+	ck_assert_int_ne(twz_transit_bake_streamed(&g, &opt, NULL,
+						   in_work("no/such/dir/o.twz"), NULL,
+						   &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/o.twz"));
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	expect_no_temporary();
+	twz_grid_free(&g);
+}
+END_TEST
+
 static Suite *twz_stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -311,6 +415,9 @@ static Suite *twz_stream_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_streamed_equals_in_memory, 0, 32);
 	tcase_add_test(tc, test_peak_under_limit);
+	tcase_add_loop_test(tc, test_transit_streamed_equals_in_memory, 0, 16);
+	tcase_add_loop_test(tc, test_transit_peak_under_limit, 0, 2);
+	tcase_add_test(tc, test_transit_streamed_write_fails_cleanly);
 	tcase_add_test(tc, test_limit_too_small);
 	tcase_add_test(tc, test_memory_limit_words);
 	tcase_add_test(tc, test_streamed_write_fails_cleanly);
