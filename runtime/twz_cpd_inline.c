@@ -72,16 +72,19 @@ unsigned twz__inline_escaped(const twz_db *db, uint32_t n, uint32_t lo,
 {
 	const uint8_t *rec = twz__record(db, n);
 	uint32_t word = twz_le32(rec + TWZ_IR_ROW);
-	uint64_t sum = twz_le64(rec + TWZ_IR_SUMMARY);
-	unsigned shift = word >> TWZ_ROW_OFFSET_BITS;
+	unsigned shift = word >> TWZ_ROW_OFFSET_BITS, sb = db->inline_buckets;
 	uint32_t rel = t - lo, b = rel >> shift;
 	uint32_t buckets = ((len - 1) >> shift) + 1;
-	uint64_t esc = twz__inline_escapes(sum);
-	uint32_t e = twz__inline_stored(sum, buckets);
+	uint64_t w[2];
+
+	twz__inline_summary(db, rec, w);
+	uint64_t esc0 = twz__inline_escapes(w[0]), esc1 = twz__inline_escapes(w[1]);
+	uint32_t e = twz__inline_stored(w, buckets, sb);
 	/* Bucket b's number among the row's: the escapes before it. */
-	uint32_t j = b < TWZ_INLINE_BUCKETS
-		? twz__nibble_count(esc & ((1ull << (4 * b)) - 1))
-		: twz__nibble_count(esc) + b - TWZ_INLINE_BUCKETS;
+	uint64_t below = (1ull << (4 * (b & 15))) - 1;
+	uint32_t j = b >= sb ? e - (buckets - b)
+		   : b < 16 ? twz__nibble_count(esc0 & below)
+		   : twz__nibble_count(esc0) + twz__nibble_count(esc1 & below);
 	const uint8_t *row = db->rows + 2 * (size_t)(word & TWZ_ROW_OFFSET_MASK);
 	const uint8_t *runs = row + 2 * (size_t)(e - 1);
 	uint32_t first = j ? twz_le16(row + 2 * (size_t)(j - 1)) : 0;
@@ -91,12 +94,12 @@ unsigned twz__inline_escaped(const twz_db *db, uint32_t n, uint32_t lo,
 	uint32_t k = started(runs + 2 * (size_t)first, last - first,
 			     rel & ((1u << shift) - 1), db->rows_end);
 
-	/* Before the bucket's first stored run: its entry symbol, the
+/* Before the bucket's first stored run: its entry symbol, the
 	 * summarised bucket before it, else the run stored before it
 	 * (check I6 makes sure there is one). Chosen without branches;
 	 * the read of a run that is not needed goes to the record. */
-	unsigned prev = b >= 1 && b - 1 < TWZ_INLINE_BUCKETS
-		? (unsigned)(sum >> (4 * (b - 1)) & 0xF) : TWZ_INLINE_ESCAPE;
+	unsigned prev = b >= 1 ? twz__inline_nibble(db, rec, b - 1)
+			       : TWZ_INLINE_ESCAPE;
 	int from_prev = k == 0 && prev != TWZ_INLINE_ESCAPE;
 	const uint8_t *at = runs + 2 * ((size_t)first + k - 1);
 	at = from_prev ? rec : at;
@@ -108,13 +111,14 @@ uint32_t twz__inline_unpack_row(const twz_db *db, uint32_t n, uint8_t *dst)
 {
 	const uint8_t *rec = twz__record(db, n);
 	uint32_t word = twz_le32(rec + TWZ_IR_ROW);
-	uint64_t sum = twz_le64(rec + TWZ_IR_SUMMARY);
 	unsigned shift = word >> TWZ_ROW_OFFSET_BITS;
 	uint32_t lo, len;
+	uint64_t w[2];
 
 	twz__region_range(db, n, &lo, &len);
+	twz__inline_summary(db, rec, w);
 	uint32_t buckets = ((len - 1) >> shift) + 1;
-	uint32_t e = twz__inline_stored(sum, buckets);
+	uint32_t e = twz__inline_stored(w, buckets, db->inline_buckets);
 	const uint8_t *row = db->rows + 2 * (size_t)(word & TWZ_ROW_OFFSET_MASK);
 	const uint8_t *runs = row + 2 * (size_t)(e ? e - 1 : 0);
 	uint32_t total = e ? (uint32_t)((twz__inline_row_end(db, n) - runs) / 2) : 0;
@@ -123,24 +127,23 @@ uint32_t twz__inline_unpack_row(const twz_db *db, uint32_t n, uint8_t *dst)
 
 	for (uint32_t b = 0; b < buckets; b++) {
 		uint32_t base = lo + (b << shift);
-		unsigned nib = b < TWZ_INLINE_BUCKETS ? (unsigned)(sum >> (4 * b) & 0xF)
-						      : TWZ_INLINE_ESCAPE;
+		unsigned nib = twz__inline_nibble(db, rec, b);
 		if (nib != TWZ_INLINE_ESCAPE) {
 			put_run(dst, &count, &last, base, nib);
 			continue;
 		}
 		uint32_t next = j + 1 < e ? twz_le16(row + 2 * (size_t)j) : total;
+		unsigned prev = b >= 1 ? twz__inline_nibble(db, rec, b - 1)
+				       : TWZ_INLINE_ESCAPE;
 		/* The symbol before the bucket's first stored run. */
 		if (at == next || twz_le16(runs + 2 * (size_t)at) >> TWZ_RUN_SYMBOL_BITS)
 			put_run(dst, &count, &last, base,
-				b >= 1 && b - 1 < TWZ_INLINE_BUCKETS &&
-				(sum >> (4 * (b - 1)) & 0xF) != TWZ_INLINE_ESCAPE
-				? (unsigned)(sum >> (4 * (b - 1)) & 0xF)
+				prev != TWZ_INLINE_ESCAPE ? prev
 				: twz_le16(runs + 2 * ((size_t)at - 1)) & TWZ_RUN_SYMBOL_MASK);
 		for (; at < next; at++) {
-			uint32_t w = twz_le16(runs + 2 * (size_t)at);
-			put_run(dst, &count, &last, base + (w >> TWZ_RUN_SYMBOL_BITS),
-				w & TWZ_RUN_SYMBOL_MASK);
+			uint32_t w16 = twz_le16(runs + 2 * (size_t)at);
+			put_run(dst, &count, &last, base + (w16 >> TWZ_RUN_SYMBOL_BITS),
+				w16 & TWZ_RUN_SYMBOL_MASK);
 		}
 		j++;
 	}

@@ -1,8 +1,9 @@
 /*
  * twz_cpd_inline.h - lookups in 1.4's inline-summarised CPD rows
  * (TWZ_FEATURE_CPD_INLINE, FORMAT.md 5i), private to the runtime. A
- * node's 16-byte record holds its cell, its row's place and a nibble
- * for each of the row's first 16 buckets: most first moves are that
+ * node's record holds its cell, its row's place and a nibble for each of
+ * the row's first 16 buckets (32 in a wide record, the layout the bake
+ * writes): most first moves are that
  * nibble, read from the record's cache line, and the others one bucket's
  * runs away. Inline, so the CPD back end's step compiles it in; every
  * offset was validated at open (twz_validate_cpd_inline.c).
@@ -27,11 +28,36 @@ static inline uint32_t twz__nibble_count(uint64_t m)
 	return (uint32_t)((m * 0x0101010101010101ull) >> 56);
 }
 
-/* Buckets of a record's row that are in INLINE_ROWS. */
-static inline uint32_t twz__inline_stored(uint64_t sum, uint32_t buckets)
+/* A record's summary, word 1 zero in a 16-bucket record. */
+static inline void twz__inline_summary(const twz_db *db, const uint8_t *rec,
+				       uint64_t w[2])
 {
-	return twz__nibble_count(twz__inline_escapes(sum)) +
-	       (buckets > TWZ_INLINE_BUCKETS ? buckets - TWZ_INLINE_BUCKETS : 0);
+	w[0] = twz_le64(rec + TWZ_IR_SUMMARY);
+	w[1] = db->inline_buckets > TWZ_INLINE_BUCKETS
+		? twz_le64(rec + TWZ_IR_SUMMARY + 8) : 0;
+}
+
+/* Summary nibble b of a record, or an escape from the summary's last
+ * bucket on. Without branches: in a 16-bucket record the read stays in
+ * word 0. */
+static inline unsigned twz__inline_nibble(const twz_db *db,
+					  const uint8_t *rec, uint32_t b)
+{
+	size_t word = (b >> 4) & (db->inline_buckets >> 5);
+	uint64_t w = twz_le64(rec + TWZ_IR_SUMMARY + 8 * word);
+	unsigned nib = (unsigned)(w >> (4 * (b & 15)) & 0xF);
+
+	return b < db->inline_buckets ? nib : TWZ_INLINE_ESCAPE;
+}
+
+/* Buckets of a record's row that are in INLINE_ROWS: the summary's
+ * escapes, and every bucket past the summary's sb. */
+static inline uint32_t twz__inline_stored(const uint64_t w[2],
+					  uint32_t buckets, unsigned sb)
+{
+	return twz__nibble_count(twz__inline_escapes(w[0])) +
+	       twz__nibble_count(twz__inline_escapes(w[1])) +
+	       (buckets > sb ? buckets - sb : 0);
 }
 
 /* Where node n's row ends in INLINE_ROWS: the next record's start. */
@@ -57,11 +83,8 @@ static inline unsigned twz__inline_symbol(const twz_db *db, uint32_t n,
 {
 	const uint8_t *rec = twz__record(db, n);
 	uint32_t word = twz_le32(rec + TWZ_IR_ROW);
-	uint64_t sum = twz_le64(rec + TWZ_IR_SUMMARY);
-	uint32_t rel = t - lo;
-	uint32_t b = rel >> (word >> TWZ_ROW_OFFSET_BITS);
-	unsigned nib = b < TWZ_INLINE_BUCKETS ? (unsigned)(sum >> (4 * b) & 0xF)
-					      : TWZ_INLINE_ESCAPE;
+	uint32_t b = (t - lo) >> (word >> TWZ_ROW_OFFSET_BITS);
+	unsigned nib = twz__inline_nibble(db, rec, b);
 
 	if (__builtin_expect(nib != TWZ_INLINE_ESCAPE, 1))
 		return nib;
@@ -114,8 +137,7 @@ static inline unsigned twz__inline_move(const twz_db *db, unsigned sym,
 static inline twz_node twz__inline_next(const twz_db *db, uint32_t s,
 					uint32_t t)
 {
-	const uint8_t *rec = db->records + TWZ_INLINE_RECORD_SIZE * (size_t)s;
-	const uint8_t *rt = db->records + TWZ_INLINE_RECORD_SIZE * (size_t)t;
+	const uint8_t *rec = twz__record(db, s), *rt = twz__record(db, t);
 	uint32_t lo = 0, len = db->c.node_count;
 
 	if (db->c.component_count != 1) {
@@ -124,10 +146,8 @@ static inline twz_node twz__inline_next(const twz_db *db, uint32_t s,
 			return TWZ_NONE;
 	}
 	uint32_t word = twz_le32(rec + TWZ_IR_ROW);
-	uint64_t sum = twz_le64(rec + TWZ_IR_SUMMARY);
 	uint32_t b = (t - lo) >> (word >> TWZ_ROW_OFFSET_BITS);
-	unsigned sym = b < TWZ_INLINE_BUCKETS ? (unsigned)(sum >> (4 * b) & 0xF)
-					      : TWZ_INLINE_ESCAPE;
+	unsigned sym = twz__inline_nibble(db, rec, b);
 	if (__builtin_expect(sym == TWZ_INLINE_ESCAPE, 0))
 		sym = twz__inline_escaped(db, s, lo, len, t);
 	uint32_t x = twz_le16(rec + TWZ_IR_X), y = twz_le16(rec + TWZ_IR_Y);
