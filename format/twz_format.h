@@ -404,7 +404,10 @@ static inline unsigned twz_direction_move(unsigned symbol, int32_t dx,
  *   8  u64  summary: nibble i (bits 4i..4i+3), for bucket i < 16, is the
  *           symbol of every target of the bucket, or TWZ_INLINE_ESCAPE
  *           when the bucket's runs are in the row; 0 past the buckets
- * Buckets 16 and on are always in the row. The row holds, for the E
+ * Buckets 16 and on are always in the row. INLINE_RECORDS_WIDE (24
+ * bytes a node) is the same record with a u64[2] summary at 8: nibble i
+ * of the pair (word i / 16) for bucket i < 32, and buckets 32 and on in
+ * the row. A file holds one of the two kinds. The row holds, for the E
  * buckets in it (in order), u16 first[E - 1] (where bucket j = 1..E-1's
  * runs start among the row's runs; bucket 0's start at 0), then the
  * runs: offset in the bucket << 4 | symbol, each bucket's first at
@@ -413,10 +416,13 @@ static inline unsigned twz_direction_move(unsigned symbol, int32_t dx,
 enum twz_inline_section_kind {
 	TWZ_SECTION_INLINE_RECORDS = 96, /* TWZ_INLINE_RECORD_SIZE a node */
 	TWZ_SECTION_INLINE_ROWS = 97,    /* u16[]: escaped buckets' runs */
+	TWZ_SECTION_INLINE_RECORDS_WIDE = 98, /* TWZ_INLINE_WIDE_RECORD_SIZE */
 };
 #define TWZ_SECTION_INLINE_FIRST 96
-#define TWZ_SECTION_INLINE_MAX 97
+#define TWZ_SECTION_INLINE_MAX 98
 #define TWZ_INLINE_RECORD_SIZE 16
+#define TWZ_INLINE_WIDE_RECORD_SIZE 24
+#define TWZ_INLINE_WIDE_BUCKETS 32 /* buckets a wide summary holds */
 #define TWZ_IR_ROW 0
 #define TWZ_IR_X 4
 #define TWZ_IR_Y 6

@@ -282,6 +282,7 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 	case TWZ_SECTION_REGIONS:
 		return twz_expected_raw_size(c, kind);
 	case TWZ_SECTION_INLINE_RECORDS:
+	case TWZ_SECTION_INLINE_RECORDS_WIDE:
 		if (c->method == TWZ_METHOD_CPD)
 			return twz_expected_raw_size(c, kind);
 		break;

@@ -108,6 +108,8 @@ static inline uint64_t twz_expected_raw_size(const struct twz_container *c,
 		return ((uint64_t)c->component_count + 1) * 4;
 	case TWZ_SECTION_INLINE_RECORDS:
 		return (uint64_t)c->node_count * TWZ_INLINE_RECORD_SIZE;
+	case TWZ_SECTION_INLINE_RECORDS_WIDE:
+		return (uint64_t)c->node_count * TWZ_INLINE_WIDE_RECORD_SIZE;
 	default:
 		return 0;
 	}

@@ -44,23 +44,29 @@ static int bucket_ok(const struct twz_cells *g, uint32_t x, uint32_t y,
 	return 1;
 }
 
-/* Check I5 and I6 of node n's record and row, rows[begin, end). */
+/* Nibble b of record r's summary (sb buckets). */
+static unsigned nibble(const uint8_t *r, uint32_t b)
+{
+	return twz_le64(r + TWZ_IR_SUMMARY + 8 * (size_t)(b / 16)) >>
+	       (4 * (b % 16)) & 0xF;
+}
+
+/* Check I5 and I6 of node n's record and row, rows[begin, end); its
+ * summary holds sb buckets (16, or 32 in wide records). */
 static twz_status check_row(const struct twz_cells *g, const uint8_t *r,
-			    uint32_t len, const uint8_t *rows, uint64_t begin,
-			    uint64_t end, unsigned allow)
+			    unsigned sb, uint32_t len, const uint8_t *rows,
+			    uint64_t begin, uint64_t end, unsigned allow)
 {
 	unsigned shift = twz_le32(r + TWZ_IR_ROW) >> TWZ_ROW_OFFSET_BITS;
-	uint64_t sum = twz_le64(r + TWZ_IR_SUMMARY);
 	uint32_t x = twz_le16(r + TWZ_IR_X), y = twz_le16(r + TWZ_IR_Y);
 
 	if (shift > TWZ_MAX_BUCKET_SHIFT)
 		return TWZ_E_DAMAGED;
 	uint32_t buckets = ((len - 1) >> shift) + 1;
-	uint32_t summed = buckets < TWZ_INLINE_BUCKETS ? buckets
-						       : TWZ_INLINE_BUCKETS;
+	uint32_t summed = buckets < sb ? buckets : sb;
 	uint64_t e = buckets - summed;
-	for (uint32_t b = 0; b < TWZ_INLINE_BUCKETS; b++) {
-		unsigned nib = sum >> (4 * b) & 0xF;
+	for (uint32_t b = 0; b < sb; b++) {
+		unsigned nib = nibble(r, b);
 		if (b >= summed) {
 			if (nib)
 				return TWZ_E_DAMAGED;
@@ -81,8 +87,7 @@ static twz_status check_row(const struct twz_cells *g, const uint8_t *r,
 	uint64_t runs = words - (e - 1);
 	uint64_t j = 0, at = 0;
 	for (uint32_t b = 0; b < buckets; b++) {
-		if (b < TWZ_INLINE_BUCKETS &&
-		    (sum >> (4 * b) & 0xF) != TWZ_INLINE_ESCAPE)
+		if (b < sb && nibble(r, b) != TWZ_INLINE_ESCAPE)
 			continue;
 		uint64_t next = j + 1 < e ? twz_le16(first + 2 * j) : runs;
 		if (next < at || next > runs)
@@ -96,8 +101,8 @@ static twz_status check_row(const struct twz_cells *g, const uint8_t *r,
 			return TWZ_E_DAMAGED;
 		/* Without a run at offset 0 the bucket's first targets take
 		 * the summarised bucket before it, or the run before it. */
-		int summed_before = b >= 1 && b - 1 < TWZ_INLINE_BUCKETS &&
-				    (sum >> (4 * (b - 1)) & 0xF) != TWZ_INLINE_ESCAPE;
+		int summed_before = b >= 1 && b - 1 < sb &&
+				    nibble(r, b - 1) != TWZ_INLINE_ESCAPE;
 		if (!zero && !summed_before && at == 0)
 			return TWZ_E_DAMAGED;
 		at = next;
@@ -109,11 +114,20 @@ static twz_status check_row(const struct twz_cells *g, const uint8_t *r,
 twz_status twz_validate_cpd_inline(const struct twz_container *c,
 				   const struct twz_content *v)
 {
-	/* Check I2: the layout's kinds, sized as the header says. */
-	static const uint32_t required[] = {
-		TWZ_SECTION_CELL_NODE, TWZ_SECTION_REGIONS,
-		TWZ_SECTION_INLINE_RECORDS, TWZ_SECTION_INLINE_ROWS
+	/* Check I2: the layout's kinds, sized as the header says; one of
+	 * the two record kinds. */
+	int wide = v->data[TWZ_SECTION_INLINE_RECORDS_WIDE] != NULL;
+	unsigned rec_kind = wide ? TWZ_SECTION_INLINE_RECORDS_WIDE
+				 : TWZ_SECTION_INLINE_RECORDS;
+	size_t rec_size = wide ? TWZ_INLINE_WIDE_RECORD_SIZE
+			       : TWZ_INLINE_RECORD_SIZE;
+	unsigned sb = wide ? TWZ_INLINE_WIDE_BUCKETS : TWZ_INLINE_BUCKETS;
+	const uint32_t required[] = {
+		TWZ_SECTION_CELL_NODE, TWZ_SECTION_REGIONS, rec_kind,
+		TWZ_SECTION_INLINE_ROWS
 	};
+	if (wide && v->data[TWZ_SECTION_INLINE_RECORDS])
+		return TWZ_E_DAMAGED;
 	for (unsigned i = 0; i < sizeof required / sizeof *required; i++) {
 		uint32_t k = required[i];
 		if (!v->data[k])
@@ -129,14 +143,13 @@ twz_status twz_validate_cpd_inline(const struct twz_container *c,
 		return c->component_count == 0 ? TWZ_OK : TWZ_E_DAMAGED;
 
 	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
-	const uint8_t *rec = v->data[TWZ_SECTION_INLINE_RECORDS];
+	const uint8_t *rec = v->data[rec_kind];
 	const uint8_t *regions = v->data[TWZ_SECTION_REGIONS];
 	const uint8_t *rows = v->data[TWZ_SECTION_INLINE_ROWS];
 	/* Checks I3 and I4: as 41 and 42 of the 1.1 layout. */
 	twz_status st = twz_cpd_check_regions(c, regions);
 	if (st == TWZ_OK)
-		st = twz_cpd_check_records(c, &g, rec, TWZ_INLINE_RECORD_SIZE,
-					   regions);
+		st = twz_cpd_check_records(c, &g, rec, rec_size, regions);
 	if (st != TWZ_OK)
 		return st;
 
@@ -146,10 +159,10 @@ twz_status twz_validate_cpd_inline(const struct twz_container *c,
 	unsigned allow = row_symbols(c);
 	uint32_t k = 0;
 	for (uint32_t n = 0; n < c->node_count; n++) {
-		const uint8_t *r = rec + (size_t)n * TWZ_INLINE_RECORD_SIZE;
+		const uint8_t *r = rec + (size_t)n * rec_size;
 		uint64_t begin = twz_le32(r + TWZ_IR_ROW) & TWZ_ROW_OFFSET_MASK;
 		uint64_t end = n + 1 < c->node_count
-			? twz_le32(r + TWZ_INLINE_RECORD_SIZE + TWZ_IR_ROW) &
+			? twz_le32(r + rec_size + TWZ_IR_ROW) &
 				  TWZ_ROW_OFFSET_MASK
 			: total;
 		while (n >= twz_le32(regions + 4 * ((size_t)k + 1)))
@@ -159,7 +172,7 @@ twz_status twz_validate_cpd_inline(const struct twz_container *c,
 		/* Check I5: rows follow each other. */
 		if ((n == 0 && begin != 0) || end < begin || end > total)
 			return TWZ_E_DAMAGED;
-		st = check_row(&g, r, len, rows, begin, end, allow);
+		st = check_row(&g, r, sb, len, rows, begin, end, allow);
 		if (st != TWZ_OK)
 			return st;
 	}

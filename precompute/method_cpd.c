@@ -292,7 +292,7 @@ fail:
 	return rc;
 }
 
-/* Format 1.4 inline-summarised sections: INLINE_RECORDS, REGIONS,
+/* Format 1.4 inline-summarised sections: INLINE_RECORDS_WIDE, REGIONS,
  * INLINE_ROWS (LE bytes). Returns 1 when a row cannot be written so
  * (the caller falls back to the 1.2 layout), -1 when out of memory. */
 static int encode_inline(const struct twz_cpd *cpd, unsigned max_scan,
@@ -305,7 +305,7 @@ static int encode_inline(const struct twz_cpd *cpd, unsigned max_scan,
 	size_t tmp_cap = 0;
 	int rc = -1;
 
-	*records = malloc((size_t)gr->node_count * TWZ_INLINE_RECORD_SIZE + 1);
+	*records = malloc((size_t)gr->node_count * TWZ_INLINE_WIDE_RECORD_SIZE + 1);
 	*regions = twz_le32_copy(gr->comp_first, (size_t)gr->component_count + 1);
 	row = malloc(cap * sizeof *row);
 	if (!*records || !*regions || !row)
@@ -326,10 +326,11 @@ static int encode_inline(const struct twz_cpd *cpd, unsigned max_scan,
 		}
 		uint8_t shift;
 		uint32_t got;
-		uint64_t summary;
+		uint64_t summary[2];
 		if (used > TWZ_ROW_OFFSET_MASK ||
-		    twz_row_inline(cpd->runs + first, n, lo, len, max_scan, tmp,
-				   &got, &shift, &summary) != 0) {
+		    twz_row_inline(cpd->runs + first, n, lo, len,
+				   TWZ_INLINE_WIDE_BUCKETS, max_scan, tmp,
+				   &got, &shift, summary) != 0) {
 			rc = 1;
 			goto fail;
 		}
@@ -340,12 +341,13 @@ static int encode_inline(const struct twz_cpd *cpd, unsigned max_scan,
 			row = nr;
 			cap *= 2;
 		}
-		uint8_t *rec = *records + (size_t)s * TWZ_INLINE_RECORD_SIZE;
+		uint8_t *rec = *records + (size_t)s * TWZ_INLINE_WIDE_RECORD_SIZE;
 		twz_put32(rec + TWZ_IR_ROW, (uint32_t)used |
 			  (uint32_t)shift << TWZ_ROW_OFFSET_BITS);
 		twz_put16(rec + TWZ_IR_X, gr->node_x[s]);
 		twz_put16(rec + TWZ_IR_Y, gr->node_y[s]);
-		twz_put64(rec + TWZ_IR_SUMMARY, summary);
+		twz_put64(rec + TWZ_IR_SUMMARY, summary[0]);
+		twz_put64(rec + TWZ_IR_SUMMARY + 8, summary[1]);
 		memcpy(row + used, tmp, got * sizeof *tmp);
 		used += got;
 	}
@@ -408,8 +410,9 @@ static void cpd_file(const struct twz_cpd *cpd, const struct twz_grid *g,
 						 (narrow ? TWZ_FEATURE_NARROW_CELL_NODE : 0);
 			twz_out_add_owned(f, TWZ_SECTION_REGIONS, regions,
 					  ((size_t)gr->component_count + 1) * 4);
-			twz_out_add_owned(f, TWZ_SECTION_INLINE_RECORDS, records,
-					  (size_t)gr->node_count * TWZ_INLINE_RECORD_SIZE);
+			twz_out_add_owned(f, TWZ_SECTION_INLINE_RECORDS_WIDE, records,
+					  (size_t)gr->node_count *
+					  TWZ_INLINE_WIDE_RECORD_SIZE);
 			twz_out_add_owned(f, TWZ_SECTION_INLINE_ROWS, rows, rows_bytes);
 			return;
 		}

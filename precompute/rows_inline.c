@@ -17,18 +17,25 @@ static int escaped(const uint32_t *runs, uint32_t n, uint32_t lo,
 	return j + 1 < n && twz_row_rel_start(runs[j + 1], lo) - base < size;
 }
 
+/* Nibble b of a summary (b below its bucket count). */
+static unsigned nib(const uint64_t *sum, uint32_t b)
+{
+	return (unsigned)(sum[b / 16] >> (4 * (b % 16)) & 0xF);
+}
+
 int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
-		   uint32_t len, unsigned max_scan, uint16_t *out,
-		   uint32_t *out_len, uint8_t *shift_out, uint64_t *summary)
+		   uint32_t len, unsigned sb, unsigned max_scan,
+		   uint16_t *out, uint32_t *out_len, uint8_t *shift_out,
+		   uint64_t summary[2])
 {
 	unsigned shift = 0;
 
 	if (n == 0 || len == 0)
 		return 1;
-	/* The fewest targets a bucket that lets 16 buckets cover the
-	 * region, or the widest a run's 12-bit offset allows. */
+	/* The fewest targets a bucket that lets the summary's buckets
+	 * cover the region, or the widest a run's 12-bit offset allows. */
 	while (shift < TWZ_MAX_BUCKET_SHIFT &&
-	       (((uint64_t)len - 1) >> shift) + 1 > TWZ_INLINE_BUCKETS)
+	       (((uint64_t)len - 1) >> shift) + 1 > sb)
 		shift++;
 	/* Narrower while a bucket's scan would be long; the bucket count
 	 * must fit u16 whatever the scans. */
@@ -40,20 +47,20 @@ int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
 		return 1;
 
 	/* Pass 1: which buckets go into the row. */
-	uint64_t sum = 0;
+	uint64_t sum[2] = { 0, 0 };
 	uint32_t e = 0, j = 0, stored = 0;
 	for (uint32_t b = 0; b < buckets; b++) {
 		uint32_t base = b << shift;
 		uint32_t size = len - base < (1u << shift) ? len - base : 1u << shift;
 		while (j + 1 < n && twz_row_rel_start(runs[j + 1], lo) <= base)
 			j++;
-		if (b < TWZ_INLINE_BUCKETS &&
-		    !escaped(runs, n, lo, j, base, size)) {
-			sum |= (uint64_t)(runs[j] & TWZ_RUN_SYMBOL_MASK) << (4 * b);
+		if (b < sb && !escaped(runs, n, lo, j, base, size)) {
+			sum[b / 16] |= (uint64_t)(runs[j] & TWZ_RUN_SYMBOL_MASK) <<
+				       (4 * (b % 16));
 			continue;
 		}
-		if (b < TWZ_INLINE_BUCKETS)
-			sum |= (uint64_t)TWZ_INLINE_ESCAPE << (4 * b);
+		if (b < sb)
+			sum[b / 16] |= (uint64_t)TWZ_INLINE_ESCAPE << (4 * (b % 16));
 		e++;
 	}
 	/* Pass 2: each bucket in the row, the runs starting inside it,
@@ -68,8 +75,7 @@ int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
 		uint32_t size = len - base < (1u << shift) ? len - base : 1u << shift;
 		while (j + 1 < n && twz_row_rel_start(runs[j + 1], lo) <= base)
 			j++;
-		if (b < TWZ_INLINE_BUCKETS &&
-		    (sum >> (4 * b) & 0xF) != TWZ_INLINE_ESCAPE)
+		if (b < sb && nib(sum, b) != TWZ_INLINE_ESCAPE)
 			continue;
 		if (k > 0) {
 			if (stored > 65535u)
@@ -78,9 +84,9 @@ int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
 		}
 		k++;
 		unsigned cover = runs[j] & TWZ_RUN_SYMBOL_MASK;
-		int implied = b >= 1 && b - 1 < TWZ_INLINE_BUCKETS &&
-			      (sum >> (4 * (b - 1)) & 0xF) != TWZ_INLINE_ESCAPE
-			? (sum >> (4 * (b - 1)) & 0xF) == cover
+		int implied = b >= 1 && b - 1 < sb &&
+			      nib(sum, b - 1) != TWZ_INLINE_ESCAPE
+			? nib(sum, b - 1) == cover
 			: stored > 0 && (run[stored - 1] & TWZ_RUN_SYMBOL_MASK) == cover;
 		if (!implied)
 			run[stored++] = (uint16_t)cover;
@@ -92,6 +98,7 @@ int twz_row_inline(const uint32_t *runs, uint32_t n, uint32_t lo,
 	}
 	*out_len = (e ? e - 1 : 0) + stored;
 	*shift_out = (uint8_t)shift;
-	*summary = sum;
+	summary[0] = sum[0];
+	summary[1] = sum[1];
 	return 0;
 }

@@ -5,6 +5,7 @@
  * allocation, no locks, no I/O.
  */
 #include "twz_backend.h"
+#include "twz_cpd_inline.h"
 
 #include <math.h>
 #include <string.h>
@@ -76,6 +77,9 @@ twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_NONE;
+	/* 1.4 CPD grids: one pass, no back end call. */
+	if (db->inline_rows && db->c.level_kind == TWZ_LEVEL_GRID)
+		return s == t ? t : twz__inline_next(db, s, t);
 	if (twz__is_graph(db))
 		return twz__graph_next(db, s, t);
 	if (s == t)

@@ -193,22 +193,7 @@ static inline void goal_of(const twz_db *db, twz_node t,
 static inline unsigned move_of(const twz_db *db, unsigned sym, twz_node at,
 			       uint32_t x, uint32_t y, const struct twz_goal *g)
 {
-	if (!db->direction)
-		return sym < TWZ_MOVE_COUNT ? sym : TWZ_SYMBOL_NONE;
-	int32_t dx = (int32_t)g->tx - (int32_t)x, dy = (int32_t)g->ty - (int32_t)y;
-	uint64_t ax = dx < 0 ? -(int64_t)dx : dx, ay = dy < 0 ? -(int64_t)dy : dy;
-	int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-	int nearest = sym == TWZ_SYMBOL_NEAREST;
-
-	/* NEAREST snaps to the major axis under tan 22.5 deg (FORMAT.md,
-	 * twz_direction_move); at most one of the two holds. */
-	sy = (nearest & (ay * 1000 < ax * 414)) ? 0 : sy;
-	sx = (nearest & (ax * 1000 < ay * 414)) ? 0 : sx;
-	unsigned m = sym < TWZ_MOVE_COUNT ? sym
-		   : twz_direction_move(TWZ_SYMBOL_TOWARD, sx, sy);
-	/* Symbols past NEAREST were refused at open, and "no move" (8) sits
-	 * only in one-node regions, where no step is taken: both fail here. */
-	return db->node_moves[at] >> m & 1 ? m : TWZ_SYMBOL_NONE;
+	return twz__inline_move(db, sym, at, x, y, g->tx, g->ty);
 }
 
 /*

@@ -49,6 +49,8 @@ struct twz_db {
 				     * and rows of twz_cpd_inline.h; bucketed
 				     * is set too (regions and record cells
 				     * are read alike) */
+	unsigned inline_buckets;    /* buckets a 1.4 summary holds: 16, or
+				     * 32 in wide records */
 	const uint8_t *regions;     /* u32[component_count+1] */
 	const uint8_t *rows;        /* u16[] */
 	const uint8_t *rows_end;    /* one past ROWS: vector reads stop there */

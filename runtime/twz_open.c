@@ -177,13 +177,17 @@ twz_status twz__db_finish(twz_db *db)
 	db->bucketed = db->inline_rows ||
 		       (db->c.required_features & TWZ_FEATURE_BUCKETED_ROWS) != 0;
 	db->direction = (db->c.required_features & TWZ_FEATURE_DIRECTION_SYMBOLS) != 0;
-	unsigned rec_kind = db->inline_rows ? TWZ_SECTION_INLINE_RECORDS
-					    : TWZ_SECTION_NODE_RECORDS;
+	int wide = db->content.data[TWZ_SECTION_INLINE_RECORDS_WIDE] != NULL;
+	unsigned rec_kind = !db->inline_rows ? TWZ_SECTION_NODE_RECORDS
+			    : wide ? TWZ_SECTION_INLINE_RECORDS_WIDE
+			    : TWZ_SECTION_INLINE_RECORDS;
 	unsigned row_kind = db->inline_rows ? TWZ_SECTION_INLINE_ROWS
 					    : TWZ_SECTION_ROWS;
 	db->records = db->content.data[rec_kind];
-	db->record_size = db->inline_rows ? TWZ_INLINE_RECORD_SIZE
-					  : TWZ_RECORD_SIZE;
+	db->record_size = !db->inline_rows ? TWZ_RECORD_SIZE
+			  : wide ? TWZ_INLINE_WIDE_RECORD_SIZE
+			  : TWZ_INLINE_RECORD_SIZE;
+	db->inline_buckets = wide ? TWZ_INLINE_WIDE_BUCKETS : TWZ_INLINE_BUCKETS;
 	db->regions = db->content.data[TWZ_SECTION_REGIONS];
 	db->rows = db->content.data[row_kind];
 	db->rows_end = db->rows ? db->rows + db->content.size[row_kind] : NULL;

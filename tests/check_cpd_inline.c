@@ -3,10 +3,11 @@
  * (TWZ_FEATURE_CPD_INLINE, FORMAT.md 5i): every pair of generated levels
  * against a plain Dijkstra and against the 1.2 layout of the same bake
  * (the same moves, read another way); narrow buckets that push rows past
- * the summary's 16; byte identity whatever the threads, and of merged
+ * the summary's 32; byte identity whatever the threads, and of merged
  * shards; the plain runs the tool unpacks; Moving AI scenarios optimal;
- * the golden file tests/golden/v1_4_cpd.twz; and crafted files (checksums
- * recomputed) refused at open, never read out of bounds.
+ * the golden files tests/golden/v1_4_cpd.twz (16-bucket records) and
+ * v1_4_cpd32.twz (wide ones); and crafted files (checksums recomputed)
+ * refused at open, never read out of bounds.
  */
 #include "test_support.h"
 
@@ -142,7 +143,7 @@ static void check_all_pairs(const struct twz_grid *g, unsigned conn,
 
 /* Loop index: kind (i / 4), connectivity (i / 2 % 2), bucket scan (i % 2:
  * the default, or 1, which narrows buckets until rows outgrow the
- * summary's 16 and the later buckets are always in the row). */
+ * summary's 32 and the later buckets are always in the row). */
 START_TEST(test_inline_all_pairs)
 {
 	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i / 4);
@@ -327,33 +328,52 @@ END_TEST
 
 /* ---- the golden file --------------------------------------------------- */
 
-/* v1_4_cpd.twz opens as 1.4, answers every pair of v1_0.map optimally,
- * and today's bake of that level holds the same sections. */
+/* Both golden files of v1_0.map open as 1.4 and answer every pair
+ * optimally: v1_4_cpd.twz, 16-bucket records (kind 96), and
+ * v1_4_cpd32.twz, wide ones (kind 98); today's bake of that level holds
+ * the sections of the second. */
 START_TEST(test_inline_golden)
 {
+	static const char *const files[] = {
+		"tests/golden/v1_4_cpd.twz", "tests/golden/v1_4_cpd32.twz"
+	};
+	static const unsigned rec_kinds[] = {
+		TWZ_SECTION_INLINE_RECORDS, TWZ_SECTION_INLINE_RECORDS_WIDE
+	};
 	struct twz_grid g;
 	size_t len, glen;
 	struct twz_error err;
-	uint8_t *gold = twz_test_read_file(
-		twz_test_source_file("tests/golden/v1_4_cpd.twz"), &glen);
 
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
 				    &g, &err) == 0, "%s", err.msg);
-	twz_db *db = open_buf(gold, glen);
-	expect_inline(db);
 	uint8_t *ref = bake(&g, 8, TWZ_LAYOUT_NARROW, 0, 1, &len);
 	twz_db *rdb = open_buf(ref, len);
-	check_all_pairs(&g, 8, db, rdb);
+	for (unsigned f = 0; f < 2; f++) {
+		uint8_t *gold = twz_test_read_file(twz_test_source_file(files[f]),
+						   &glen);
+		twz_db *db = open_buf(gold, glen);
+		expect_inline(db);
+		const uint8_t *a;
+		size_t sa;
+		twz_inspect_section(db, rec_kinds[f], &a, &sa);
+		ck_assert_msg(a && sa, "%s: no record kind %u", files[f],
+			      rec_kinds[f]);
+		check_all_pairs(&g, 8, db, rdb);
+		twz_close(db);
+		free(gold);
+	}
 	twz_close(rdb);
 	free(ref);
 
 	/* Section by section (the golden file also holds BUILD_INFO). */
+	uint8_t *gold = twz_test_read_file(twz_test_source_file(files[1]), &glen);
+	twz_db *db = open_buf(gold, glen);
 	uint8_t *now = bake(&g, 8, TWZ_LAYOUT_INLINE, 0, 1, &len);
 	twz_db *ndb = open_buf(now, len);
 	static const unsigned kinds[] = {
 		TWZ_SECTION_CELL_NODE, TWZ_SECTION_REGIONS,
-		TWZ_SECTION_INLINE_RECORDS, TWZ_SECTION_INLINE_ROWS
+		TWZ_SECTION_INLINE_RECORDS_WIDE, TWZ_SECTION_INLINE_ROWS
 	};
 	for (unsigned i = 0; i < sizeof kinds / sizeof *kinds; i++) {
 		const uint8_t *a, *b;
@@ -435,7 +455,7 @@ static void crafted_make(struct crafted *f)
 static void crafted_reset(struct crafted *f)
 {
 	memcpy(f->buf, f->orig, f->len);
-	f->rec = section(f->buf, TWZ_SECTION_INLINE_RECORDS, &f->rec_size);
+	f->rec = section(f->buf, TWZ_SECTION_INLINE_RECORDS_WIDE, &f->rec_size);
 	f->rows = section(f->buf, TWZ_SECTION_INLINE_ROWS, &f->row_size);
 }
 
@@ -455,7 +475,7 @@ static void crafted_free(struct crafted *f)
 /* Node n's record. */
 static uint8_t *rec_of(struct crafted *f, uint32_t n)
 {
-	return f->rec + (size_t)n * TWZ_INLINE_RECORD_SIZE;
+	return f->rec + (size_t)n * TWZ_INLINE_WIDE_RECORD_SIZE;
 }
 
 /* The first node whose summary escapes some bucket and whose row holds
@@ -555,9 +575,22 @@ START_TEST(test_inline_crafted_refused)
 		ck_assert_int_ne(crafted_status(&f), TWZ_OK);
 	}
 
-	/* A section missing: INLINE_RECORDS renamed to an unknown kind. */
+	/* A section missing: the records renamed to an unknown kind. */
 	crafted_reset(&f);
-	twz_put32(entry_of(f.buf, TWZ_SECTION_INLINE_RECORDS) + TWZ_S_KIND, 111);
+	twz_put32(entry_of(f.buf, TWZ_SECTION_INLINE_RECORDS_WIDE) + TWZ_S_KIND,
+		  111);
+	ck_assert_int_eq(crafted_status(&f), TWZ_E_DAMAGED);
+
+	/* Wide records renamed to 16-byte ones: their size is wrong. */
+	crafted_reset(&f);
+	twz_put32(entry_of(f.buf, TWZ_SECTION_INLINE_RECORDS_WIDE) + TWZ_S_KIND,
+		  TWZ_SECTION_INLINE_RECORDS);
+	ck_assert_int_eq(crafted_status(&f), TWZ_E_DAMAGED);
+
+	/* A nibble of the summary's second word (buckets 16 to 31) an
+	 * undefined symbol, past the buckets or not. */
+	crafted_reset(&f);
+	twz_put64(rec_of(&f, n) + TWZ_IR_SUMMARY + 8, 0xBBBBBBBBBBBBBBBBull);
 	ck_assert_int_eq(crafted_status(&f), TWZ_E_DAMAGED);
 
 	/* The feature bit with 1.1's bucketed bit, or in a TRANSIT header. */
