@@ -25,7 +25,7 @@
 #include "twz_writer_stream.h"
 
 #define CHUNK 64             /* sources a chunk, as method_cpd.c's */
-#define WRITE_PIECE ((size_t)1 << 20)
+#define WRITE_PIECE TWZ_SPOOL_OUT_PIECE
 
 /* ---- the estimate ------------------------------------------------------ */
 
@@ -127,39 +127,6 @@ static int spill_chunk(void *ctx, uint32_t k, struct twz_runs *runs)
 
 /* ---- bucketing from the spool ----------------------------------------- */
 
-/* A sequential writer into the spool. */
-struct spool_out {
-	struct twz_spool *spool;
-	uint64_t at;
-	uint8_t *buf;
-	size_t len;
-};
-
-static int out_flush(struct spool_out *o)
-{
-	if (o->len && twz_spool_pwrite(o->spool, o->at, o->buf, o->len) != 0)
-		return -1;
-	o->at += o->len;
-	o->len = 0;
-	return 0;
-}
-
-static int out_put(struct spool_out *o, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	while (n) {
-		size_t k = WRITE_PIECE - o->len < n ? WRITE_PIECE - o->len : n;
-		memcpy(o->buf + o->len, b, k);
-		o->len += k;
-		b += k;
-		n -= k;
-		if (o->len == WRITE_PIECE && out_flush(o) != 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* Reads chunk after chunk of spooled runs back, in source order. */
 struct chunk_reader {
 	const struct twz_spool *spool;
@@ -203,7 +170,7 @@ static const uint32_t *row_runs(struct chunk_reader *r, uint32_t s)
  * not fit the bucketed layout, -1 on an error, 0 on success.
  */
 static int bucket_rows(struct chunk_reader *r, unsigned max_scan,
-		       uint8_t *records, struct spool_out *o, uint64_t *rows_bytes)
+		       uint8_t *records, struct twz_spool_out *o, uint64_t *rows_bytes)
 {
 	const struct twz_cpd *cpd = r->cpd;
 	const struct twz_graph *gr = &cpd->graph;
@@ -251,11 +218,11 @@ static int bucket_rows(struct chunk_reader *r, unsigned max_scan,
 		twz_put16(rec + TWZ_R_Y, gr->node_y[s]);
 		for (uint32_t i = 0; i < got; i++)
 			twz_put16(le + 2 * i, tmp[i]);
-		if (out_put(o, le, (size_t)got * 2) != 0)
+		if (twz_spool_out_put(o, le, (size_t)got * 2) != 0)
 			goto out;
 		used += got;
 	}
-	if (out_flush(o) != 0)
+	if (twz_spool_out_flush(o) != 0)
 		goto out;
 	*rows_bytes = used * 2;
 	rc = 0;
@@ -267,7 +234,7 @@ out:
 
 /* The runs in source order, into the spool from o->at (the plain run
  * layout's RUNS section). */
-static int ordered_runs(struct chunk_reader *r, struct spool_out *o)
+static int ordered_runs(struct chunk_reader *r, struct twz_spool_out *o)
 {
 	const struct twz_cpd *cpd = r->cpd;
 	uint32_t nodes = cpd->graph.node_count;
@@ -281,11 +248,11 @@ static int ordered_runs(struct chunk_reader *r, struct spool_out *o)
 		for (uint32_t i = 0; i < n; i++) {
 			uint8_t b[4];
 			twz_put32(b, runs[i]);
-			if (out_put(o, b, 4) != 0)
+			if (twz_spool_out_put(o, b, 4) != 0)
 				return -1;
 		}
 	}
-	return out_flush(o);
+	return twz_spool_out_flush(o);
 }
 
 /* u16 little-endian cells, TWZ_NODE_NONE as 0xFFFF (method_cpd.c). */
@@ -310,7 +277,7 @@ int twz_cpd_bake_streamed(const struct twz_grid *g,
 	struct twz_cpd_spill spill = { spill_chunk, &st };
 	struct twz_cpd cpd;
 	struct chunk_reader rd = { 0 };
-	struct spool_out o = { 0 };
+	struct twz_spool_out o = { 0 };
 	struct twz_out_file f = { 0 };
 	uint64_t spool_at[TWZ_MAX_SECTIONS];
 	uint8_t *records = NULL;
@@ -352,7 +319,7 @@ int twz_cpd_bake_streamed(const struct twz_grid *g,
 	cpd.layout = opt->layout;
 	rd = (struct chunk_reader){ &spool, st.chunk_at, &cpd, UINT32_MAX, NULL, 0 };
 	uint64_t runs_end = atomic_load(&st.end);
-	o = (struct spool_out){ &spool, runs_end, malloc(WRITE_PIECE), 0 };
+	o = (struct twz_spool_out){ &spool, runs_end, malloc(WRITE_PIECE), 0 };
 	if (!o.buf)
 		goto nomem;
 

@@ -189,39 +189,6 @@ static int sink_table_row(void *ctx, const struct twz_transit_db *db,
 
 /* ---- reading and writing the spool --------------------------------------- */
 
-/* A sequential writer into the spool. */
-struct spool_out {
-	struct twz_spool *spool;
-	uint64_t at;
-	uint8_t *buf;
-	size_t len;
-};
-
-static int out_flush(struct spool_out *o)
-{
-	if (o->len && twz_spool_pwrite(o->spool, o->at, o->buf, o->len) != 0)
-		return -1;
-	o->at += o->len;
-	o->len = 0;
-	return 0;
-}
-
-static int out_put(struct spool_out *o, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	while (n) {
-		size_t k = PIECE - o->len < n ? PIECE - o->len : n;
-		memcpy(o->buf + o->len, b, k);
-		o->len += k;
-		b += k;
-		n -= k;
-		if (o->len == PIECE && out_flush(o) != 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* A sequential reader of distances from entry `at` of the spool. */
 struct dist_in {
 	const struct twz_spool *spool;
@@ -280,7 +247,7 @@ struct stream {
 	struct twz_transit_db *db;
 	struct twz_spool *spool;
 	struct sink_state sink;
-	struct spool_out o;
+	struct twz_spool_out o;
 	uint8_t *piece;              /* PIECE bytes of reading */
 	uint64_t runs_at;            /* RUNS in the spool */
 	/* access nodes */
@@ -409,12 +376,12 @@ static int access_kept(struct stream *s)
 				twz_put16(e + 4, (uint16_t)out[y].d.straight);
 				twz_put16(e + 6, (uint16_t)out[y].d.diagonal);
 				s->used[out[y].transit] = 1;
-				if (out_put(&s->o, e, 8) != 0)
+				if (twz_spool_out_put(&s->o, e, 8) != 0)
 					goto done;
 			}
 		}
 	}
-	if (out_flush(&s->o) != 0)
+	if (twz_spool_out_flush(&s->o) != 0)
 		goto done;
 	rc = fits ? 0 : 1;
 done:
@@ -536,11 +503,11 @@ static int access_entries(struct stream *s)
 			twz_put32(b + TWZ_AE_TRANSIT, e[x].transit);
 			twz_put16(b + TWZ_AE_STRAIGHT, e[x].straight);
 			twz_put16(b + TWZ_AE_DIAGONAL, e[x].diagonal);
-			if (out_put(&s->o, b, TWZ_AE_SIZE) != 0)
+			if (twz_spool_out_put(&s->o, b, TWZ_AE_SIZE) != 0)
 				goto done;
 		}
 	}
-	rc = out_flush(&s->o);
+	rc = twz_spool_out_flush(&s->o);
 done:
 	free(in);
 	free(e);
@@ -669,7 +636,7 @@ static int access_table(struct stream *s, struct twz_tdist *row)
 			uint64_t f = (uint64_t)(vs - bs) | (uint64_t)(vd - bd) << ws;
 			if ((at >> 3) - base >= PIECE) {
 				size_t keep = (size_t)((at >> 3) - base);
-				if (out_put(&s->o, win, keep) != 0)
+				if (twz_spool_out_put(&s->o, win, keep) != 0)
 					goto fail;
 				memmove(win, win + keep, PIECE + 16 - keep);
 				memset(win + PIECE + 16 - keep, 0, keep);
@@ -686,14 +653,14 @@ static int access_table(struct stream *s, struct twz_tdist *row)
 	uint64_t left = s->table_size - base;
 	while (left) {
 		size_t k = left < PIECE ? (size_t)left : PIECE;
-		if (out_put(&s->o, win, k) != 0)
+		if (twz_spool_out_put(&s->o, win, k) != 0)
 			goto fail;
 		memmove(win, win + k, PIECE + 16 - k);
 		memset(win + PIECE + 16 - k, 0, k);
 		left -= k;
 	}
 	free(win);
-	return out_flush(&s->o);
+	return twz_spool_out_flush(&s->o);
 fail:
 	free(win);
 	return -1;
@@ -705,7 +672,7 @@ fail:
  * With out (two writers: the straight and the diagonal plane) write
  * them, else find whether all fit the narrow planes. */
 static int visit_planes(struct stream *s, int table, unsigned width,
-			struct spool_out *out, int *fits16)
+			struct twz_spool_out *out, int *fits16)
 {
 	const struct twz_transit_db *db = s->db;
 	const struct twz_graph *tg = &db->graph;
@@ -728,18 +695,18 @@ static int visit_planes(struct stream *s, int table, unsigned width,
 		} else if (width == 4) {				\
 			uint8_t p[2];					\
 			twz_put16(p, (uint16_t)(int16_t)vs);		\
-			if (out_put(&out[0], p, 2) != 0)		\
+			if (twz_spool_out_put(&out[0], p, 2) != 0)		\
 				return -1;				\
 			twz_put16(p, (uint16_t)(int16_t)vd);		\
-			if (out_put(&out[1], p, 2) != 0)		\
+			if (twz_spool_out_put(&out[1], p, 2) != 0)		\
 				return -1;				\
 		} else {						\
 			uint8_t p[4];					\
 			twz_put32(p, (uint32_t)(int32_t)vs);		\
-			if (out_put(&out[0], p, 4) != 0)		\
+			if (twz_spool_out_put(&out[0], p, 4) != 0)		\
 				return -1;				\
 			twz_put32(p, (uint32_t)(int32_t)vd);		\
-			if (out_put(&out[1], p, 4) != 0)		\
+			if (twz_spool_out_put(&out[1], p, 4) != 0)		\
 				return -1;				\
 		}							\
 	} while (0)
@@ -767,15 +734,15 @@ static int write_planes(struct stream *s, int table, unsigned width,
 {
 	uint64_t count = table ? s->db->table_count : s->db->node_dist_count;
 	uint64_t half = count * (width / 2);
-	struct spool_out out[2] = {
+	struct twz_spool_out out[2] = {
 		{ s->spool, s->o.at, s->o.buf, 0 },
-		{ s->spool, s->o.at + half, malloc(PIECE), 0 },
+		{ s->spool, s->o.at + half, malloc(TWZ_SPOOL_OUT_PIECE), 0 },
 	};
 	int rc = -1;
 
 	*at = s->o.at;
 	if (out[1].buf && visit_planes(s, table, width, out, NULL) == 0 &&
-	    out_flush(&out[0]) == 0 && out_flush(&out[1]) == 0)
+	    twz_spool_out_flush(&out[0]) == 0 && twz_spool_out_flush(&out[1]) == 0)
 		rc = 0;
 	free(out[1].buf);
 	s->o.at += 2 * half;
@@ -796,11 +763,11 @@ static int ordered_runs(struct stream *s)
 		for (uint64_t k = 0; k < n; k += PIECE) {
 			size_t m = n - k < PIECE ? (size_t)(n - k) : PIECE;
 			if (twz_spool_pread(s->spool, s->sink.block_at[b] + k, s->piece, m) != 0 ||
-			    out_put(&s->o, s->piece, m) != 0)
+			    twz_spool_out_put(&s->o, s->piece, m) != 0)
 				return -1;
 		}
 	}
-	return out_flush(&s->o);
+	return twz_spool_out_flush(&s->o);
 }
 
 /* The sections, as transit_file of method_transit.c adds them. */
@@ -951,8 +918,8 @@ int twz_transit_bake_streamed(const struct twz_grid *g,
 	}
 	const struct twz_graph *tg = &db.graph;
 	uint32_t m = db.transit_count;
-	s.o = (struct spool_out){ &spool, runs_base(&db) + atomic_load(&s.sink.runs_end),
-				  malloc(PIECE), 0 };
+	s.o = (struct twz_spool_out){ &spool, runs_base(&db) + atomic_load(&s.sink.runs_end),
+				  malloc(TWZ_SPOOL_OUT_PIECE), 0 };
 	s.piece = malloc(PIECE);
 	row = malloc((size_t)(m ? m : 1) * sizeof *row);
 	if (!s.o.buf || !s.piece || !row)

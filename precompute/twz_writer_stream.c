@@ -82,6 +82,32 @@ int twz_spool_pwrite(struct twz_spool *sp, uint64_t at, const void *buf,
 	return 0;
 }
 
+int twz_spool_out_flush(struct twz_spool_out *o)
+{
+	if (o->len && twz_spool_pwrite(o->spool, o->at, o->buf, o->len) != 0)
+		return -1;
+	o->at += o->len;
+	o->len = 0;
+	return 0;
+}
+
+int twz_spool_out_put(struct twz_spool_out *o, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n) {
+		size_t k = TWZ_SPOOL_OUT_PIECE - o->len < n ?
+			   TWZ_SPOOL_OUT_PIECE - o->len : n;
+		memcpy(o->buf + o->len, b, k);
+		o->len += k;
+		b += k;
+		n -= k;
+		if (o->len == TWZ_SPOOL_OUT_PIECE && twz_spool_out_flush(o) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int twz_spool_pread(const struct twz_spool *sp, uint64_t at, void *buf,
 		    size_t n)
 {

@@ -34,6 +34,21 @@ int twz_spool_pwrite(struct twz_spool *sp, uint64_t at, const void *buf,
 int twz_spool_pread(const struct twz_spool *sp, uint64_t at, void *buf,
 		    size_t n);
 
+/* A sequential writer into a spool from offset at, through buf (the
+ * caller's, TWZ_SPOOL_OUT_PIECE bytes): puts gather small pieces into
+ * one pwrite. 0, or -1 with errno set. */
+#define TWZ_SPOOL_OUT_PIECE ((size_t)1 << 20)
+
+struct twz_spool_out {
+	struct twz_spool *spool;
+	uint64_t at;       /* where buf's first byte goes */
+	uint8_t *buf;
+	size_t len;        /* bytes waiting in buf */
+};
+
+int twz_spool_out_put(struct twz_spool_out *o, const void *p, size_t n);
+int twz_spool_out_flush(struct twz_spool_out *o);
+
 /* Bytes of the raw spool kept mapped while a section is compressed from
  * it, beyond the compressor's window. */
 #define TWZ_SPOOL_PIECE ((size_t)4 << 20)
