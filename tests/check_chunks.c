@@ -829,22 +829,10 @@ START_TEST(test_chunks_movingai_scenarios)
 			continue;
 		}
 		expect(st == TWZ_OK, "%s:%lu: %s", scen, e->line, twz_strerror(st));
-		uint32_t straight = 0, diagonal = 0;
-		for (size_t k = 1; k < plen; k++) {
-			uint32_t ax, ay, bx, by;
-			twz_node_xy(db, path[k - 1], &ax, &ay);
-			twz_node_xy(db, path[k], &bx, &by);
-			int dx = (int)bx - (int)ax, dy = (int)by - (int)ay;
-			unsigned m = 0;
-			while (m < 8 && (twz_test_move_dx(m) != dx || twz_test_move_dy(m) != dy))
-				m++;
-			expect(m < 8 && twz_test_move_legal(&g, 8, ax, ay, m),
-			       "%s:%lu: step %zu is no legal move", scen, e->line, k);
-			if (m >= 4)
-				diagonal++;
-			else
-				straight++;
-		}
+		uint32_t straight, diagonal;
+		size_t bad = twz_test_path_moves(db, &g, 8, path, plen, &straight,
+						 &diagonal);
+		expect(bad == 0, "%s:%lu: step %zu is no legal move", scen, e->line, bad);
 		double cost = straight + diagonal * 1.4142135623730951;
 		expect(twz_scen_cost_matches(e, cost), "%s:%lu: cost %.6f, optimum %.6f",
 		       scen, e->line, cost, e->optimal);

@@ -541,6 +541,29 @@ int twz_test_move_dy(unsigned m)
 	return move_dy[m & 7];
 }
 
+size_t twz_test_path_moves(const twz_db *db, const struct twz_grid *g,
+			   unsigned connectivity, const twz_node *path,
+			   size_t len, uint32_t *straight, uint32_t *diagonal)
+{
+	*straight = *diagonal = 0;
+	for (size_t k = 1; k < len; k++) {
+		uint32_t ax, ay, bx, by;
+		twz_node_xy(db, path[k - 1], &ax, &ay);
+		twz_node_xy(db, path[k], &bx, &by);
+		int dx = (int)bx - (int)ax, dy = (int)by - (int)ay;
+		unsigned m = 0;
+		while (m < 8 && (move_dx[m] != dx || move_dy[m] != dy))
+			m++;
+		if (m == 8 || !twz_test_move_legal(g, connectivity, ax, ay, m))
+			return k;
+		if (m >= 4)
+			(*diagonal)++;
+		else
+			(*straight)++;
+	}
+	return 0;
+}
+
 struct heap_item {
 	struct twz_cost cost;
 	uint32_t cell;

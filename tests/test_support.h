@@ -121,6 +121,13 @@ int twz_test_move_legal(const struct twz_grid *g, unsigned connectivity,
 int twz_test_move_dx(unsigned m);
 int twz_test_move_dy(unsigned m);
 
+/* Count the straight and diagonal steps of path[0..len) of db on g: the
+ * index of the first step that is no legal move (by the rule above),
+ * or 0 when every one is. */
+size_t twz_test_path_moves(const twz_db *db, const struct twz_grid *g,
+			   unsigned connectivity, const twz_node *path,
+			   size_t len, uint32_t *straight, uint32_t *diagonal);
+
 /* ---- files ---- */
 
 /* A file of the source tree (env TWZ_SOURCE_ROOT, else "."), e.g.
