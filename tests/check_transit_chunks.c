@@ -10,7 +10,6 @@
  * at query time and never answered from.
  */
 #include <check.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,35 +314,6 @@ END_TEST
 #define THREADS 8
 #define PAIRS 200
 
-struct job {
-	const twz_db *db;
-	const twz_node *s, *t, *next;
-	const size_t *len;
-	const uint64_t *hash;
-	unsigned first;
-	int bad;
-};
-
-static void *worker(void *arg)
-{
-	struct job *j = arg;
-	static _Thread_local twz_node buf[8192];
-
-	for (unsigned round = 0; round < 2; round++)
-		for (unsigned k = 0; k < PAIRS; k++) {
-			unsigned i = (j->first + k * 7 + round) % PAIRS;
-			size_t len = 0;
-			if (twz_next(j->db, j->s[i], j->t[i]) != j->next[i])
-				j->bad++;
-			twz_status st = twz_path(j->db, j->s[i], j->t[i], buf, 8192, &len);
-			if ((st == TWZ_OK) != (j->len[i] != 0) ||
-			    (st == TWZ_OK && (len != j->len[i] ||
-					      twz_test_path_hash(buf, len) != j->hash[i])))
-				j->bad++;
-		}
-	return NULL;
-}
-
 START_TEST(test_tchunks_threads)
 {
 	struct twz_grid g;
@@ -376,19 +346,11 @@ START_TEST(test_tchunks_threads)
 	for (unsigned b = 0; b < 2; b++) {
 		twz_db *db;
 		ck_assert_int_eq(open_cache(buf, len, budgets[b], &db), TWZ_OK);
-		pthread_t tid[THREADS];
-		struct job jobs[THREADS];
-		for (unsigned k = 0; k < THREADS; k++) {
-			jobs[k] = (struct job){ db, s, t, next, plen, hash,
-						k * (PAIRS / THREADS), 0 };
-			ck_assert_int_eq(pthread_create(&tid[k], NULL, worker,
-							&jobs[k]), 0);
-		}
-		for (unsigned k = 0; k < THREADS; k++) {
-			pthread_join(tid[k], NULL);
-			ck_assert_msg(jobs[k].bad == 0, "budget %llu: thread %u: %d wrong answers",
-				      (unsigned long long)budgets[b], k, jobs[k].bad);
-		}
+		unsigned worst;
+		int bad = twz_test_pairs_threaded(db, THREADS, 2, PAIRS, s, t,
+						  next, plen, hash, &worst);
+		ck_assert_msg(bad == 0, "budget %llu: thread %u: %d wrong answers",
+			      (unsigned long long)budgets[b], worst, bad);
 		struct twz_cache_summary cs;
 		twz_inspect_cache(db, &cs);
 		ck_assert_uint_eq(cs.failures, 0);

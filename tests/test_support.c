@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1011,4 +1012,63 @@ int twz_test_run_suite(Suite *suite)
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* ---- many threads on one database ---- */
+
+struct pairs_job {
+	const twz_db *db;
+	const twz_node *s, *t, *next;
+	const size_t *len;
+	const uint64_t *hash;
+	unsigned pairs, rounds, first;
+	int bad;
+};
+
+static void *pairs_worker(void *arg)
+{
+	struct pairs_job *j = arg;
+	static _Thread_local twz_node buf[8192];
+
+	for (unsigned round = 0; round < j->rounds; round++)
+		for (unsigned k = 0; k < j->pairs; k++) {
+			unsigned i = (j->first + k * 7 + round) % j->pairs;
+			size_t len = 0;
+			if (twz_next(j->db, j->s[i], j->t[i]) != j->next[i])
+				j->bad++;
+			twz_status st = twz_path(j->db, j->s[i], j->t[i], buf, 8192, &len);
+			if ((st == TWZ_OK) != (j->len[i] != 0) ||
+			    (st == TWZ_OK && (len != j->len[i] ||
+					      twz_test_path_hash(buf, len) != j->hash[i])))
+				j->bad++;
+		}
+	return NULL;
+}
+
+int twz_test_pairs_threaded(const twz_db *db, unsigned threads,
+			    unsigned rounds, unsigned pairs, const twz_node *s,
+			    const twz_node *t, const twz_node *next,
+			    const size_t *len, const uint64_t *hash,
+			    unsigned *worst)
+{
+	pthread_t tid[64];
+	struct pairs_job jobs[64];
+	int most = 0;
+
+	ck_assert_uint_le(threads, 64);
+	for (unsigned k = 0; k < threads; k++) {
+		jobs[k] = (struct pairs_job){ db, s, t, next, len, hash, pairs,
+					      rounds, k * (pairs / threads), 0 };
+		ck_assert_int_eq(pthread_create(&tid[k], NULL, pairs_worker,
+						&jobs[k]), 0);
+	}
+	*worst = 0;
+	for (unsigned k = 0; k < threads; k++) {
+		pthread_join(tid[k], NULL);
+		if (jobs[k].bad > most) {
+			most = jobs[k].bad;
+			*worst = k;
+		}
+	}
+	return most;
 }

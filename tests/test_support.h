@@ -96,6 +96,17 @@ static inline struct twz_cost twz_test_cost_add_move(struct twz_cost c,
 /* FNV-1a over a path's nodes: one number to compare two answers by. */
 uint64_t twz_test_path_hash(const twz_node *p, size_t n);
 
+/* Check db from `threads` threads at once against known answers of
+ * `pairs` pairs: twz_next gives next[i] and twz_path a path of len[i]
+ * nodes hashing to hash[i] (len[i] 0: no path). Each thread walks the
+ * pairs `rounds` times from its own offset. The most wrong answers of
+ * one thread; which thread in *worst. */
+int twz_test_pairs_threaded(const twz_db *db, unsigned threads,
+			    unsigned rounds, unsigned pairs, const twz_node *s,
+			    const twz_node *t, const twz_node *next,
+			    const size_t *len, const uint64_t *hash,
+			    unsigned *worst);
+
 /* The Moving AI directory (env TWZ_MOVINGAI_DIR, else ../shared/data/
  * movingai from the source root) when it exists, else NULL. A path of
  * one benchmark file, e.g. "dao/arena.map", into buf. */
