@@ -45,6 +45,11 @@ struct twz_transit_view {
 	const uint8_t *access_entries;/* TWZ_AE_SIZE bytes an entry */
 	const uint8_t *access_nodes;  /* TWZ_AN_SIZE bytes a transit node */
 	const uint8_t *access_table;  /* bit-packed rows */
+	/* The packed entries (ACCESS_PACKED) in place of access_entries,
+	 * or NULL; their places index the lists of the node's block. */
+	const uint8_t *access_packed; /* u32 an entry */
+	const uint8_t *access_block_first; /* u32[blocks+1] */
+	const uint8_t *access_block_list;  /* u32 transit indices */
 };
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * twz_transit_access.c - far queries of a TRANSIT file of the access-node
  * layout (format 1.4, FORMAT.md 5j), read in place from the mapping: each
- * node's access nodes (a few, sorted by exact cost) and the transit table
- * as bit-packed rows of residuals against the reference cost. No
+ * node's access nodes (a few, sorted by exact cost; 8-byte entries, or
+ * packed 4-byte ones that name a place in the list of the node's block
+ * and offsets from the reference cost) and the transit table as
+ * bit-packed rows of residuals against the reference cost. No
  * allocation: a query decodes its two access lists onto the stack, in
  * pieces of PIECE entries (a node has at most max_list, checked at open).
  *
@@ -48,14 +50,40 @@ static void load_record(const struct twz_transit_view *tv, uint32_t i,
 	e->bd = (int32_t)twz_le32(r + TWZ_AN_BASE_D);
 }
 
-/* Entries [from, from + count) of node n's access list, into e. */
-static uint32_t load_entries(const struct twz_transit_view *tv, twz_node n,
-			     uint32_t from, uint32_t count, struct aentry *e)
+/* Entries [from, from + count) of node n (cell nx, ny) access list, into
+ * e: 8-byte entries, or packed ones whose places index the list of n's
+ * block and whose fields are offsets from the reference cost. */
+static uint32_t load_entries(const struct twz_transit_view *tv,
+			     unsigned connectivity, twz_node n, uint32_t nx,
+			     uint32_t ny, uint32_t from, uint32_t count,
+			     struct aentry *e)
 {
 	uint32_t e0 = twz_le32(tv->access_first + 4 * (size_t)n);
 	uint32_t e1 = twz_le32(tv->access_first + 4 * ((size_t)n + 1));
 	uint32_t k = 0;
 
+	if (tv->access_packed) {
+		/* Validated: the cell lies in the block grid, every place in
+		 * its block's list, every count non-negative. */
+		uint32_t b = (ny - tv->origin_y) / tv->side * tv->cols +
+			     (nx - tv->origin_x) / tv->side;
+		const uint8_t *list = tv->access_block_list +
+				      4 * (size_t)twz_le32(tv->access_block_first + 4 * (size_t)b);
+		for (uint32_t j = e0 + from; j < e1 && k < count; j++, k++) {
+			uint32_t w = twz_le32(tv->access_packed + 4 * (size_t)j);
+			uint32_t rs, rd;
+			load_record(tv, twz_le32(list + 4 * TWZ_AP_PLACE(w)), &e[k]);
+			twz_transit_reference(connectivity,
+					      e[k].x > nx ? e[k].x - nx : nx - e[k].x,
+					      e[k].y > ny ? e[k].y - ny : ny - e[k].y,
+					      &rs, &rd);
+			e[k].d = (struct dist){
+				(uint64_t)rs + TWZ_AP_STRAIGHT(w) - TWZ_AP_BIAS,
+				(uint64_t)rd + TWZ_AP_DIAGONAL(w) - TWZ_AP_BIAS, 0 };
+			e[k].value = dist_value(e[k].d);
+		}
+		return k;
+	}
 	for (uint32_t j = e0 + from; j < e1 && k < count; j++, k++) {
 		const uint8_t *a = tv->access_entries + (size_t)j * TWZ_AE_SIZE;
 		load_record(tv, twz_le32(a + TWZ_AE_TRANSIT), &e[k]);
@@ -129,6 +157,7 @@ static void order_by_bound(const twz_db *db, struct aentry *e, uint32_t n,
 	}
 }
 
+
 static inline void node_xy(const twz_db *db, twz_node n, uint32_t *x,
 			   uint32_t *y)
 {
@@ -156,10 +185,12 @@ struct best twz__access_best_pair(const twz_db *db, twz_node s, twz_node t)
 	node_xy(db, s, &sx, &sy);
 	node_xy(db, t, &tx, &ty);
 	for (uint32_t j0 = 0; j0 < lt; j0 += PIECE) {
-		uint32_t nb = load_entries(tv, t, j0, PIECE, eb);
+		uint32_t nb = load_entries(tv, db->c.connectivity, t, tx, ty,
+					   j0, PIECE, eb);
 		order_by_bound(db, eb, nb, sx, sy);
 		for (uint32_t i0 = 0; i0 < ls; i0 += PIECE) {
-			uint32_t na = load_entries(tv, s, i0, PIECE, ea);
+			uint32_t na = load_entries(tv, db->c.connectivity, s,
+						   sx, sy, i0, PIECE, ea);
 			order_by_bound(db, ea, na, tx, ty);
 			for (uint32_t k = 0; k < na; k++) {
 				if (bt.found && ea[k].bound > bt.value + 1e-6)
@@ -180,13 +211,15 @@ struct best twz__access_best_toward(const twz_db *db, twz_node x, uint32_t b)
 	const struct twz_transit_view *tv = &db->transit;
 	struct aentry ea[PIECE], eb;
 	struct best bt = { .found = 0 };
-	uint32_t lx = access_len(tv, x);
+	uint32_t lx = access_len(tv, x), xx, xy;
 
 	load_record(tv, b, &eb);
 	eb.d = (struct dist){ 0, 0, 0 };
 	eb.value = 0;
+	node_xy(db, x, &xx, &xy);
 	for (uint32_t i0 = 0; i0 < lx; i0 += PIECE) {
-		uint32_t na = load_entries(tv, x, i0, PIECE, ea);
+		uint32_t na = load_entries(tv, db->c.connectivity, x, xx, xy,
+					   i0, PIECE, ea);
 		order_by_bound(db, ea, na, eb.x, eb.y);
 		for (uint32_t k = 0; k < na; k++) {
 			if (bt.found && ea[k].bound > bt.value + 1e-6)
