@@ -267,6 +267,16 @@ int twz_transit_bake_streamed(const struct twz_grid *g,
 			      struct twz_transit_stream_result *res,
 			      struct twz_error *err);
 
+/* The packed access entries of db (FORMAT.md 5j, ACCESS_PACKED) and the
+ * block lists their places index, malloc'd: *block_first [blocks + 1]
+ * into *block_list, *packed one u32 an entry. 1 when they hold db, 0
+ * when some block names more than TWZ_AP_MAX_LIST access nodes or some
+ * offset leaves its field (nothing is returned; the 8-byte entries
+ * remain), -1 out of memory. */
+int twz_transit_access_pack(const struct twz_transit_db *db,
+			    uint32_t **block_first, uint32_t **block_list,
+			    uint32_t **packed);
+
 struct twz_out_file;
 
 /* The header and sections of db's file, into f, as twz_transit_write
