@@ -65,16 +65,9 @@ static inline struct twz_cost cost_of(struct twz_tdist d)
 	return (struct twz_cost){ d.straight, d.diagonal };
 }
 
-/* A candidate: its place in the block list and the distance to it. */
-struct cand {
-	uint32_t j;
-	uint32_t transit;          /* index among the M */
-	struct twz_tdist d;
-};
-
 static int cand_cmp(const void *pa, const void *pb)
 {
-	const struct cand *a = pa, *b = pb;
+	const struct twz_access_cand *a = pa, *b = pb;
 
 	if (twz_cost_less(cost_of(a->d), cost_of(b->d)))
 		return -1;
@@ -83,21 +76,53 @@ static int cand_cmp(const void *pa, const void *pb)
 	return a->transit < b->transit ? -1 : a->transit > b->transit;
 }
 
-struct access_ctx {
-	struct twz_transit_db *db;
-	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
-	struct cand **kept;           /* [blocks]: the block's kept entries */
-	uint32_t *len;                /* [node_count]: kept a node */
-	int failed;
-};
-
 /* A thread's state: its search and, for the block at hand, each of the
  * block's transit nodes' place in the block list (NONE elsewhere). */
-struct aworker {
+struct twz_access_worker {
 	struct twz_tsearch ws;
 	uint32_t *place;              /* [node_count] */
 	uint32_t *stamp;              /* [max list]: last node that hit j */
+	uint32_t *hit;                /* [max list] */
+	struct twz_access_cand *c;    /* [max list] */
 };
+
+struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit_db *db)
+{
+	const struct twz_graph *tg = &db->graph;
+	struct twz_access_worker *wk = calloc(1, sizeof *wk);
+	size_t n = tg->node_count ? tg->node_count : 1;
+	size_t l = db->max_block_transits ? db->max_block_transits : 1;
+
+	if (!wk)
+		return NULL;
+	wk->place = malloc(n * sizeof *wk->place);
+	wk->stamp = malloc(l * sizeof *wk->stamp);
+	wk->hit = malloc(l * sizeof *wk->hit);
+	wk->c = malloc(l * sizeof *wk->c);
+	if (!wk->place || !wk->stamp || !wk->hit || !wk->c ||
+	    twz_tsearch_init(&wk->ws, tg) != 0) {
+		free(wk->place);
+		free(wk->stamp);
+		free(wk->hit);
+		free(wk->c);
+		free(wk);
+		return NULL;
+	}
+	memset(wk->place, 0xFF, n * sizeof *wk->place);
+	return wk;
+}
+
+void twz_transit_access_worker_free(struct twz_access_worker *wk)
+{
+	if (!wk)
+		return;
+	twz_tsearch_free(&wk->ws);
+	free(wk->place);
+	free(wk->stamp);
+	free(wk->hit);
+	free(wk->c);
+	free(wk);
+}
 
 /*
  * The places j of the transit nodes of s's block that some
@@ -107,7 +132,8 @@ struct aworker {
  * marked path from s reaches it without passing a transit node of the
  * block, and stops at the first one.
  */
-static uint32_t first_hits(struct aworker *wk, uint32_t s, uint32_t *hit)
+static uint32_t first_hits(struct twz_access_worker *wk, uint32_t s,
+			   uint32_t *hit)
 {
 	struct twz_tsearch *ws = &wk->ws;
 	const struct twz_graph *tg = ws->tg;
@@ -143,11 +169,78 @@ static uint32_t first_hits(struct aworker *wk, uint32_t s, uint32_t *hit)
 	return k;
 }
 
-/* The access nodes of the nodes of blocks [lo, hi). */
+int twz_transit_access_block(struct twz_access_worker *wk,
+			     const struct twz_transit_db *db, uint32_t b,
+			     const struct twz_tdist *dist,
+			     const struct twz_tdist *sub,
+			     struct twz_access_cand *out, uint32_t *len)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
+	uint32_t f = db->block_transit_first[b];
+	uint32_t n = db->block_transit_first[b + 1] - f;
+	struct twz_access_cand *c = wk->c;
+	uint64_t at = 0;
+	int rc = 0;
+
+	for (uint32_t j = 0; j < n; j++) {
+		wk->place[db->transit_node[db->block_transit[f + j]]] = j;
+		wk->stamp[j] = TWZ_NODE_NONE;
+	}
+	for (uint32_t s = first; s < last; s++) {
+		const struct twz_tdist *d = dist + (uint64_t)(s - first) * n;
+		uint32_t k = 0, hits;
+		if (twz_tsearch_select(&wk->ws, s) != 0) {
+			rc = -1;
+			break;
+		}
+		hits = first_hits(wk, s, wk->hit);
+		for (uint32_t x = 0; x < hits; x++) {
+			uint32_t j = wk->hit[x];
+			if (d[j].straight != UINT32_MAX)
+				c[k++] = (struct twz_access_cand){
+					j, db->block_transit[f + j], d[j] };
+		}
+		qsort(c, k, sizeof *c, cand_cmp);
+		uint64_t mine = at;
+		for (uint32_t x = 0; x < k; x++) {
+			int drop = 0;
+			for (uint64_t y = mine; y < at && !drop; y++) {
+				struct twz_tdist via = sub[(size_t)out[y].j * n + c[x].j];
+				drop = via.straight != UINT32_MAX &&
+				       out[y].d.straight + via.straight == c[x].d.straight &&
+				       out[y].d.diagonal + via.diagonal == c[x].d.diagonal;
+			}
+			if (!drop)
+				out[at++] = c[x];
+		}
+		len[s - first] = (uint32_t)(at - mine);
+	}
+	for (uint32_t j = 0; j < n; j++)
+		wk->place[db->transit_node[db->block_transit[f + j]]] = TWZ_NODE_NONE;
+	return rc;
+}
+
+struct access_ctx {
+	struct twz_transit_db *db;
+	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
+	struct twz_access_cand **kept;/* [blocks]: the block's kept entries */
+	uint32_t *len;                /* [node_count]: kept a node */
+	int failed;
+};
+
+struct aworker {
+	struct twz_access_worker *wk;
+	struct twz_tdist *sub;        /* [max list]^2 */
+};
+
+/* The access nodes of the nodes of blocks [lo, hi): each block's table
+ * entries between its transit nodes gathered for
+ * twz_transit_access_block. */
 static int access_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
 	struct access_ctx *ac = ctx;
-	struct aworker *wk = w;
+	struct aworker *aw = w;
 	struct twz_transit_db *db = ac->db;
 	const struct twz_graph *tg = &db->graph;
 
@@ -156,57 +249,21 @@ static int access_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		uint32_t f = db->block_transit_first[b];
 		uint32_t n = db->block_transit_first[b + 1] - f;
 		uint64_t cap = (uint64_t)(last - first) * n;
-		struct cand *out = malloc((cap ? cap : 1) * sizeof *out);
-		struct cand *c = malloc((n ? n : 1) * sizeof *c);
-		uint32_t *hit = malloc((n ? n : 1) * sizeof *hit);
-		uint64_t at = 0;
+		struct twz_access_cand *out = malloc((cap ? cap : 1) * sizeof *out);
 
-		if (!out || !c || !hit) {
+		if (!out)
+			return -1;
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t j = 0; j < n; j++)
+				aw->sub[(size_t)i * n + j] =
+					table_get(db, db->block_transit[f + i],
+						  db->block_transit[f + j]);
+		if (twz_transit_access_block(aw->wk, db, b,
+					     db->node_dist + ac->dist_first[b],
+					     aw->sub, out, ac->len + first) != 0) {
 			free(out);
-			free(c);
-			free(hit);
 			return -1;
 		}
-		for (uint32_t j = 0; j < n; j++) {
-			wk->place[db->transit_node[db->block_transit[f + j]]] = j;
-			wk->stamp[j] = TWZ_NODE_NONE;
-		}
-		for (uint32_t s = first; s < last; s++) {
-			const struct twz_tdist *d = db->node_dist + ac->dist_first[b] +
-						    (uint64_t)(s - first) * n;
-			uint32_t k = 0, hits;
-			if (twz_tsearch_select(&wk->ws, s) != 0) {
-				free(out);
-				free(c);
-				free(hit);
-				return -1;
-			}
-			hits = first_hits(wk, s, hit);
-			for (uint32_t x = 0; x < hits; x++) {
-				uint32_t j = hit[x];
-				if (d[j].straight != UINT32_MAX)
-					c[k++] = (struct cand){ j, db->block_transit[f + j], d[j] };
-			}
-			qsort(c, k, sizeof *c, cand_cmp);
-			uint64_t mine = at;
-			for (uint32_t x = 0; x < k; x++) {
-				int drop = 0;
-				for (uint64_t y = mine; y < at && !drop; y++) {
-					struct twz_tdist via = table_get(db, out[y].transit,
-									 c[x].transit);
-					drop = via.straight != UINT32_MAX &&
-					       out[y].d.straight + via.straight == c[x].d.straight &&
-					       out[y].d.diagonal + via.diagonal == c[x].d.diagonal;
-				}
-				if (!drop)
-					out[at++] = c[x];
-			}
-			ac->len[s] = (uint32_t)(at - mine);
-		}
-		for (uint32_t j = 0; j < n; j++)
-			wk->place[db->transit_node[db->block_transit[f + j]]] = TWZ_NODE_NONE;
-		free(c);
-		free(hit);
 		ac->kept[b] = out;
 	}
 	return 0;
@@ -215,29 +272,25 @@ static int access_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 static int access_worker_init(void *ctx, void *w)
 {
 	struct access_ctx *ac = ctx;
-	const struct twz_graph *tg = &ac->db->graph;
-	struct aworker *wk = w;
-	size_t n = tg->node_count ? tg->node_count : 1;
+	struct aworker *aw = w;
 	size_t l = ac->db->max_block_transits ? ac->db->max_block_transits : 1;
 
-	wk->place = malloc(n * sizeof *wk->place);
-	wk->stamp = malloc(l * sizeof *wk->stamp);
-	if (!wk->place || !wk->stamp || twz_tsearch_init(&wk->ws, tg) != 0) {
-		free(wk->place);
-		free(wk->stamp);
+	aw->sub = malloc(l * l * sizeof *aw->sub);
+	aw->wk = twz_transit_access_worker_new(ac->db);
+	if (!aw->sub || !aw->wk) {
+		free(aw->sub);
+		twz_transit_access_worker_free(aw->wk);
 		return -1;
 	}
-	memset(wk->place, 0xFF, n * sizeof *wk->place);
 	return 0;
 }
 
 static void access_worker_fini(void *w)
 {
-	struct aworker *wk = w;
+	struct aworker *aw = w;
 
-	twz_tsearch_free(&wk->ws);
-	free(wk->place);
-	free(wk->stamp);
+	twz_transit_access_worker_free(aw->wk);
+	free(aw->sub);
 }
 
 /* Transit nodes in access order: region, then node. */
@@ -313,7 +366,7 @@ int twz_transit_access_build(struct twz_transit_db *db,
 		for (uint32_t s = tg->block_first[b]; s < tg->block_first[b + 1]; s++)
 			in_block += ac.len[s];
 		for (uint64_t y = 0; y < in_block; y++, k++) {
-			const struct cand *c = &ac.kept[b][y];
+			const struct twz_access_cand *c = &ac.kept[b][y];
 			if (c->d.straight > UINT16_MAX || c->d.diagonal > UINT16_MAX)
 				db->access_fits = 0;
 			db->access[k] = (struct twz_access){
@@ -507,6 +560,56 @@ static int cmp_u32(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+int twz_transit_access_pack_block(const struct twz_transit_db *db, uint32_t b,
+				  const struct twz_access *e, uint32_t *list,
+				  uint32_t *listed, uint32_t *pk)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint32_t n0 = tg->block_first[b], n1 = tg->block_first[b + 1];
+	uint32_t base = db->access_first[n0];
+	uint32_t count = db->access_first[n1] - base, u = 0;
+
+	/* The block's list: the transit indices its entries name. */
+	for (uint32_t k = 0; k < count; k++)
+		list[k] = e[k].transit;
+	if (count)
+		qsort(list, count, sizeof *list, cmp_u32);
+	for (uint32_t k = 0; k < count; k++)
+		if (u == 0 || list[u - 1] != list[k])
+			list[u++] = list[k];
+	*listed = u;
+	if (u > TWZ_AP_MAX_LIST)
+		return 0;
+	for (uint32_t s = n0; s < n1; s++) {
+		for (uint32_t k = db->access_first[s]; k < db->access_first[s + 1]; k++) {
+			const struct twz_access *a = &e[k - base];
+			uint32_t v = db->access_node[a->transit];
+			uint32_t lo = 0, hi = u;
+			while (hi - lo > 1) {  /* it is in the list */
+				uint32_t mid = lo + (hi - lo) / 2;
+				if (list[mid] <= a->transit)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			uint32_t dx = tg->node_x[v] > tg->node_x[s] ?
+				tg->node_x[v] - tg->node_x[s] : tg->node_x[s] - tg->node_x[v];
+			uint32_t dy = tg->node_y[v] > tg->node_y[s] ?
+				tg->node_y[v] - tg->node_y[s] : tg->node_y[s] - tg->node_y[v];
+			uint32_t rs, rd;
+			twz_transit_reference(tg->connectivity, dx, dy, &rs, &rd);
+			int64_t fs = (int64_t)a->straight - rs + TWZ_AP_BIAS;
+			int64_t fd = (int64_t)a->diagonal - rd + TWZ_AP_BIAS;
+			if (fs < 0 || fs >= 1 << TWZ_AP_FIELD_BITS ||
+			    fd < 0 || fd >= 1 << TWZ_AP_FIELD_BITS)
+				return 0;
+			pk[k - base] = lo | (uint32_t)fs << TWZ_AP_PLACE_BITS |
+				       (uint32_t)fd << (TWZ_AP_PLACE_BITS + TWZ_AP_FIELD_BITS);
+		}
+	}
+	return 1;
+}
+
 int twz_transit_access_pack(const struct twz_transit_db *db,
 			    uint32_t **block_first, uint32_t **block_list,
 			    uint32_t **packed)
@@ -527,54 +630,11 @@ int twz_transit_access_pack(const struct twz_transit_db *db,
 		return -1;
 	}
 	for (uint32_t b = 0; b < blocks && fits; b++) {
-		uint32_t n0 = tg->block_first[b], n1 = tg->block_first[b + 1];
-		uint32_t e0 = db->access_first[n0], e1 = db->access_first[n1];
-		uint32_t *list = bl + listed, len = 0;
-
+		uint32_t e0 = db->access_first[tg->block_first[b]], u;
 		bf[b] = (uint32_t)listed;
-		/* The block's list: the transit indices its entries name. */
-		for (uint32_t k = e0; k < e1; k++)
-			list[len++] = db->access[k].transit;
-		if (len)
-			qsort(list, len, sizeof *list, cmp_u32);
-		uint32_t u = 0;
-		for (uint32_t k = 0; k < len; k++)
-			if (u == 0 || list[u - 1] != list[k])
-				list[u++] = list[k];
-		if (u > TWZ_AP_MAX_LIST) {
-			fits = 0;
-			break;
-		}
+		fits = twz_transit_access_pack_block(db, b, db->access + e0,
+						     bl + listed, &u, pk + e0);
 		listed += u;
-		for (uint32_t s = n0; s < n1 && fits; s++) {
-			for (uint32_t k = db->access_first[s]; k < db->access_first[s + 1]; k++) {
-				const struct twz_access *a = &db->access[k];
-				uint32_t v = db->access_node[a->transit];
-				uint32_t lo = 0, hi = u;
-				while (hi - lo > 1) {  /* it is in the list */
-					uint32_t mid = lo + (hi - lo) / 2;
-					if (list[mid] <= a->transit)
-						lo = mid;
-					else
-						hi = mid;
-				}
-				uint32_t dx = tg->node_x[v] > tg->node_x[s] ?
-					tg->node_x[v] - tg->node_x[s] : tg->node_x[s] - tg->node_x[v];
-				uint32_t dy = tg->node_y[v] > tg->node_y[s] ?
-					tg->node_y[v] - tg->node_y[s] : tg->node_y[s] - tg->node_y[v];
-				uint32_t rs, rd;
-				twz_transit_reference(tg->connectivity, dx, dy, &rs, &rd);
-				int64_t fs = (int64_t)a->straight - rs + TWZ_AP_BIAS;
-				int64_t fd = (int64_t)a->diagonal - rd + TWZ_AP_BIAS;
-				if (fs < 0 || fs >= 1 << TWZ_AP_FIELD_BITS ||
-				    fd < 0 || fd >= 1 << TWZ_AP_FIELD_BITS) {
-					fits = 0;
-					break;
-				}
-				pk[k] = lo | (uint32_t)fs << TWZ_AP_PLACE_BITS |
-					(uint32_t)fd << (TWZ_AP_PLACE_BITS + TWZ_AP_FIELD_BITS);
-			}
-		}
 	}
 	if (!fits) {
 		free(bf);
