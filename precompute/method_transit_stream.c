@@ -44,7 +44,9 @@
  * nodes); row lengths, offsets and access counts (20 a node); the
  * selection and the access renumbering (48 a transit node, reckoning
  * side a block, as method_transit_grid.c does); a block's submatrix of
- * the table and a table row (twice) while the access nodes are chosen;
+ * the table and a table row (twice) while the access nodes are chosen,
+ * with one selection search (52 a node), and while they are packed a
+ * block's entries and the block lists (a block's transit nodes each);
  * the pieces of the spool being read and written; and, while writing,
  * the largest in-memory section compressed at once (the cell map) or
  * the compressor of the largest spooled section.
@@ -80,7 +82,9 @@ uint64_t twz_transit_stream_estimate_bytes(const struct twz_grid *g,
 	double search = (48.0 * n + block + transits * 8.0) * threads;
 	double access = list * list * 8.0 + 2.0 * transits * 8.0
 			+ block_nodes * list * 8.0 + list * 32.0
-			+ 4.0 * PIECE + transits * TWZ_AN_SIZE;
+			+ 4.0 * PIECE + transits * TWZ_AN_SIZE
+			+ 52.0 * n + 24.0 * block_nodes * list
+			+ 4.0 * list * blocks;
 	double write = 4.0 * cells;
 	if (opt->codec == TWZ_CODEC_ZSTD) {
 		double mem = 4.0 * cells + ZSTD_compressBound((size_t)(4.0 * cells)) +
