@@ -246,9 +246,13 @@ enum twz_access_section_kind {
 	TWZ_SECTION_ACCESS = 113,         /* TWZ_AE_SIZE bytes an access node */
 	TWZ_SECTION_ACCESS_NODES = 114,   /* TWZ_AN_SIZE bytes a transit node */
 	TWZ_SECTION_ACCESS_TABLE = 115,   /* bit-packed rows, + TWZ_AT_PAD */
+	/* the packed entries, in place of ACCESS: */
+	TWZ_SECTION_ACCESS_BLOCK_FIRST = 116, /* u32[blocks+1]: into BLOCK_LIST */
+	TWZ_SECTION_ACCESS_BLOCK_LIST = 117,  /* u32: each block's transits */
+	TWZ_SECTION_ACCESS_PACKED = 118,      /* u32 an access node */
 };
 #define TWZ_SECTION_ACCESS_FIRST_KIND 112
-#define TWZ_SECTION_ACCESS_MAX 115
+#define TWZ_SECTION_ACCESS_MAX 118
 /* Bound of arrays indexed by any known section kind. */
 #define TWZ_SECTION_KIND_LIMIT 256
 
@@ -308,6 +312,17 @@ _Static_assert(TWZ_SECTION_TRANSIT_MAX < TWZ_SECTION_KIND_LIMIT, "kinds");
 #define TWZ_AE_STRAIGHT 4          /* u16    straight moves to it */
 #define TWZ_AE_DIAGONAL 6          /* u16    diagonal moves to it */
 #define TWZ_AE_SIZE 8
+/* ACCESS_PACKED entry (u32): the place of the access node in the list of
+ * the node's block (ACCESS_BLOCK_LIST, at most TWZ_AP_MAX_LIST long), and
+ * each count of the distance to it minus that of the reference cost
+ * between the two cells, plus TWZ_AP_BIAS. */
+#define TWZ_AP_PLACE_BITS 8
+#define TWZ_AP_FIELD_BITS 12       /* straight at bit 8, diagonal at 20 */
+#define TWZ_AP_BIAS 2048
+#define TWZ_AP_MAX_LIST 256u
+#define TWZ_AP_PLACE(e) ((e) & 0xFFu)
+#define TWZ_AP_STRAIGHT(e) (((e) >> 8) & 0xFFFu)
+#define TWZ_AP_DIAGONAL(e) ((e) >> 20)
 /* ACCESS_NODES record: a transit node and its row of ACCESS_TABLE. */
 #define TWZ_AN_NODE 0              /* u32    node */
 #define TWZ_AN_X 4                 /* u16    its cell */

@@ -240,6 +240,8 @@ static uint64_t transit_limit(const struct twz_container *c,
 		return 4 * (n + 1);
 	case TWZ_SECTION_ACCESS_NODES:
 		return TWZ_AN_SIZE * m;
+	case TWZ_SECTION_ACCESS_BLOCK_FIRST:
+		return 4 * (blocks + 1);
 	}
 	*exact = 0;
 	switch (kind) {
@@ -252,6 +254,10 @@ static uint64_t transit_limit(const struct twz_container *c,
 		return 4 * min64(TWZ_MAX_RUNS, n * (1 + near));
 	case TWZ_SECTION_ACCESS:
 		return TWZ_AE_SIZE * n * list;
+	case TWZ_SECTION_ACCESS_PACKED:
+	case TWZ_SECTION_ACCESS_BLOCK_LIST:
+		/* a block lists only what its nodes' entries name */
+		return 4 * n * list;
 	case TWZ_SECTION_ACCESS_TABLE:
 		/* m <= node_count < 2^26: no overflow */
 		return (m * (m ? m - 1 : 0) / 2 * 2 * TWZ_AN_MAX_WIDTH + 7) / 8 +

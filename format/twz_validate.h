@@ -77,6 +77,7 @@ struct twz_content {
 #define TWZ_DEFER_TRANSIT_RUNS 0x2u
 #define TWZ_DEFER_ACCESS 0x4u
 #define TWZ_DEFER_ACCESS_TABLE 0x8u
+#define TWZ_DEFER_ACCESS_PACKED 0x10u
 
 /* Whether step 2 of this file needs twz_content.scratch. */
 static inline int twz_needs_scratch(const struct twz_container *c)
@@ -188,8 +189,9 @@ twz_status twz_validate_transit_runs(const struct twz_container *c,
 				     uint64_t avail, uint32_t first,
 				     uint32_t last);
 
-/* The access lists of nodes [first, last) when ACCESS was deferred: each
- * lies whole in entries [base, base + avail), at bytes, and passes TA7. */
+/* The access lists of nodes [first, last) when ACCESS or ACCESS_PACKED
+ * was deferred: each lies whole in entries [base, base + avail), at
+ * bytes, and passes TA7. */
 twz_status twz_validate_access_entries(const struct twz_container *c,
 				       const struct twz_content *v,
 				       const uint8_t *bytes, uint64_t base,

@@ -29,10 +29,20 @@ twz_status twz_transit_check_rows(const struct twz_container *c,
 				  const uint8_t *offsets, const uint8_t *runs,
 				  const uint32_t *where);
 
-/* TA7 for node n's access list of len entries at list; where_n is n's
- * block, packed (BX_BITS). */
+/* The form of a file's access entries: 8-byte (ACCESS), or packed
+ * (ACCESS_PACKED) with the resident block lists their places index,
+ * checked (TA7a) before any list. */
+struct twz_access_form {
+	int packed;
+	const uint8_t *block_first;   /* packed: u32[blocks + 1] */
+	const uint8_t *block_list;    /* packed: u32 transit indices */
+};
+
+/* TA7 for node n's access list of len entries at list (of form f);
+ * where_n is n's block, packed (BX_BITS). */
 twz_status twz_transit_access_list(const struct twz_container *c,
 				   const struct twz_tparams *pr,
+				   const struct twz_access_form *f,
 				   const uint8_t *list, uint32_t len,
 				   uint32_t n, const uint8_t *rec,
 				   const uint8_t *node_cell,
@@ -48,6 +58,8 @@ static inline int twz_transit_deferred(const struct twz_content *v,
 		return (v->deferred & TWZ_DEFER_TRANSIT_RUNS) != 0;
 	case TWZ_SECTION_ACCESS:
 		return (v->deferred & TWZ_DEFER_ACCESS) != 0;
+	case TWZ_SECTION_ACCESS_PACKED:
+		return (v->deferred & TWZ_DEFER_ACCESS_PACKED) != 0;
 	case TWZ_SECTION_ACCESS_TABLE:
 		return (v->deferred & TWZ_DEFER_ACCESS_TABLE) != 0;
 	}

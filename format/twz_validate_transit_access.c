@@ -1,7 +1,8 @@
 /*
  * twz_validate_transit_access.c - content validation of a TRANSIT file of
  * the access-node layout (format 1.4, TWZ_FEATURE_TRANSIT_ACCESS,
- * FORMAT.md 5j, checks TA1 to TA8). After it succeeds a query may follow
+ * FORMAT.md 5j, checks TA1 to TA8, TA7 for either form of the access
+ * entries: 8-byte ACCESS or packed ACCESS_PACKED). After it succeeds a query may follow
  * every index without checks: access ranges, transit indices, table rows
  * and their bits, local rows and their moves. Distances stay unproven;
  * a crafted file gets wrong answers from them, never a read outside the
@@ -14,8 +15,16 @@
 static const uint32_t required[] = {
 	TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_CELL, TWZ_SECTION_NODE_COMPONENT,
 	TWZ_SECTION_TRANSIT_PARAMS, TWZ_SECTION_TRANSIT_ROW_OFFSETS,
-	TWZ_SECTION_TRANSIT_RUNS, TWZ_SECTION_ACCESS_FIRST, TWZ_SECTION_ACCESS,
+	TWZ_SECTION_TRANSIT_RUNS, TWZ_SECTION_ACCESS_FIRST,
 	TWZ_SECTION_ACCESS_NODES, TWZ_SECTION_ACCESS_TABLE,
+};
+
+/* The access entries: 8-byte ACCESS, or ACCESS_PACKED with the lists of
+ * the blocks its places index. */
+struct entries {
+	const uint8_t *acc;           /* NULL: read on use */
+	uint64_t count;
+	struct twz_access_form form;
 };
 
 static inline uint32_t at32(const uint8_t *p, uint64_t i)
@@ -134,22 +143,84 @@ static int cost_less(uint32_t as, uint32_t ad, uint32_t bs, uint32_t bd)
 	return ds * ds > 2 * dd * dd;
 }
 
+/* TA7a: the block lists of the packed form: they tile BLOCK_LIST, no
+ * more entries than ACCESS_PACKED, each at most TWZ_AP_MAX_LIST long,
+ * strictly increasing, below M. */
+static twz_status check_block_lists(const struct twz_tparams *pr,
+				    const struct entries *en, uint64_t listed)
+{
+	uint32_t blocks = pr->cols * pr->rows;
+
+	if (at32(en->form.block_first, 0) != 0 ||
+	    at32(en->form.block_first, blocks) != listed || listed > en->count)
+		return TWZ_E_DAMAGED;
+	for (uint32_t b = 0; b < blocks; b++) {
+		uint32_t l0 = at32(en->form.block_first, b);
+		uint32_t l1 = at32(en->form.block_first, (uint64_t)b + 1);
+		if (l1 < l0 || l1 > listed || l1 - l0 > TWZ_AP_MAX_LIST)
+			return TWZ_E_DAMAGED;
+		for (uint32_t k = l0; k < l1; k++) {
+			uint32_t i = at32(en->form.block_list, k);
+			if (i >= pr->m || (k > l0 && i <= at32(en->form.block_list, k - 1)))
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
+
+/* Entry k of list (n's cell ncell, block b): its transit index and
+ * counts; 0, or -1 when it names no list place or a negative count. */
+static int entry_of(const struct twz_container *c,
+		    const struct twz_access_form *f, const uint8_t *list,
+		    uint32_t k, const uint8_t *rec, uint32_t b, uint32_t ncell,
+		    uint32_t *i, uint32_t *es, uint32_t *ed)
+{
+	if (!f->packed) {
+		const uint8_t *e = list + (uint64_t)k * TWZ_AE_SIZE;
+		*i = twz_le32(e + TWZ_AE_TRANSIT);
+		*es = twz_le16(e + TWZ_AE_STRAIGHT);
+		*ed = twz_le16(e + TWZ_AE_DIAGONAL);
+		return 0;
+	}
+	uint32_t e = at32(list, k);
+	uint32_t l0 = at32(f->block_first, b);
+	uint32_t l1 = at32(f->block_first, (uint64_t)b + 1);
+	if (TWZ_AP_PLACE(e) >= l1 - l0)
+		return -1;
+	*i = at32(f->block_list, l0 + TWZ_AP_PLACE(e));
+	const uint8_t *r = rec + (uint64_t)*i * TWZ_AN_SIZE;
+	uint32_t ax = twz_le16(r + TWZ_AN_X), ay = twz_le16(r + TWZ_AN_Y);
+	uint32_t nx = ncell % c->width, ny = ncell / c->width, rs, rd;
+	twz_transit_reference(c->connectivity, ax > nx ? ax - nx : nx - ax,
+			      ay > ny ? ay - ny : ny - ay, &rs, &rd);
+	int64_t vs = (int64_t)rs + TWZ_AP_STRAIGHT(e) - TWZ_AP_BIAS;
+	int64_t vd = (int64_t)rd + TWZ_AP_DIAGONAL(e) - TWZ_AP_BIAS;
+	if (vs < 0 || vd < 0)
+		return -1;
+	*es = (uint32_t)vs;
+	*ed = (uint32_t)vd;
+	return 0;
+}
+
 /* TA7 for node n's list: each entry a transit node of n's region on its
  * block's ring, in its outer square (so the local rows answer the walk
  * to it), entries in order of cost. where_n: n's block, packed. */
 twz_status twz_transit_access_list(const struct twz_container *c,
 				   const struct twz_tparams *pr,
+				   const struct twz_access_form *f,
 				   const uint8_t *list, uint32_t len,
 				   uint32_t n, const uint8_t *rec,
 				   const uint8_t *node_cell,
 				   const uint8_t *comp, uint32_t where_n)
 {
 	uint32_t bx = where_n & BX_MASK, by = where_n >> BX_BITS;
+	uint32_t ncell = at32(node_cell, n);
+	uint32_t ps = 0, pd = 0;
 
 	for (uint32_t k = 0; k < len; k++) {
-		const uint8_t *e = list + (uint64_t)k * TWZ_AE_SIZE;
-		uint32_t i = twz_le32(e + TWZ_AE_TRANSIT);
-		if (i >= pr->m)
+		uint32_t i, es, ed;
+		if (entry_of(c, f, list, k, rec, by * pr->cols + bx, ncell,
+			     &i, &es, &ed) != 0 || i >= pr->m)
 			return TWZ_E_DAMAGED;
 		uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
 		uint32_t cell = at32(node_cell, v);
@@ -163,27 +234,26 @@ twz_status twz_transit_access_list(const struct twz_container *c,
 		if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
 		    (ay > by ? ay - by : by - ay) > pr->outer)
 			return TWZ_E_DAMAGED;
-		if (k &&
-		    cost_less(twz_le16(e + TWZ_AE_STRAIGHT),
-			      twz_le16(e + TWZ_AE_DIAGONAL),
-			      twz_le16(e - TWZ_AE_SIZE + TWZ_AE_STRAIGHT),
-			      twz_le16(e - TWZ_AE_SIZE + TWZ_AE_DIAGONAL)))
+		if (k && cost_less(es, ed, ps, pd))
 			return TWZ_E_DAMAGED;
+		ps = es;
+		pd = ed;
 	}
 	return TWZ_OK;
 }
 
-/* TA7: access ranges that tile ACCESS, no longer than max_list, and
- * each list as above (acc NULL: deferred, its lists checked as their
- * chunks are inflated). */
+/* TA7: access ranges that tile the entries, no longer than max_list,
+ * and each list as above (en->acc NULL: deferred, its lists checked as
+ * their chunks are inflated). */
 static twz_status check_access(const struct twz_container *c,
 			       const struct twz_tparams *pr,
-			       const uint8_t *first, const uint8_t *acc,
-			       uint64_t entries, const uint8_t *rec,
+			       const uint8_t *first, const struct entries *en,
+			       const uint8_t *rec,
 			       const uint8_t *node_cell, const uint8_t *comp,
 			       const uint32_t *where)
 {
 	uint64_t cap = twz_transit_list_cap(pr);
+	uint64_t entries = en->count;
 
 	if (at32(first, 0) != 0 || at32(first, c->node_count) != entries)
 		return TWZ_E_DAMAGED;
@@ -191,11 +261,12 @@ static twz_status check_access(const struct twz_container *c,
 		uint32_t e0 = at32(first, n), e1 = at32(first, (uint64_t)n + 1);
 		if (e1 < e0 || e1 > entries || e1 - e0 > cap)
 			return TWZ_E_DAMAGED;
-		if (!acc)
+		if (!en->acc)
 			continue;
 		twz_status st = twz_transit_access_list(
-			c, pr, acc + (uint64_t)e0 * TWZ_AE_SIZE, e1 - e0, n, rec,
-			node_cell, comp, where[n]);
+			c, pr, &en->form,
+			en->acc + (uint64_t)e0 * (en->form.packed ? 4 : TWZ_AE_SIZE),
+			e1 - e0, n, rec, node_cell, comp, where[n]);
 		if (st != TWZ_OK)
 			return st;
 	}
@@ -221,12 +292,38 @@ twz_status twz_validate_transit_access(const struct twz_container *c,
 	if (st != TWZ_OK)
 		return st;
 	uint64_t n1 = (uint64_t)c->node_count + 1;
-	uint64_t acc_bytes = v->size[TWZ_SECTION_ACCESS];
+	/* Exactly one form of the entries. */
+	/* Exactly one form of the entries, either of them possibly read
+	 * on use; the block lists of the packed form are resident. */
+	int has_plain = v->data[TWZ_SECTION_ACCESS] ||
+			twz_transit_deferred(v, TWZ_SECTION_ACCESS);
+	int has_packed = v->data[TWZ_SECTION_ACCESS_PACKED] ||
+			 twz_transit_deferred(v, TWZ_SECTION_ACCESS_PACKED);
+	struct entries en = { .form.packed = has_packed };
+	uint32_t ekind = has_packed ? TWZ_SECTION_ACCESS_PACKED : TWZ_SECTION_ACCESS;
+	unsigned esize = has_packed ? 4 : TWZ_AE_SIZE;
+	if (has_plain == has_packed ||
+	    has_packed != (v->data[TWZ_SECTION_ACCESS_BLOCK_FIRST] != NULL) ||
+	    has_packed != (v->data[TWZ_SECTION_ACCESS_BLOCK_LIST] != NULL))
+		return TWZ_E_DAMAGED;
+	uint64_t acc_bytes = v->size[ekind];
+	en.acc = v->data[ekind];
+	en.count = acc_bytes / esize;
+	if (has_packed) {
+		en.form.block_first = v->data[TWZ_SECTION_ACCESS_BLOCK_FIRST];
+		en.form.block_list = v->data[TWZ_SECTION_ACCESS_BLOCK_LIST];
+		/* cols x rows <= 2^26 is checked below first */
+		if ((uint64_t)pr.cols * pr.rows > TWZ_MAX_CELLS ||
+		    v->size[TWZ_SECTION_ACCESS_BLOCK_FIRST] !=
+			    4 * ((uint64_t)pr.cols * pr.rows + 1) ||
+		    v->size[TWZ_SECTION_ACCESS_BLOCK_LIST] % 4)
+			return TWZ_E_DAMAGED;
+	}
 	if ((uint64_t)pr.cols * pr.rows > TWZ_MAX_CELLS ||
 	    v->size[TWZ_SECTION_TRANSIT_ROW_OFFSETS] != 4 * n1 ||
 	    !twz_runs_size_ok(v->size[TWZ_SECTION_TRANSIT_RUNS]) ||
 	    v->size[TWZ_SECTION_ACCESS_FIRST] != 4 * n1 ||
-	    acc_bytes % TWZ_AE_SIZE || acc_bytes / TWZ_AE_SIZE > UINT32_MAX ||
+	    acc_bytes % esize || acc_bytes / esize > UINT32_MAX ||
 	    v->size[TWZ_SECTION_ACCESS_NODES] != (uint64_t)pr.m * TWZ_AN_SIZE)
 		return TWZ_E_DAMAGED;
 
@@ -258,8 +355,13 @@ twz_status twz_validate_transit_access(const struct twz_container *c,
 	if (st != TWZ_OK)
 		return st;
 access:
-	st = check_access(c, &pr, v->data[TWZ_SECTION_ACCESS_FIRST],
-			  v->data[TWZ_SECTION_ACCESS], acc_bytes / TWZ_AE_SIZE,
+	if (en.form.packed) {
+		st = check_block_lists(&pr, &en,
+				       v->size[TWZ_SECTION_ACCESS_BLOCK_LIST] / 4);
+		if (st != TWZ_OK)
+			return st;
+	}
+	st = check_access(c, &pr, v->data[TWZ_SECTION_ACCESS_FIRST], &en,
 			  rec, node_cell, comp, v->scratch);
 	if (st != TWZ_OK)
 		return st;

@@ -101,6 +101,14 @@ twz_status twz_validate_access_entries(const struct twz_container *c,
 {
 	const uint8_t *acc_first = v->data[TWZ_SECTION_ACCESS_FIRST];
 	const uint8_t *node_cell = v->data[TWZ_SECTION_NODE_CELL];
+	/* Step 2 fixed the form: packed where the block lists are, those
+	 * resident and checked (TA7a). */
+	struct twz_access_form f = {
+		.packed = v->data[TWZ_SECTION_ACCESS_BLOCK_FIRST] != NULL,
+		.block_first = v->data[TWZ_SECTION_ACCESS_BLOCK_FIRST],
+		.block_list = v->data[TWZ_SECTION_ACCESS_BLOCK_LIST],
+	};
+	unsigned esize = f.packed ? 4 : TWZ_AE_SIZE;
 	struct twz_tparams pr;
 	twz_status st = params(c, v, &pr);
 
@@ -113,8 +121,8 @@ twz_status twz_validate_access_entries(const struct twz_container *c,
 		uint32_t where = packed_block(c, &pr, node_cell, n);
 		if (where == UINT32_MAX)
 			return TWZ_E_DAMAGED;
-		st = twz_transit_access_list(c, &pr,
-					     bytes + (e0 - base) * TWZ_AE_SIZE,
+		st = twz_transit_access_list(c, &pr, &f,
+					     bytes + (e0 - base) * esize,
 					     (uint32_t)(e1 - e0), n,
 					     v->data[TWZ_SECTION_ACCESS_NODES],
 					     node_cell,

@@ -46,7 +46,8 @@ struct twz_bake_options {
 				    (format 1.4); 2 those where they take
 				    less memory than the block lists, else
 				    1.1 (twigz build's default); 0 the
-				    block lists of 1.1 */
+				    block lists of 1.1; 3 access nodes
+				    in 8-byte entries, never packed */
 };
 
 /* Row layouts the bake can write. */
@@ -111,6 +112,10 @@ double twz_now_seconds(void);
  * they do not depend on the threads. Progress goes to stderr when
  * opt->progress: the stage `what` or, when NULL, sources and pairs/s.
  */
+/* transit_access: access nodes in 8-byte entries (FORMAT.md 5j ACCESS),
+ * where 1 and 2 pack them into 4 bytes whenever they fit. */
+#define TWZ_TRANSIT_ACCESS_WIDE 3
+
 struct twz_pool {
 	const struct twz_bake_options *opt;
 	const char *what;

@@ -708,8 +708,8 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 	    twz_transit_access_build(out, opt, err) != 0)
 		return -1;
 	/* Auto (twigz build): the layout that takes less memory once open.
-	 * Access entries take 8 bytes, a 1.1 distance decoded at open 4 (at
-	 * least); where cells keep more than about half their block list
+	 * Access entries take 4 bytes packed (else 8), a 1.1 distance
+	 * decoded at open 4 (at least); where cells keep more than about half their block list
 	 * (open ground), the block lists are the smaller. */
 	uint64_t access_bytes = 0, list_bytes = 0;
 	if (opt->transit_access == 2 && out->access) {
@@ -723,7 +723,18 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 		free(nodes);
 		free(table);
 		uint32_t blocks = out->graph.cols * out->graph.rows;
-		access_bytes = out->access_count * TWZ_AE_SIZE +
+		uint32_t *bf, *bl, *pk;
+		int pack = twz_transit_access_pack(out, &bf, &bl, &pk);
+		if (pack < 0) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory",
+					   opt->name);
+			return -1;
+		}
+		uint64_t lists = pack ? 4 * ((uint64_t)bf[blocks] + blocks + 1) : 0;
+		free(bf);
+		free(bl);
+		free(pk);
+		access_bytes = out->access_count * (pack ? 4 : TWZ_AE_SIZE) + lists +
 			       (uint64_t)out->access_transits * TWZ_AN_SIZE + tsize +
 			       4 * ((uint64_t)out->graph.node_count + 1);
 		list_bytes = 4 * (out->node_dist_count + out->table_count +
@@ -917,11 +928,16 @@ static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
 
 /* The access-node layout (format 1.4, FORMAT.md 5e) after the three
  * node sections: PARAMS, the local rows, and kinds 112 to 115. */
-static void access_file(const struct twz_transit_db *db, uint8_t *params,
+static void access_file(const struct twz_transit_db *db,
+			const struct twz_bake_options *opt, uint8_t *params,
 			struct twz_out_file *f)
 {
 	const struct twz_graph *tg = &db->graph;
-	uint8_t *acc = malloc(db->access_count ? db->access_count * TWZ_AE_SIZE : 1);
+	uint32_t *bfirst, *blist, *packed;
+	int pack = opt->transit_access == TWZ_TRANSIT_ACCESS_WIDE ? 0 :
+		   twz_transit_access_pack(db, &bfirst, &blist, &packed);
+	uint8_t *acc = pack ? NULL :
+		malloc(db->access_count ? db->access_count * TWZ_AE_SIZE : 1);
 	uint8_t *nodes, *table;
 	size_t table_size = 0;
 
@@ -930,7 +946,7 @@ static void access_file(const struct twz_transit_db *db, uint8_t *params,
 	twz_put32(params + TWZ_TP_TRANSITS, db->access_transits);
 	twz_put32(params + TWZ_TP_MAX_LIST, db->max_access);
 	twz_put32(params + TWZ_TP_DIST_BYTES, 0);
-	if (acc)
+	if (acc && !pack)
 		for (uint64_t k = 0; k < db->access_count; k++) {
 			uint8_t *e = acc + k * TWZ_AE_SIZE;
 			twz_put32(e + TWZ_AE_TRANSIT, db->access[k].transit);
@@ -945,11 +961,26 @@ static void access_file(const struct twz_transit_db *db, uint8_t *params,
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
 	twz_out_add_le32(f, TWZ_SECTION_ACCESS_FIRST, db->access_first,
 			 (size_t)tg->node_count + 1);
-	twz_out_add_owned(f, TWZ_SECTION_ACCESS, acc,
-			  (size_t)db->access_count * TWZ_AE_SIZE);
+	if (!pack)  /* 8-byte entries: some do not pack */
+		twz_out_add_owned(f, TWZ_SECTION_ACCESS, acc,
+				  (size_t)db->access_count * TWZ_AE_SIZE);
 	twz_out_add_owned(f, TWZ_SECTION_ACCESS_NODES, nodes,
 			  (size_t)db->access_transits * TWZ_AN_SIZE);
 	twz_out_add_owned(f, TWZ_SECTION_ACCESS_TABLE, table, table_size);
+	if (pack < 0) {
+		twz_out_add_owned(f, TWZ_SECTION_ACCESS_PACKED, NULL, 0);
+	} else if (pack) {
+		uint32_t blocks = tg->cols * tg->rows;
+		twz_out_add_le32(f, TWZ_SECTION_ACCESS_BLOCK_FIRST, bfirst,
+				 (size_t)blocks + 1);
+		twz_out_add_le32(f, TWZ_SECTION_ACCESS_BLOCK_LIST, blist,
+				 bfirst[blocks]);
+		twz_out_add_le32(f, TWZ_SECTION_ACCESS_PACKED, packed,
+				 db->access_count);
+		free(bfirst);
+		free(blist);
+		free(packed);
+	}
 }
 
 /* The sections of db, into f. */
@@ -1004,7 +1035,7 @@ static void transit_file(const struct twz_transit_db *db,
 	twz_out_add_le32(f, TWZ_SECTION_NODE_COMPONENT, tg->node_comp, tg->node_count);
 	if (access) {
 		free(blk);
-		access_file(db, params, f);
+		access_file(db, opt, params, f);
 		return;
 	}
 	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);

@@ -2,24 +2,43 @@
  * method_transit_access.c - the access-node layout of a TRANSIT bake
  * (format 1.4, FORMAT.md 5j): each node's access nodes, the transit
  * nodes they name renumbered by region, and the sections that hold them:
- * access entries of exact u16 counts sorted by cost, and the transit
- * table as bit-packed rows of residuals against the reference cost.
+ * access entries sorted by cost, packed into 4 bytes where they fit (a
+ * place in the block's list and exact offsets from the reference cost)
+ * and else of exact u16 counts, and the transit table as bit-packed rows
+ * of residuals against the reference cost.
  *
- * Access nodes. Node n of block B keeps a transit node a of T(B) unless
- * another one, a', lies on a shortest n-a path: d(n, a') + D(a', a) ==
- * d(n, a) exactly. Dropping a keeps the query equation of FORMAT.md 5b,
- * since for every b, d(n, a') + D(a', b) <= d(n, a') + D(a', a) + D(a, b)
- * = d(n, a) + D(a, b); and a dropped a' was dropped for some a'' that
- * then lies on a shortest n-a path too, so checking the kept ones is
- * enough. Nodes are taken in order of exact cost: a node can only be
- * dropped for a cheaper one, so ties keep both and the result does not
- * depend on how ties are ordered.
+ * Access nodes (FORMAT.md 5j). Node n of block B keeps the transit
+ * nodes of T(B) that some lexicographically shortest path (exact cost,
+ * then the selection search's fixed tie-break) from n to a node just
+ * outside B's outer square passes first: the selection search from n
+ * marks every such path, and a forward pass over its settling order
+ * follows them up to their first transit node of B.
+ *
+ * Why that suffices. Let P be a lexicographically shortest s-t path, s in
+ * A and t in B far apart. Every part of P is again one, and its reverse is
+ * one from t (the tie-break of a move does not depend on its direction).
+ * By the claim of method_transit_select.c, the part of P from s to its
+ * first node outside A's outer square holds a node of T(A); so P's first
+ * node of T(A), a, lies in that part and s keeps it. Likewise P's last
+ * node of T(B), b, is kept by t. The proof of runtime/twz_transit.c finds
+ * some a0 of T(A) no later than some b0 of T(B) on P, so a <= a0 <= b0 <=
+ * b, and d(s, a) + D(a, b) + d(b, t) is P's length. One-sided, for b
+ * outside the outer square of x's block, P from x to b gives d(x, b) =
+ * min over x's access nodes a of d(x, a) + D(a, b).
+ *
+ * Of those, n then drops a transit node a when another kept one, a', lies
+ * on a shortest n-a path: d(n, a') + D(a', a) == d(n, a) exactly. That
+ * keeps both equations, since for every b, d(n, a') + D(a', b) <= d(n, a')
+ * + D(a', a) + D(a, b) = d(n, a) + D(a, b). Nodes are taken in order of
+ * exact cost: a node can only be dropped for a cheaper one, so ties keep
+ * both and the result does not depend on how ties are ordered.
  */
 #include "transit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "search_transit.h"
 #include "twz_writer.h"
 
 static inline uint64_t table_row(uint64_t m, uint64_t i)
@@ -46,16 +65,9 @@ static inline struct twz_cost cost_of(struct twz_tdist d)
 	return (struct twz_cost){ d.straight, d.diagonal };
 }
 
-/* A candidate: its place in the block list and the distance to it. */
-struct cand {
-	uint32_t j;
-	uint32_t transit;          /* index among the M */
-	struct twz_tdist d;
-};
-
 static int cand_cmp(const void *pa, const void *pb)
 {
-	const struct cand *a = pa, *b = pb;
+	const struct twz_access_cand *a = pa, *b = pb;
 
 	if (twz_cost_less(cost_of(a->d), cost_of(b->d)))
 		return -1;
@@ -64,60 +76,194 @@ static int cand_cmp(const void *pa, const void *pb)
 	return a->transit < b->transit ? -1 : a->transit > b->transit;
 }
 
+/* A thread's state: its search and, for the block at hand, each of the
+ * block's transit nodes' place in the block list (NONE elsewhere). */
+struct twz_access_worker {
+	struct twz_tsearch ws;
+	uint32_t *place;              /* [node_count] */
+	uint32_t *stamp;              /* [max list]: last node that hit j */
+	uint32_t *hit;                /* [max list] */
+	struct twz_access_cand *c;    /* [max list] */
+};
+
+struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit_db *db)
+{
+	const struct twz_graph *tg = &db->graph;
+	struct twz_access_worker *wk = calloc(1, sizeof *wk);
+	size_t n = tg->node_count ? tg->node_count : 1;
+	size_t l = db->max_block_transits ? db->max_block_transits : 1;
+
+	if (!wk)
+		return NULL;
+	wk->place = malloc(n * sizeof *wk->place);
+	wk->stamp = malloc(l * sizeof *wk->stamp);
+	wk->hit = malloc(l * sizeof *wk->hit);
+	wk->c = malloc(l * sizeof *wk->c);
+	if (!wk->place || !wk->stamp || !wk->hit || !wk->c ||
+	    twz_tsearch_init(&wk->ws, tg) != 0) {
+		free(wk->place);
+		free(wk->stamp);
+		free(wk->hit);
+		free(wk->c);
+		free(wk);
+		return NULL;
+	}
+	memset(wk->place, 0xFF, n * sizeof *wk->place);
+	return wk;
+}
+
+void twz_transit_access_worker_free(struct twz_access_worker *wk)
+{
+	if (!wk)
+		return;
+	twz_tsearch_free(&wk->ws);
+	free(wk->place);
+	free(wk->stamp);
+	free(wk->hit);
+	free(wk->c);
+	free(wk);
+}
+
+/*
+ * The places j of the transit nodes of s's block that some
+ * lexicographically shortest path from s to a node outside the outer
+ * square passes first, into hit; their count. Forward over the settling
+ * order of the selection search from s: bit 2 of a marked node says a
+ * marked path from s reaches it without passing a transit node of the
+ * block, and stops at the first one.
+ */
+static uint32_t first_hits(struct twz_access_worker *wk, uint32_t s,
+			   uint32_t *hit)
+{
+	struct twz_tsearch *ws = &wk->ws;
+	const struct twz_graph *tg = ws->tg;
+	uint32_t bx = tg->node_bx[s], by = tg->node_by[s];
+	uint32_t k = 0;
+
+	ws->mark[s] |= 2;
+	for (uint32_t i = 0; i < ws->st.order_len; i++) {
+		uint32_t v = ws->st.order[i];
+		if (ws->mark[v] != 3)
+			continue;
+		uint32_t j = wk->place[v];
+		if (j != TWZ_NODE_NONE) {
+			if (wk->stamp[j] != s) {
+				wk->stamp[j] = s;
+				hit[k++] = j;
+			}
+			continue;
+		}
+		uint32_t dx = tg->node_bx[v] > bx ? tg->node_bx[v] - bx : bx - tg->node_bx[v];
+		uint32_t dy = tg->node_by[v] > by ? tg->node_by[v] - by : by - tg->node_by[v];
+		if (dx > tg->outer || dy > tg->outer)
+			continue;  /* an end: the search did not expand it */
+		const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+		for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
+			unsigned m = (unsigned)__builtin_ctz(mask);
+			uint32_t w = nb[m];
+			if (twz_tsearch_settled(ws, w) && (ws->mark[w] & 1) &&
+			    twz_tsearch_tight(ws, v, w, m))
+				ws->mark[w] |= 2;
+		}
+	}
+	return k;
+}
+
+int twz_transit_access_block(struct twz_access_worker *wk,
+			     const struct twz_transit_db *db, uint32_t b,
+			     const struct twz_tdist *dist,
+			     const struct twz_tdist *sub,
+			     struct twz_access_cand *out, uint32_t *len)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
+	uint32_t f = db->block_transit_first[b];
+	uint32_t n = db->block_transit_first[b + 1] - f;
+	struct twz_access_cand *c = wk->c;
+	uint64_t at = 0;
+	int rc = 0;
+
+	for (uint32_t j = 0; j < n; j++) {
+		wk->place[db->transit_node[db->block_transit[f + j]]] = j;
+		wk->stamp[j] = TWZ_NODE_NONE;
+	}
+	for (uint32_t s = first; s < last; s++) {
+		const struct twz_tdist *d = dist + (uint64_t)(s - first) * n;
+		uint32_t k = 0, hits;
+		if (twz_tsearch_select(&wk->ws, s) != 0) {
+			rc = -1;
+			break;
+		}
+		hits = first_hits(wk, s, wk->hit);
+		for (uint32_t x = 0; x < hits; x++) {
+			uint32_t j = wk->hit[x];
+			if (d[j].straight != UINT32_MAX)
+				c[k++] = (struct twz_access_cand){
+					j, db->block_transit[f + j], d[j] };
+		}
+		qsort(c, k, sizeof *c, cand_cmp);
+		uint64_t mine = at;
+		for (uint32_t x = 0; x < k; x++) {
+			int drop = 0;
+			for (uint64_t y = mine; y < at && !drop; y++) {
+				struct twz_tdist via = sub[(size_t)out[y].j * n + c[x].j];
+				drop = via.straight != UINT32_MAX &&
+				       out[y].d.straight + via.straight == c[x].d.straight &&
+				       out[y].d.diagonal + via.diagonal == c[x].d.diagonal;
+			}
+			if (!drop)
+				out[at++] = c[x];
+		}
+		len[s - first] = (uint32_t)(at - mine);
+	}
+	for (uint32_t j = 0; j < n; j++)
+		wk->place[db->transit_node[db->block_transit[f + j]]] = TWZ_NODE_NONE;
+	return rc;
+}
+
 struct access_ctx {
 	struct twz_transit_db *db;
 	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
-	struct cand **kept;           /* [blocks]: the block's kept entries */
+	struct twz_access_cand **kept;/* [blocks]: the block's kept entries */
 	uint32_t *len;                /* [node_count]: kept a node */
 	int failed;
 };
 
-/* The access nodes of the nodes of blocks [lo, hi). */
+struct aworker {
+	struct twz_access_worker *wk;
+	struct twz_tdist *sub;        /* [max list]^2 */
+};
+
+/* The access nodes of the nodes of blocks [lo, hi): each block's table
+ * entries between its transit nodes gathered for
+ * twz_transit_access_block. */
 static int access_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
 	struct access_ctx *ac = ctx;
+	struct aworker *aw = w;
 	struct twz_transit_db *db = ac->db;
 	const struct twz_graph *tg = &db->graph;
 
-	(void)w;
 	for (uint32_t b = lo; b < hi; b++) {
 		uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
 		uint32_t f = db->block_transit_first[b];
 		uint32_t n = db->block_transit_first[b + 1] - f;
 		uint64_t cap = (uint64_t)(last - first) * n;
-		struct cand *out = malloc((cap ? cap : 1) * sizeof *out);
-		struct cand *c = malloc((n ? n : 1) * sizeof *c);
-		uint64_t at = 0;
+		struct twz_access_cand *out = malloc((cap ? cap : 1) * sizeof *out);
 
-		if (!out || !c) {
+		if (!out)
+			return -1;
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t j = 0; j < n; j++)
+				aw->sub[(size_t)i * n + j] =
+					table_get(db, db->block_transit[f + i],
+						  db->block_transit[f + j]);
+		if (twz_transit_access_block(aw->wk, db, b,
+					     db->node_dist + ac->dist_first[b],
+					     aw->sub, out, ac->len + first) != 0) {
 			free(out);
-			free(c);
 			return -1;
 		}
-		for (uint32_t s = first; s < last; s++) {
-			const struct twz_tdist *d = db->node_dist + ac->dist_first[b] +
-						    (uint64_t)(s - first) * n;
-			uint32_t k = 0;
-			for (uint32_t j = 0; j < n; j++)
-				if (d[j].straight != UINT32_MAX)
-					c[k++] = (struct cand){ j, db->block_transit[f + j], d[j] };
-			qsort(c, k, sizeof *c, cand_cmp);
-			uint64_t mine = at;
-			for (uint32_t x = 0; x < k; x++) {
-				int drop = 0;
-				for (uint64_t y = mine; y < at && !drop; y++) {
-					struct twz_tdist via = table_get(db, out[y].transit,
-									 c[x].transit);
-					drop = via.straight != UINT32_MAX &&
-					       out[y].d.straight + via.straight == c[x].d.straight &&
-					       out[y].d.diagonal + via.diagonal == c[x].d.diagonal;
-				}
-				if (!drop)
-					out[at++] = c[x];
-			}
-			ac->len[s] = (uint32_t)(at - mine);
-		}
-		free(c);
 		ac->kept[b] = out;
 	}
 	return 0;
@@ -125,14 +271,26 @@ static int access_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 
 static int access_worker_init(void *ctx, void *w)
 {
-	(void)ctx;
-	(void)w;
+	struct access_ctx *ac = ctx;
+	struct aworker *aw = w;
+	size_t l = ac->db->max_block_transits ? ac->db->max_block_transits : 1;
+
+	aw->sub = malloc(l * l * sizeof *aw->sub);
+	aw->wk = twz_transit_access_worker_new(ac->db);
+	if (!aw->sub || !aw->wk) {
+		free(aw->sub);
+		twz_transit_access_worker_free(aw->wk);
+		return -1;
+	}
 	return 0;
 }
 
 static void access_worker_fini(void *w)
 {
-	(void)w;
+	struct aworker *aw = w;
+
+	twz_transit_access_worker_free(aw->wk);
+	free(aw->sub);
 }
 
 /* Transit nodes in access order: region, then node. */
@@ -174,7 +332,7 @@ int twz_transit_access_build(struct twz_transit_db *db,
 	ac.dist_first = dist_first;
 	struct twz_pool p = {
 		.opt = opt, .what = "access nodes", .items = blocks, .chunk = 1,
-		.worker_size = 1, .init = access_worker_init,
+		.worker_size = sizeof(struct aworker), .init = access_worker_init,
 		.fini = access_worker_fini, .run = access_chunk, .ctx = &ac,
 	};
 	if (twz_pool_run(&p, twz_bake_threads(opt)) != 0)
@@ -208,7 +366,7 @@ int twz_transit_access_build(struct twz_transit_db *db,
 		for (uint32_t s = tg->block_first[b]; s < tg->block_first[b + 1]; s++)
 			in_block += ac.len[s];
 		for (uint64_t y = 0; y < in_block; y++, k++) {
-			const struct cand *c = &ac.kept[b][y];
+			const struct twz_access_cand *c = &ac.kept[b][y];
 			if (c->d.straight > UINT16_MAX || c->d.diagonal > UINT16_MAX)
 				db->access_fits = 0;
 			db->access[k] = (struct twz_access){
@@ -393,6 +551,102 @@ int twz_transit_access_sections(const struct twz_transit_db *db,
 	*nodes_out = rec;
 	*table_out = bits;
 	return 0;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+int twz_transit_access_pack_block(const struct twz_transit_db *db, uint32_t b,
+				  const struct twz_access *e, uint32_t *list,
+				  uint32_t *listed, uint32_t *pk)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint32_t n0 = tg->block_first[b], n1 = tg->block_first[b + 1];
+	uint32_t base = db->access_first[n0];
+	uint32_t count = db->access_first[n1] - base, u = 0;
+
+	/* The block's list: the transit indices its entries name. */
+	for (uint32_t k = 0; k < count; k++)
+		list[k] = e[k].transit;
+	if (count)
+		qsort(list, count, sizeof *list, cmp_u32);
+	for (uint32_t k = 0; k < count; k++)
+		if (u == 0 || list[u - 1] != list[k])
+			list[u++] = list[k];
+	*listed = u;
+	if (u > TWZ_AP_MAX_LIST)
+		return 0;
+	for (uint32_t s = n0; s < n1; s++) {
+		for (uint32_t k = db->access_first[s]; k < db->access_first[s + 1]; k++) {
+			const struct twz_access *a = &e[k - base];
+			uint32_t v = db->access_node[a->transit];
+			uint32_t lo = 0, hi = u;
+			while (hi - lo > 1) {  /* it is in the list */
+				uint32_t mid = lo + (hi - lo) / 2;
+				if (list[mid] <= a->transit)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			uint32_t dx = tg->node_x[v] > tg->node_x[s] ?
+				tg->node_x[v] - tg->node_x[s] : tg->node_x[s] - tg->node_x[v];
+			uint32_t dy = tg->node_y[v] > tg->node_y[s] ?
+				tg->node_y[v] - tg->node_y[s] : tg->node_y[s] - tg->node_y[v];
+			uint32_t rs, rd;
+			twz_transit_reference(tg->connectivity, dx, dy, &rs, &rd);
+			int64_t fs = (int64_t)a->straight - rs + TWZ_AP_BIAS;
+			int64_t fd = (int64_t)a->diagonal - rd + TWZ_AP_BIAS;
+			if (fs < 0 || fs >= 1 << TWZ_AP_FIELD_BITS ||
+			    fd < 0 || fd >= 1 << TWZ_AP_FIELD_BITS)
+				return 0;
+			pk[k - base] = lo | (uint32_t)fs << TWZ_AP_PLACE_BITS |
+				       (uint32_t)fd << (TWZ_AP_PLACE_BITS + TWZ_AP_FIELD_BITS);
+		}
+	}
+	return 1;
+}
+
+int twz_transit_access_pack(const struct twz_transit_db *db,
+			    uint32_t **block_first, uint32_t **block_list,
+			    uint32_t **packed)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint32_t blocks = tg->cols * tg->rows;
+	uint32_t *bf = malloc(((size_t)blocks + 1) * sizeof *bf);
+	uint32_t *bl = malloc((db->access_count ? db->access_count : 1) * sizeof *bl);
+	uint32_t *pk = malloc((db->access_count ? db->access_count : 1) * sizeof *pk);
+	uint64_t listed = 0;
+	int fits = 1;
+
+	*block_first = *block_list = *packed = NULL;
+	if (!bf || !bl || !pk) {
+		free(bf);
+		free(bl);
+		free(pk);
+		return -1;
+	}
+	for (uint32_t b = 0; b < blocks && fits; b++) {
+		uint32_t e0 = db->access_first[tg->block_first[b]], u;
+		bf[b] = (uint32_t)listed;
+		fits = twz_transit_access_pack_block(db, b, db->access + e0,
+						     bl + listed, &u, pk + e0);
+		listed += u;
+	}
+	if (!fits) {
+		free(bf);
+		free(bl);
+		free(pk);
+		return 0;
+	}
+	bf[blocks] = (uint32_t)listed;
+	*block_first = bf;
+	*block_list = bl;
+	*packed = pk;
+	return 1;
 }
 
 /* Whether the access-node layout can hold db: every count in its field. */

@@ -44,7 +44,9 @@
  * nodes); row lengths, offsets and access counts (20 a node); the
  * selection and the access renumbering (48 a transit node, reckoning
  * side a block, as method_transit_grid.c does); a block's submatrix of
- * the table and a table row (twice) while the access nodes are chosen;
+ * the table and a table row (twice) while the access nodes are chosen,
+ * with one selection search (52 a node), and while they are packed a
+ * block's entries and the block lists (a block's transit nodes each);
  * the pieces of the spool being read and written; and, while writing,
  * the largest in-memory section compressed at once (the cell map) or
  * the compressor of the largest spooled section.
@@ -80,7 +82,9 @@ uint64_t twz_transit_stream_estimate_bytes(const struct twz_grid *g,
 	double search = (48.0 * n + block + transits * 8.0) * threads;
 	double access = list * list * 8.0 + 2.0 * transits * 8.0
 			+ block_nodes * list * 8.0 + list * 32.0
-			+ 4.0 * PIECE + transits * TWZ_AN_SIZE;
+			+ 4.0 * PIECE + transits * TWZ_AN_SIZE
+			+ 52.0 * n + 24.0 * block_nodes * list
+			+ 4.0 * list * blocks;
 	double write = 4.0 * cells;
 	if (opt->codec == TWZ_CODEC_ZSTD) {
 		double mem = 4.0 * cells + ZSTD_compressBound((size_t)(4.0 * cells)) +
@@ -256,6 +260,9 @@ struct stream {
 	uint8_t *used;               /* [M]: named by an access node */
 	uint32_t *map;               /* [M]: old index -> new */
 	uint64_t access_at;          /* ACCESS in the spool */
+	int pack;                    /* the entries pack (FORMAT.md 5j) */
+	uint64_t packed_at;          /* ACCESS_PACKED in the spool */
+	uint32_t *bfirst, *blist;    /* ACCESS_BLOCK_FIRST and _LIST */
 	uint8_t *an;                 /* ACCESS_NODES */
 	uint64_t bits;               /* ACCESS_TABLE bits */
 	uint64_t table_at;           /* ACCESS_TABLE in the spool */
@@ -264,36 +271,12 @@ struct stream {
 	uint64_t node_dist_at, table_planes_at;
 };
 
-/* As method_transit_access.c's. */
-struct cand {
-	uint32_t j;
-	uint32_t transit;
-	struct twz_tdist d;
-};
-
-static inline struct twz_cost cost_of(struct twz_tdist d)
-{
-	return (struct twz_cost){ d.straight, d.diagonal };
-}
-
-static int cand_cmp(const void *pa, const void *pb)
-{
-	const struct cand *a = pa, *b = pb;
-
-	if (twz_cost_less(cost_of(a->d), cost_of(b->d)))
-		return -1;
-	if (twz_cost_less(cost_of(b->d), cost_of(a->d)))
-		return 1;
-	return a->transit < b->transit ? -1 : a->transit > b->transit;
-}
-
 /*
- * Each node's access nodes (the rule of method_transit_access.c: a
- * transit node of the block is dropped when a kept cheaper one lies on
- * a shortest path to it), block by block: the block's distances and the
- * table between its transit nodes read from the spool, the kept entries
- * appended to it. 0, 1 when a distance does not fit the layout, -1 on
- * an error.
+ * Each node's access nodes by the rule of method_transit_access.c
+ * (twz_transit_access_block), block by block: the block's distances and
+ * the table between its transit nodes read from the spool, the kept
+ * entries appended to it. 0, 1 when a distance does not fit the layout,
+ * -1 on an error.
  */
 static int access_kept(struct stream *s)
 {
@@ -304,12 +287,12 @@ static int access_kept(struct stream *s)
 	struct twz_tdist *sub = malloc((size_t)cap * cap * sizeof *sub);
 	struct twz_tdist *row = malloc((size_t)(m ? m : 1) * sizeof *row);
 	struct twz_tdist *dist = malloc(sizeof *dist);
-	struct cand *c = malloc((size_t)cap * sizeof *c);
-	struct cand *out = malloc((size_t)cap * sizeof *out);
+	struct twz_access_cand *out = malloc(sizeof *out);
+	struct twz_access_worker *wk = twz_transit_access_worker_new(db);
 	uint64_t dist_cap = 1, dist_at = 0;
 	int rc = -1, fits = 1;
 
-	if (!sub || !row || !dist || !c || !out)
+	if (!sub || !row || !dist || !out || !wk)
 		goto done;
 	s->kept_at = s->o.at;
 	for (uint32_t b = 0; b < blocks; b++) {
@@ -340,45 +323,35 @@ static int access_kept(struct stream *s)
 		}
 		if (nd > dist_cap) {
 			struct twz_tdist *nd2 = realloc(dist, nd * sizeof *dist);
-			if (!nd2)
+			struct twz_access_cand *no2 = realloc(out, nd * sizeof *out);
+			if (nd2)
+				dist = nd2;
+			if (no2)
+				out = no2;
+			if (!nd2 || !no2)
 				goto done;
-			dist = nd2;
 			dist_cap = nd;
 		}
 		if (dist_read(s->spool, dist_at, nd, dist, s->piece) != 0)
 			goto done;
 		dist_at += nd;
-		for (uint32_t v = first; v < last; v++) {
-			const struct twz_tdist *d = dist + (uint64_t)(v - first) * n;
-			uint32_t k = 0, at = 0;
-			for (uint32_t j = 0; j < n; j++)
-				if (d[j].straight != UINT32_MAX)
-					c[k++] = (struct cand){ j, list[j], d[j] };
-			qsort(c, k, sizeof *c, cand_cmp);
-			for (uint32_t x = 0; x < k; x++) {
-				int drop = 0;
-				for (uint32_t y = 0; y < at && !drop; y++) {
-					struct twz_tdist via = sub[(size_t)out[y].j * n + c[x].j];
-					drop = via.straight != UINT32_MAX &&
-					       out[y].d.straight + via.straight == c[x].d.straight &&
-					       out[y].d.diagonal + via.diagonal == c[x].d.diagonal;
-				}
-				if (!drop)
-					out[at++] = c[x];
-			}
-			s->len[v] = at;
-			for (uint32_t y = 0; y < at; y++) {
-				uint8_t e[8];
-				if (out[y].d.straight > UINT16_MAX ||
-				    out[y].d.diagonal > UINT16_MAX)
-					fits = 0;
-				twz_put32(e, out[y].transit);
-				twz_put16(e + 4, (uint16_t)out[y].d.straight);
-				twz_put16(e + 6, (uint16_t)out[y].d.diagonal);
-				s->used[out[y].transit] = 1;
-				if (twz_spool_out_put(&s->o, e, 8) != 0)
-					goto done;
-			}
+		if (twz_transit_access_block(wk, db, b, dist, sub, out,
+					     s->len + first) != 0)
+			goto done;
+		uint64_t kept = 0;
+		for (uint32_t v = first; v < last; v++)
+			kept += s->len[v];
+		for (uint64_t y = 0; y < kept; y++) {
+			uint8_t e[8];
+			if (out[y].d.straight > UINT16_MAX ||
+			    out[y].d.diagonal > UINT16_MAX)
+				fits = 0;
+			twz_put32(e, out[y].transit);
+			twz_put16(e + 4, (uint16_t)out[y].d.straight);
+			twz_put16(e + 6, (uint16_t)out[y].d.diagonal);
+			s->used[out[y].transit] = 1;
+			if (twz_spool_out_put(&s->o, e, 8) != 0)
+				goto done;
 		}
 	}
 	if (twz_spool_out_flush(&s->o) != 0)
@@ -388,8 +361,8 @@ done:
 	free(sub);
 	free(row);
 	free(dist);
-	free(c);
 	free(out);
+	twz_transit_access_worker_free(wk);
 	return rc;
 }
 
@@ -511,6 +484,94 @@ static int access_entries(struct stream *s)
 done:
 	free(in);
 	free(e);
+	return rc;
+}
+
+/* ACCESS_PACKED into the spool and the block lists in memory, block by
+ * block from ACCESS (twz_transit_access_pack_block, as the bake in
+ * memory packs them), unless the entries stay 8 bytes wide; s->pack
+ * says whether every block packed. */
+static int access_pack(struct stream *s)
+{
+	const struct twz_transit_db *db = s->db;
+	const struct twz_graph *tg = &db->graph;
+	uint32_t blocks = tg->cols * tg->rows, most = 1;
+	uint64_t listed = 0, list_cap = 0;
+	int rc = -1, fits = 1;
+
+	s->pack = 0;
+	if (s->opt->transit_access == TWZ_TRANSIT_ACCESS_WIDE)
+		return 0;
+	for (uint32_t b = 0; b < blocks; b++) {
+		uint32_t k = db->access_first[tg->block_first[b + 1]] -
+			     db->access_first[tg->block_first[b]];
+		most = k > most ? k : most;
+	}
+	uint8_t *in = malloc((size_t)most * TWZ_AE_SIZE);
+	struct twz_access *e = malloc((size_t)most * sizeof *e);
+	uint32_t *list = malloc((size_t)most * sizeof *list);
+	uint32_t *pk = malloc((size_t)most * sizeof *pk);
+	uint32_t *bf = malloc(((size_t)blocks + 1) * sizeof *bf);
+	uint32_t *bl = NULL;
+
+	s->packed_at = s->o.at;
+	if (!in || !e || !list || !pk || !bf)
+		goto done;
+	for (uint32_t b = 0; b < blocks && fits; b++) {
+		uint32_t e0 = db->access_first[tg->block_first[b]];
+		uint32_t k = db->access_first[tg->block_first[b + 1]] - e0, u;
+		if (k && twz_spool_pread(s->spool, s->access_at + (uint64_t)e0 * TWZ_AE_SIZE,
+					 in, (size_t)k * TWZ_AE_SIZE) != 0)
+			goto done;
+		for (uint32_t x = 0; x < k; x++) {
+			const uint8_t *a = in + (size_t)x * TWZ_AE_SIZE;
+			e[x] = (struct twz_access){ twz_le32(a + TWZ_AE_TRANSIT),
+						    twz_le16(a + TWZ_AE_STRAIGHT),
+						    twz_le16(a + TWZ_AE_DIAGONAL) };
+		}
+		bf[b] = (uint32_t)listed;
+		fits = twz_transit_access_pack_block(db, b, e, list, &u, pk);
+		if (!fits)
+			break;
+		if (listed + u > list_cap) {
+			uint64_t nc = list_cap ? 2 * list_cap : 1024;
+			nc = nc < listed + u ? listed + u : nc;
+			uint32_t *nb = realloc(bl, nc * sizeof *bl);
+			if (!nb)
+				goto done;
+			bl = nb;
+			list_cap = nc;
+		}
+		memcpy(bl + listed, list, (size_t)u * sizeof *list);
+		listed += u;
+		for (uint32_t x = 0; x < k; x++) {
+			uint8_t w[4];
+			twz_put32(w, pk[x]);
+			if (twz_spool_out_put(&s->o, w, 4) != 0)
+				goto done;
+		}
+	}
+	if (twz_spool_out_flush(&s->o) != 0)
+		goto done;
+	rc = 0;
+	if (fits) {
+		bf[blocks] = (uint32_t)listed;
+		s->pack = 1;
+		s->bfirst = bf;
+		s->blist = bl ? bl : malloc(4);
+		bf = bl = NULL;
+		if (!s->blist) {
+			s->pack = 0;
+			rc = -1;
+		}
+	}
+done:
+	free(in);
+	free(e);
+	free(list);
+	free(pk);
+	free(bf);
+	free(bl);
 	return rc;
 }
 
@@ -810,14 +871,25 @@ static void stream_file(struct stream *s, const struct twz_grid *g,
 		twz_out_add(f, TWZ_SECTION_TRANSIT_RUNS, NULL, (size_t)db->run_count * 4);
 		twz_out_add_le32(f, TWZ_SECTION_ACCESS_FIRST, db->access_first,
 				 (size_t)tg->node_count + 1);
-		spool_at[f->count] = s->access_at;
-		twz_out_add(f, TWZ_SECTION_ACCESS, NULL,
-			    (size_t)db->access_count * TWZ_AE_SIZE);
+		if (!s->pack) {  /* 8-byte entries: some do not pack */
+			spool_at[f->count] = s->access_at;
+			twz_out_add(f, TWZ_SECTION_ACCESS, NULL,
+				    (size_t)db->access_count * TWZ_AE_SIZE);
+		}
 		twz_out_add_owned(f, TWZ_SECTION_ACCESS_NODES, s->an,
 				  (size_t)db->access_transits * TWZ_AN_SIZE);
 		s->an = NULL;
 		spool_at[f->count] = s->table_at;
 		twz_out_add(f, TWZ_SECTION_ACCESS_TABLE, NULL, s->table_size);
+		if (s->pack) {
+			twz_out_add_le32(f, TWZ_SECTION_ACCESS_BLOCK_FIRST, s->bfirst,
+					 (size_t)blocks + 1);
+			twz_out_add_le32(f, TWZ_SECTION_ACCESS_BLOCK_LIST, s->blist,
+					 s->bfirst[blocks]);
+			spool_at[f->count] = s->packed_at;
+			twz_out_add(f, TWZ_SECTION_ACCESS_PACKED, NULL,
+				    (size_t)db->access_count * 4);
+		}
 		return;
 	}
 	uint8_t *blk = malloc(((size_t)blocks + 1) * TWZ_TB_SIZE);
@@ -864,7 +936,8 @@ static int access_wins(const struct stream *s)
 
 	if (s->opt->transit_access != 2)
 		return 1;
-	uint64_t access_bytes = db->access_count * TWZ_AE_SIZE +
+	uint64_t lists = s->pack ? 4 * ((uint64_t)s->bfirst[blocks] + blocks + 1) : 0;
+	uint64_t access_bytes = db->access_count * (s->pack ? 4 : TWZ_AE_SIZE) + lists +
 				(uint64_t)db->access_transits * TWZ_AN_SIZE + s->table_size +
 				4 * ((uint64_t)db->graph.node_count + 1);
 	uint64_t list_bytes = 4 * (db->node_dist_count + db->table_count +
@@ -947,13 +1020,14 @@ int twz_transit_bake_streamed(const struct twz_grid *g,
 				}
 				goto nomem;
 			}
-			if (access_nodes(&s, row) != 0)
+			if (access_nodes(&s, row) != 0 ||
+			    access_entries(&s) != 0 || access_pack(&s) != 0)
 				goto io;
 			access = access_wins(&s);
 		}
 		free(s.used);
 		s.used = NULL;
-		if (access && (access_entries(&s) != 0 || access_table(&s, row) != 0))
+		if (access && access_table(&s, row) != 0)
 			goto io;
 		free(s.len);
 		s.len = NULL;
@@ -1010,6 +1084,8 @@ done:
 	free(s.used);
 	free(s.map);
 	free(s.an);
+	free(s.bfirst);
+	free(s.blist);
 	free(s.sink.block_at);
 	free(s.sink.block_runs);
 	twz_transit_db_free(&db);

@@ -275,6 +275,12 @@ static int tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
 					       ws->tg->node_cell[w]);
 }
 
+int twz_tsearch_tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
+		      unsigned m)
+{
+	return tight(ws, v, w, m);
+}
+
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
 {
 	const struct twz_graph *tg = ws->tg;

@@ -106,4 +106,9 @@ int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
  */
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u);
 
+/* After twz_tsearch_select: whether the move m from the settled node v to
+ * the settled node w lies on a lexicographically shortest path. */
+int twz_tsearch_tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
+		      unsigned m);
+
 #endif

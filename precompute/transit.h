@@ -267,6 +267,53 @@ int twz_transit_bake_streamed(const struct twz_grid *g,
 			      struct twz_transit_stream_result *res,
 			      struct twz_error *err);
 
+/* The packed access entries of db (FORMAT.md 5j, ACCESS_PACKED) and the
+ * block lists their places index, malloc'd: *block_first [blocks + 1]
+ * into *block_list, *packed one u32 an entry. 1 when they hold db, 0
+ * when some block names more than TWZ_AP_MAX_LIST access nodes or some
+ * offset leaves its field (nothing is returned; the 8-byte entries
+ * remain), -1 out of memory. */
+int twz_transit_access_pack(const struct twz_transit_db *db,
+			    uint32_t **block_first, uint32_t **block_list,
+			    uint32_t **packed);
+
+/* Block b's part of twz_transit_access_pack, for the bake in memory and
+ * the streamed one alike: e the block's entries (access_first of its
+ * first node on; new indices, db->access_node set), list room for as
+ * many (gets the block's list, *listed long), pk as many words. 1 when
+ * they pack, else 0. */
+int twz_transit_access_pack_block(const struct twz_transit_db *db, uint32_t b,
+				  const struct twz_access *e, uint32_t *list,
+				  uint32_t *listed, uint32_t *pk);
+
+/* The access-node rule (method_transit_access.c, FORMAT.md 5j) for one
+ * block, shared by the bake in memory and the streamed one: a worker
+ * holds one thread's selection search. */
+struct twz_access_worker;
+
+/* A kept access node: its place j in the block's list, its transit
+ * index among the M, the distance to it. */
+struct twz_access_cand {
+	uint32_t j;
+	uint32_t transit;
+	struct twz_tdist d;
+};
+
+struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit_db *db);
+void twz_transit_access_worker_free(struct twz_access_worker *wk);
+
+/* The access nodes of block b's nodes: dist their distances to the
+ * block's n transit nodes (a row of n a node, in node order), sub the
+ * table between those (n x n by place, D(i, i) zero). out (room for a
+ * row of n a node) gets each node's kept entries in turn, by cost, old
+ * transit indices; len[s - first node] their counts. 0, or -1 out of
+ * memory. */
+int twz_transit_access_block(struct twz_access_worker *wk,
+			     const struct twz_transit_db *db, uint32_t b,
+			     const struct twz_tdist *dist,
+			     const struct twz_tdist *sub,
+			     struct twz_access_cand *out, uint32_t *len);
+
 struct twz_out_file;
 
 /* The header and sections of db's file, into f, as twz_transit_write

@@ -31,6 +31,7 @@ int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
 	case TWZ_SECTION_TRANSIT_TABLE:
 	case TWZ_SECTION_TRANSIT_RUNS:
 	case TWZ_SECTION_ACCESS:
+	case TWZ_SECTION_ACCESS_PACKED:
 	case TWZ_SECTION_ACCESS_TABLE:
 		return 1;
 	}
@@ -41,7 +42,7 @@ int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
  * Where rows start in section s, as a function from a row number to a
  * byte offset: NODE_RECORDS' row words for ROWS (u16 units), the row
  * offsets for RUNS and TRANSIT_RUNS (u32 units), ACCESS_FIRST for ACCESS
- * (entries). Distance tables are cut at any multiple of 8 bytes (entries
+ * and ACCESS_PACKED (entries of 8 or 4 bytes). Distance tables are cut at any multiple of 8 bytes (entries
  * are 2 or 4 bytes; the bit-packed ACCESS_TABLE's straddle chunks, and a
  * reader takes them from both).
  */
@@ -82,6 +83,11 @@ static int cuts_init(struct cuts *c, const struct twz_out_section *sec,
 		t = find(sec, count, TWZ_SECTION_ACCESS_FIRST);
 		c->stride = 4;
 		c->unit = TWZ_AE_SIZE;
+		break;
+	case TWZ_SECTION_ACCESS_PACKED:
+		t = find(sec, count, TWZ_SECTION_ACCESS_FIRST);
+		c->stride = 4;
+		c->unit = 4;
 		break;
 	default:
 		c->unit = 8;

@@ -82,6 +82,9 @@ static unsigned lazy_unit(const struct twz_db *db, uint32_t k, unsigned *defer)
 	case TWZ_SECTION_ACCESS:
 		*defer = TWZ_DEFER_ACCESS;
 		return TWZ_AE_SIZE;
+	case TWZ_SECTION_ACCESS_PACKED:
+		*defer = TWZ_DEFER_ACCESS_PACKED;
+		return 4;
 	case TWZ_SECTION_ACCESS_TABLE:
 		*defer = TWZ_DEFER_ACCESS_TABLE;
 		return 1;
@@ -325,14 +328,15 @@ static twz_status transit_chunk_check(const struct twz_db *db,
 					       first_at_least(off, n, hi / 4));
 		break;
 	}
-	case TWZ_SECTION_ACCESS: {
+	case TWZ_SECTION_ACCESS:
+	case TWZ_SECTION_ACCESS_PACKED: {
 		const uint8_t *first = v->data[TWZ_SECTION_ACCESS_FIRST];
+		unsigned es = L->kind == TWZ_SECTION_ACCESS ? TWZ_AE_SIZE : 4;
 		/* An empty list has nothing to check wherever it starts. */
-		uint32_t a = first_at_least(first, n, lo / TWZ_AE_SIZE);
-		uint32_t b = first_at_least(first, n, hi / TWZ_AE_SIZE);
-		st = twz_validate_access_entries(&db->c, v, bytes,
-						 lo / TWZ_AE_SIZE,
-						 (hi - lo) / TWZ_AE_SIZE, a, b);
+		uint32_t a = first_at_least(first, n, lo / es);
+		uint32_t b = first_at_least(first, n, hi / es);
+		st = twz_validate_access_entries(&db->c, v, bytes, lo / es,
+						 (hi - lo) / es, a, b);
 		break;
 	}
 	case TWZ_SECTION_ACCESS_TABLE:

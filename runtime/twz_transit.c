@@ -239,6 +239,8 @@ static twz_status transit_init(twz_db *db)
 	/* Under a cache budget: read on use (twz_transit_lazy.h). */
 	tv->runs_lazy = twz__chunks_find(db, TWZ_SECTION_TRANSIT_RUNS);
 	tv->access_lazy = twz__chunks_find(db, TWZ_SECTION_ACCESS);
+	if (!tv->access_lazy)
+		tv->access_lazy = twz__chunks_find(db, TWZ_SECTION_ACCESS_PACKED);
 	tv->table_lazy = twz__chunks_find(db, TWZ_SECTION_ACCESS_TABLE);
 	db->run_count = tv->run_count;
 	tv->access = (db->c.required_features & TWZ_FEATURE_TRANSIT_ACCESS) != 0;
@@ -249,6 +251,11 @@ static twz_status transit_init(twz_db *db)
 		tv->access_nodes = v->data[TWZ_SECTION_ACCESS_NODES];
 		tv->access_table = v->data[TWZ_SECTION_ACCESS_TABLE];
 		tv->node_dist_count = v->size[TWZ_SECTION_ACCESS] / TWZ_AE_SIZE;
+		tv->access_packed = v->data[TWZ_SECTION_ACCESS_PACKED];
+		tv->access_block_first = v->data[TWZ_SECTION_ACCESS_BLOCK_FIRST];
+		tv->access_block_list = v->data[TWZ_SECTION_ACCESS_BLOCK_LIST];
+		if (tv->access_packed)
+			tv->node_dist_count = v->size[TWZ_SECTION_ACCESS_PACKED] / 4;
 		tv->table_count = (uint64_t)tv->transit_count *
 				  (tv->transit_count ? tv->transit_count - 1 : 0) / 2;
 		return TWZ_OK;

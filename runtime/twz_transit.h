@@ -48,11 +48,17 @@ struct twz_transit_view {
 	const uint8_t *access_nodes;  /* TWZ_AN_SIZE bytes a transit node */
 	const uint8_t *access_table;  /* bit-packed rows */
 	/* Under a cache budget (twz_chunks.h), the chunked sections read
-	 * on use, through twz_transit_lazy.h; runs, access_entries and
-	 * access_table are then NULL. */
+	 * on use, through twz_transit_lazy.h; runs, access_entries (or
+	 * access_packed) and access_table are then NULL; access_lazy is
+	 * whichever form of the entries the file has. */
 	const struct twz_lazy *runs_lazy;
 	const struct twz_lazy *access_lazy;
 	const struct twz_lazy *table_lazy;
+	/* The packed entries (ACCESS_PACKED) in place of access_entries,
+	 * or NULL; their places index the lists of the node's block. */
+	const uint8_t *access_packed; /* u32 an entry */
+	const uint8_t *access_block_first; /* u32[blocks+1] */
+	const uint8_t *access_block_list;  /* u32 transit indices */
 };
 
 #endif

@@ -2,8 +2,10 @@
  * twz_transit_access.c - far queries of a TRANSIT file of the access-node
  * layout (format 1.4, FORMAT.md 5j), read in place from the mapping (or,
  * under a cache budget, chunk by chunk: twz_transit_lazy.h): each
- * node's access nodes (a few, sorted by exact cost) and the transit table
- * as bit-packed rows of residuals against the reference cost. No
+ * node's access nodes (a few, sorted by exact cost; 8-byte entries, or
+ * packed 4-byte ones that name a place in the list of the node's block
+ * and offsets from the reference cost) and the transit table as
+ * bit-packed rows of residuals against the reference cost. No
  * allocation: a query decodes its two access lists onto the stack, in
  * pieces of PIECE entries (a node has at most max_list, checked at open).
  *
@@ -50,10 +52,13 @@ static void load_record(const struct twz_transit_view *tv, uint32_t i,
 	e->bd = (int32_t)twz_le32(r + TWZ_AN_BASE_D);
 }
 
-/* Entries [from, from + count) of node n's access list (count at most
- * PIECE), into e; *bad set when their chunk is damaged. */
-static uint32_t load_entries(const twz_db *db, twz_node n, uint32_t from,
-			     uint32_t count, struct aentry *e, int *bad)
+/* Entries [from, from + count) of node n's (cell nx, ny) access list
+ * (count at most PIECE), into e: 8-byte entries, or packed ones whose
+ * places index the list of n's block and whose fields are offsets from
+ * the reference cost; *bad set when their chunk is damaged. */
+static uint32_t load_entries(const twz_db *db, twz_node n, uint32_t nx,
+			     uint32_t ny, uint32_t from, uint32_t count,
+			     struct aentry *e, int *bad)
 {
 	const struct twz_transit_view *tv = &db->transit;
 	uint32_t e0 = twz_le32(tv->access_first + 4 * (size_t)n);
@@ -66,10 +71,35 @@ static uint32_t load_entries(const twz_db *db, twz_node n, uint32_t from,
 	if (*bad || e0 + from >= e1)
 		return 0;
 	uint32_t take = e1 - e0 - from < count ? e1 - e0 - from : count;
-	const uint8_t *list = twz__access_entries(db, e0 + from, take, copy);
+	/* The block lists say which form: they come with packed entries. */
+	int packed = tv->access_block_first != NULL;
+	const uint8_t *list = twz__access_entries(db, e0 + from, take,
+						  packed ? 4 : TWZ_AE_SIZE, copy);
 	if (!list) {
 		*bad = 1;
 		return 0;
+	}
+	if (packed) {
+		/* Validated: the cell lies in the block grid, every place in
+		 * its block's list, every count non-negative. */
+		uint32_t b = (ny - tv->origin_y) / tv->side * tv->cols +
+			     (nx - tv->origin_x) / tv->side;
+		const uint8_t *bl = tv->access_block_list +
+				    4 * (size_t)twz_le32(tv->access_block_first + 4 * (size_t)b);
+		for (; k < take; k++) {
+			uint32_t w = twz_le32(list + 4 * (size_t)k);
+			uint32_t rs, rd;
+			load_record(tv, twz_le32(bl + 4 * TWZ_AP_PLACE(w)), &e[k]);
+			twz_transit_reference(db->c.connectivity,
+					      e[k].x > nx ? e[k].x - nx : nx - e[k].x,
+					      e[k].y > ny ? e[k].y - ny : ny - e[k].y,
+					      &rs, &rd);
+			e[k].d = (struct dist){
+				(uint64_t)rs + TWZ_AP_STRAIGHT(w) - TWZ_AP_BIAS,
+				(uint64_t)rd + TWZ_AP_DIAGONAL(w) - TWZ_AP_BIAS, 0 };
+			e[k].value = dist_value(e[k].d);
+		}
+		return k;
 	}
 	for (; k < take; k++) {
 		const uint8_t *a = list + (size_t)k * TWZ_AE_SIZE;
@@ -152,6 +182,7 @@ static void order_by_bound(const twz_db *db, struct aentry *e, uint32_t n,
 	}
 }
 
+
 static inline void node_xy(const twz_db *db, twz_node n, uint32_t *x,
 			   uint32_t *y)
 {
@@ -179,10 +210,12 @@ struct best twz__access_best_pair(const twz_db *db, twz_node s, twz_node t)
 	node_xy(db, s, &sx, &sy);
 	node_xy(db, t, &tx, &ty);
 	for (uint32_t j0 = 0; j0 < lt; j0 += PIECE) {
-		uint32_t nb = load_entries(db, t, j0, PIECE, eb, &bt.damaged);
+		uint32_t nb = load_entries(db, t, tx, ty, j0, PIECE, eb,
+					   &bt.damaged);
 		order_by_bound(db, eb, nb, sx, sy);
 		for (uint32_t i0 = 0; i0 < ls; i0 += PIECE) {
-			uint32_t na = load_entries(db, s, i0, PIECE, ea, &bt.damaged);
+			uint32_t na = load_entries(db, s, sx, sy, i0, PIECE, ea,
+						   &bt.damaged);
 			order_by_bound(db, ea, na, tx, ty);
 			for (uint32_t k = 0; k < na; k++) {
 				if (bt.found && ea[k].bound > bt.value + 1e-6)
@@ -205,13 +238,15 @@ struct best twz__access_best_toward(const twz_db *db, twz_node x, uint32_t b)
 	const struct twz_transit_view *tv = &db->transit;
 	struct aentry ea[PIECE], eb;
 	struct best bt = { .found = 0 };
-	uint32_t lx = access_len(tv, x);
+	uint32_t lx = access_len(tv, x), xx, xy;
 
 	load_record(tv, b, &eb);
 	eb.d = (struct dist){ 0, 0, 0 };
 	eb.value = 0;
+	node_xy(db, x, &xx, &xy);
 	for (uint32_t i0 = 0; i0 < lx; i0 += PIECE) {
-		uint32_t na = load_entries(db, x, i0, PIECE, ea, &bt.damaged);
+		uint32_t na = load_entries(db, x, xx, xy, i0, PIECE, ea,
+					   &bt.damaged);
 		order_by_bound(db, ea, na, eb.x, eb.y);
 		for (uint32_t k = 0; k < na; k++) {
 			if (bt.found && ea[k].bound > bt.value + 1e-6)

@@ -1,7 +1,7 @@
 /*
  * twz_transit_lazy.h - how the TRANSIT back end reads its sections that
  * a cache budget leaves in chunks (local rows; access entries and table,
- * 1.4): from memory when resident, else through the chunk cache
+ * 1.4, 8-byte or packed): from memory when resident, else through the chunk cache
  * (twz_chunks.h), a pin held only while a few bytes are read or copied,
  * never two at once, so a cache of one slot serves every query. A
  * damaged chunk makes the read fail, and the query that needed it
@@ -40,17 +40,20 @@ static inline unsigned twz__transit_row_symbol(const twz_db *db, uint32_t x,
 	return sym;
 }
 
-/* Access entries [e, e + count) (TWZ_AE_SIZE bytes each): in place, or
- * copied into buf (count entries long); NULL when damaged. */
+/* Access entries [e, e + count), size bytes each (TWZ_AE_SIZE, or 4
+ * packed): in place, or copied into buf (count entries long); NULL when
+ * damaged. */
 static inline const uint8_t *twz__access_entries(const twz_db *db, uint32_t e,
-						 uint32_t count, uint8_t *buf)
+						 uint32_t count, unsigned size,
+						 uint8_t *buf)
 {
 	const struct twz_transit_view *tv = &db->transit;
 
 	if (!tv->access_lazy)
-		return tv->access_entries + (size_t)e * TWZ_AE_SIZE;
-	if (!twz__chunk_copy(db, tv->access_lazy, (uint64_t)e * TWZ_AE_SIZE, buf,
-			     (size_t)count * TWZ_AE_SIZE))
+		return (size == 4 ? tv->access_packed : tv->access_entries) +
+		       (size_t)e * size;
+	if (!twz__chunk_copy(db, tv->access_lazy, (uint64_t)e * size, buf,
+			     (size_t)count * size))
 		return NULL;
 	return buf;
 }

@@ -1073,8 +1073,8 @@ START_TEST(test_hostile_transit_joined_regions)
 }
 END_TEST
 
-/* A raw TRANSIT file of the access-node layout (format 1.4), of a
- * generated level or, with text, of that level. */
+/* A raw TRANSIT file of the access-node layout (format 1.4, 8-byte
+ * entries), of a generated level or, with text, of that level. */
 static uint8_t *access_raw(enum twz_test_level_kind kind, uint32_t w,
 			   uint32_t h, uint64_t seed, const char *text,
 			   size_t *len)
@@ -1093,7 +1093,9 @@ static uint8_t *access_raw(enum twz_test_level_kind kind, uint32_t w,
 	twz_bake_options_default(&opt);
 	opt.codec = TWZ_CODEC_RAW;
 	opt.threads = 1;
-	opt.transit_access = 1;
+	/* 8-byte entries: the sections below name ACCESS (check_transit_access.c
+	 * crafts the packed ones) */
+	opt.transit_access = TWZ_TRANSIT_ACCESS_WIDE;
 	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, len, &err) == 0,
 		      "%s", err.msg);

@@ -23,6 +23,7 @@
 #include "test_support.h"
 #include "transit.h"
 #include "twz_format.h"
+#include "twz_validate.h"
 
 /* A sanitizer's shadow memory counts in the tool's resident size: the
  * peak is held to the limit in builds without one. */
@@ -161,7 +162,9 @@ START_TEST(test_transit_streamed_equals_in_memory)
 	opt.codec = o & 8 ? TWZ_CODEC_RAW : TWZ_CODEC_ZSTD;
 	opt.level = 3;
 	opt.threads = 1 + o % 2;
-	opt.transit_access = (int)(o / 2 % 3);
+	/* 0 block lists, 1 access nodes packed where they fit, 2 the
+	 * smaller, 3 (TWZ_TRANSIT_ACCESS_WIDE) access nodes of 8 bytes. */
+	opt.transit_access = (int)(o / 2 % 4);
 	opt.record_build = 1;
 	opt.name = "level";
 	topt.grid = 3 + o % 4;
@@ -174,6 +177,21 @@ START_TEST(test_transit_streamed_equals_in_memory)
 	ck_assert_msg(rc == 0, "streamed bake failed: %s", err.msg);
 	ck_assert_int_eq(res.access, access);
 	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
+	if (access && opt.transit_access != 2) {
+		/* The entries' form asked for: these small levels all pack. */
+		size_t len;
+		uint8_t *buf = twz_test_read_file(in_work("streamed.twz"), &len);
+		struct twz_container c;
+		int packed = 0, wide = 0;
+		ck_assert_int_eq(twz_parse_container(buf, len, &c), TWZ_OK);
+		for (uint32_t i = 0; i < c.section_count; i++) {
+			packed += c.sections[i].kind == TWZ_SECTION_ACCESS_PACKED;
+			wide += c.sections[i].kind == TWZ_SECTION_ACCESS;
+		}
+		ck_assert_int_eq(packed, opt.transit_access != TWZ_TRANSIT_ACCESS_WIDE);
+		ck_assert_int_eq(wide, opt.transit_access == TWZ_TRANSIT_ACCESS_WIDE);
+		free(buf);
+	}
 	expect_no_temporary();
 	twz_grid_free(&g);
 }

@@ -518,6 +518,18 @@ static uint8_t *section(uint8_t *buf, size_t len, uint32_t kind, size_t *size)
 	return NULL;
 }
 
+/* Whether the raw file buf holds a section of kind. */
+static int has_section(const uint8_t *buf, size_t len, uint32_t kind)
+{
+	struct twz_container c;
+
+	ck_assert_int_eq(twz_parse_container(buf, len, &c), TWZ_OK);
+	for (uint32_t i = 0; i < c.section_count; i++)
+		if (c.sections[i].kind == kind)
+			return 1;
+	return 0;
+}
+
 /* Damaged structure is refused at open (checksums skipped so that the
  * content checks are reached). */
 START_TEST(test_transit_damage_refused)
@@ -709,12 +721,51 @@ START_TEST(test_transit_golden)
 }
 END_TEST
 
-/* tests/golden/v1_4_transit.twz (access nodes, format 1.4) opens and
- * answers every pair of its level, and a fresh bake with the options its
- * BUILD_INFO records gives its bytes. */
+/* tests/golden/v1_4_transit.twz (access nodes in 8-byte entries, format
+ * 1.4, from before the packed entries) opens and answers every pair of
+ * its level. */
 START_TEST(test_transit_access_golden)
 {
 	const char *golden = twz_test_source_file("tests/golden/v1_4_transit.twz");
+	struct twz_grid g;
+	struct twz_error err;
+	struct bake bk;
+	struct tally tl = { 0, 0, 0 };
+	size_t want_len;
+
+	memset(&err, 0, sizeof err);
+	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
+				    &g, &err) == 0, "%s", err.msg);
+	uint8_t *want = twz_test_try_read_file(golden, &want_len);
+	ck_assert_msg(want != NULL, "%s is missing", golden);
+	ck_assert_uint_eq(twz_le16(want + TWZ_H_MINOR), 4);
+	ck_assert_uint_eq(twz_le64(want + TWZ_H_REQUIRED),
+			  TWZ_FEATURE_TRANSIT_ACCESS);
+	size_t size;
+	ck_assert_ptr_nonnull(section(want, want_len, TWZ_SECTION_ACCESS, &size));
+	/* A bake with the file's block options gives the blocks that tell
+	 * local pairs from global ones; the answers are the file's. */
+	use_access = TWZ_TRANSIT_ACCESS_WIDE;
+	bake_transit(&bk, &g, 8, 8, 0, 0, TWZ_CODEC_RAW, 1);
+	use_access = 1;
+	free(bk.buf);
+	bk.buf = want;
+	bk.len = want_len;
+	struct twz_cost *dist = oracle(&g, 8);
+	check_level("golden 1.4", &g, 8, dist, &bk, 1, 1, &tl);
+	ck_assert_uint_gt(tl.global, 0);
+	free(dist);
+	bake_free(&bk);
+	twz_grid_free(&g);
+}
+END_TEST
+
+/* tests/golden/v1_4_transit_packed.twz (access nodes in packed 4-byte
+ * entries) opens and answers every pair of its level, and a fresh bake
+ * with the options its BUILD_INFO records gives its bytes. */
+START_TEST(test_transit_packed_golden)
+{
+	const char *golden = twz_test_source_file("tests/golden/v1_4_transit_packed.twz");
 	struct twz_grid g;
 	struct twz_error err;
 	struct twz_bake_options opt;
@@ -745,11 +796,14 @@ START_TEST(test_transit_access_golden)
 					 &err) == 0, "encode: %s", err.msg);
 	ck_assert_msg(bk.len == want_len && memcmp(bk.buf, want, want_len) == 0,
 		      "a fresh bake differs from %s", golden);
+	size_t size;
+	ck_assert_ptr_nonnull(section(want, want_len, TWZ_SECTION_ACCESS_PACKED, &size));
+	ck_assert(!has_section(want, want_len, TWZ_SECTION_ACCESS));
 	free(bk.buf);
 	bk.buf = want;
 	bk.len = want_len;
 	struct twz_cost *dist = oracle(&g, 8);
-	check_level("golden 1.4", &g, 8, dist, &bk, 1, 1, &tl);
+	check_level("golden 1.4 packed", &g, 8, dist, &bk, 1, 1, &tl);
 	ck_assert_uint_gt(tl.global, 0);
 	free(dist);
 	bake_free(&bk);
@@ -795,27 +849,33 @@ END_TEST
  * the content checks are reached). */
 START_TEST(test_transit_access_damage_refused)
 {
+	/* _i 0: packed entries (what bakes write), 1: 8-byte entries. */
+	int wide = _i == 1;
 	struct twz_grid g;
 	struct bake bk;
 	twz_db *db;
 	size_t size;
 
 	twz_test_grid_from_text(&g, wall);
+	use_access = wide ? TWZ_TRANSIT_ACCESS_WIDE : 1;
 	bake_transit(&bk, &g, 8, 10, 1, 2, TWZ_CODEC_RAW, 1);
+	use_access = 1;
 	ck_assert_int_eq(twz_open_memory(bk.buf, bk.len, 0, &db), TWZ_OK);
 	twz_close(db);
+	ck_assert_int_eq(has_section(bk.buf, bk.len, TWZ_SECTION_ACCESS), wide);
+	ck_assert_int_eq(has_section(bk.buf, bk.len, TWZ_SECTION_ACCESS_PACKED), !wide);
 
-	struct {
+	struct dcase {
 		uint32_t kind;
 		size_t at;      /* byte offset in the section */
 		uint8_t value;
 		twz_status want;
-	} cases[] = {
+	};
+	static const struct dcase common[] = {
 		{ TWZ_SECTION_TRANSIT_PARAMS, TWZ_TP_DIST_BYTES, 4, TWZ_E_DAMAGED },
 		{ TWZ_SECTION_TRANSIT_PARAMS, TWZ_TP_MAX_LIST + 1, 0x40, TWZ_E_LIMIT },
 		{ TWZ_SECTION_ACCESS_FIRST, 0, 1, TWZ_E_DAMAGED },
 		{ TWZ_SECTION_ACCESS_FIRST, 4 * 5 + 3, 0x7F, TWZ_E_DAMAGED },
-		{ TWZ_SECTION_ACCESS, TWZ_AE_TRANSIT + 3, 0x7F, TWZ_E_DAMAGED },
 		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_NODE + 3, 0x7F, TWZ_E_DAMAGED },
 		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_X, 0x3F, TWZ_E_DAMAGED },
 		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_ROW_END, 0x00, TWZ_E_DAMAGED },
@@ -826,20 +886,39 @@ START_TEST(test_transit_access_damage_refused)
 		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_BASE_S + 3, 0x80, TWZ_E_DAMAGED },
 		{ TWZ_SECTION_ACCESS_NODES, TWZ_AN_BASE_D + 3, 0x40, TWZ_E_DAMAGED },
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+	static const struct dcase wide_cases[] = {
+		{ TWZ_SECTION_ACCESS, TWZ_AE_TRANSIT + 3, 0x7F, TWZ_E_DAMAGED },
+	};
+	static const struct dcase packed_cases[] = {
+		/* a place past the block's list */
+		{ TWZ_SECTION_ACCESS_PACKED, 0, 0xFF, TWZ_E_DAMAGED },
+		/* a diagonal count below zero: field 0 on an 8-connected
+		 * level's first entry (whose reference is below 2048) */
+		{ TWZ_SECTION_ACCESS_PACKED, 3, 0x00, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_BLOCK_FIRST, 0, 1, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_BLOCK_FIRST, 4 + 3, 0x7F, TWZ_E_DAMAGED },
+		{ TWZ_SECTION_ACCESS_BLOCK_LIST, 3, 0x7F, TWZ_E_DAMAGED },
+	};
+	const struct dcase *sets[2] = { common, wide ? wide_cases : packed_cases };
+	size_t counts[2] = { sizeof common / sizeof common[0],
+			     wide ? sizeof wide_cases / sizeof wide_cases[0]
+				  : sizeof packed_cases / sizeof packed_cases[0] };
+	for (int set = 0; set < 2; set++)
+	for (size_t i = 0; i < counts[set]; i++) {
+		const struct dcase *cs = &sets[set][i];
 		uint8_t *copy = malloc(bk.len);
 		ck_assert_ptr_nonnull(copy);
 		memcpy(copy, bk.buf, bk.len);
-		uint8_t *sec = section(copy, bk.len, cases[i].kind, &size);
-		ck_assert_uint_gt(size, cases[i].at);
-		if (sec[cases[i].at] == cases[i].value)
-			sec[cases[i].at] ^= 0x5A;
+		uint8_t *sec = section(copy, bk.len, cs->kind, &size);
+		ck_assert_uint_gt(size, cs->at);
+		if (sec[cs->at] == cs->value)
+			sec[cs->at] ^= 0x5A;
 		else
-			sec[cases[i].at] = cases[i].value;
+			sec[cs->at] = cs->value;
 		twz_status st = twz_open_memory(copy, bk.len, TWZ_OPEN_SKIP_CHECKSUMS, &db);
-		ck_assert_msg(st == cases[i].want, "case %zu (kind %u byte %zu): %s, "
-			      "not %s", i, cases[i].kind, cases[i].at, twz_strerror(st),
-			      twz_strerror(cases[i].want));
+		ck_assert_msg(st == cs->want, "set %d case %zu (kind %u byte %zu): %s, "
+			      "not %s", set, i, cs->kind, cs->at, twz_strerror(st),
+			      twz_strerror(cs->want));
 		st = twz_open_memory(copy, bk.len, 0, &db);
 		ck_assert_int_eq(st, TWZ_E_CHECKSUM);
 		free(copy);
@@ -1036,10 +1115,11 @@ static Suite *twz_transit_suite(void)
 	tcase_add_checked_fixture(tc, access_on, access_off);
 	tcase_add_test(tc, test_transit_deterministic);
 	tcase_add_test(tc, test_transit_access_fewer);
-	tcase_add_test(tc, test_transit_access_damage_refused);
+	tcase_add_loop_test(tc, test_transit_access_damage_refused, 0, 2);
 	tcase_add_test(tc, test_transit_crafted_loop_bounded);
 	tcase_add_test(tc, test_transit_random_damage_safe);
 	tcase_add_test(tc, test_transit_access_golden);
+	tcase_add_test(tc, test_transit_packed_golden);
 	tcase_add_test(tc, test_transit_access_agent_sizes);
 	suite_add_tcase(s, tc);
 

@@ -2,7 +2,8 @@
  * check_transit_chunks.c - TRANSIT databases larger than their cache
  * budget (twigz build --method transit --chunk, twz_open_ex): the local
  * rows of both layouts, and the access entries and bit-packed table of
- * the access-node layout (1.4), read chunk by chunk on use. Every pair
+ * the access-node layout (1.4), its entries packed (4 bytes) or not (8),
+ * read chunk by chunk on use. Every pair
  * of small levels against a plain Dijkstra and against the database
  * inflated at open, at a tenth of the lazy sections and at one slot;
  * the budget honoured; Moving AI scenarios against their published
@@ -30,8 +31,9 @@ const char *__tsan_default_options(void)
 
 /* ---- helpers ---------------------------------------------------------- */
 
-/* g baked by TRANSIT in the block-list layout (1.1) or the access-node
- * one (1.4), sections chunked at about `chunk` bytes. */
+/* g baked by TRANSIT in the block-list layout (1.1, access 0) or the
+ * access-node one (1.4: access 1 packs its entries, TWZ_TRANSIT_ACCESS_WIDE
+ * keeps them 8 bytes), sections chunked at about `chunk` bytes. */
 static uint8_t *bake_transit_chunked(const struct twz_grid *g,
 				     unsigned connectivity, int access,
 				     uint64_t chunk, size_t *len)
@@ -69,12 +71,21 @@ static twz_status open_cache(const uint8_t *buf, size_t len, uint64_t budget,
 }
 
 /* The kinds a budget leaves in chunks: the local rows, and in the
- * access layout its entries and table. */
+ * access layout its entries (either form) and table. */
 static int lazy_kind(uint32_t kind, int access)
 {
 	return kind == TWZ_SECTION_TRANSIT_RUNS ||
 	       (access && (kind == TWZ_SECTION_ACCESS ||
+			   kind == TWZ_SECTION_ACCESS_PACKED ||
 			   kind == TWZ_SECTION_ACCESS_TABLE));
+}
+
+/* The kind of the entries the bake was asked for: packed unless wide
+ * (the test's levels all pack). */
+static uint32_t entry_kind(int access)
+{
+	return access == TWZ_TRANSIT_ACCESS_WIDE ? TWZ_SECTION_ACCESS
+						 : TWZ_SECTION_ACCESS_PACKED;
 }
 
 /* Raw bytes of the sections a budget leaves in chunks: the local rows
@@ -84,11 +95,11 @@ static uint64_t lazy_raw_size(const uint8_t *buf, size_t len, int access)
 {
 	struct twz_container c;
 	uint64_t raw = 0;
-	unsigned kinds = 0;
+	unsigned kinds = 0, entries = 0;
 
 	ck_assert_int_eq(twz_parse_container(buf, len, &c), TWZ_OK);
 	ck_assert_int_eq((c.required_features & TWZ_FEATURE_TRANSIT_ACCESS) != 0,
-			 access);
+			 access != 0);
 	for (uint32_t i = 0; i < c.section_count; i++) {
 		const struct twz_section_ref *s = &c.sections[i];
 		if (!lazy_kind(s->kind, access))
@@ -100,8 +111,10 @@ static uint64_t lazy_raw_size(const uint8_t *buf, size_t len, int access)
 			      (unsigned)s->kind);
 		raw += s->raw_size;
 		kinds++;
+		entries += access && s->kind == entry_kind(access);
 	}
 	ck_assert_uint_ge(kinds, access ? 2 : 1);
+	ck_assert_uint_eq(entries, access ? 1 : 0);
 	return raw;
 }
 
@@ -210,11 +223,12 @@ static void compare_all(const struct twz_grid *g, unsigned conn,
 
 /* ---- every pair, both layouts, both connectivities, two budgets -------- */
 
-/* _i: bit 0 connectivity 4, bit 1 the access layout, bit 2 one slot. */
+/* _i: bit 0 connectivity 4, bit 1 the access layout, bit 2 one slot,
+ * bit 3 the access layout's 8-byte entries (bit 1 then unused). */
 START_TEST(test_tchunks_every_pair)
 {
 	unsigned conn = _i & 1 ? 4 : 8;
-	int access = (_i & 2) != 0;
+	int access = _i & 8 ? TWZ_TRANSIT_ACCESS_WIDE : (_i & 2) != 0;
 	int one_slot = (_i & 4) != 0;
 	const enum twz_test_level_kind kinds[] = { TWZ_TEST_ROOMS, TWZ_TEST_POCKETS,
 						   TWZ_TEST_CAVES, TWZ_TEST_MAZE };
@@ -222,7 +236,11 @@ START_TEST(test_tchunks_every_pair)
 	{
 		struct twz_grid g;
 		size_t len;
-		twz_test_generate(&g, kinds[_i % 4], 30, 24, 7 + _i);
+		/* 8-byte entries on the very levels of the packed cases
+		 * (_i 2, 3, 6, 7): some other levels keep no access node. */
+		static const unsigned wide_like[] = { 2, 3, 6, 7 };
+		unsigned like = _i & 8 ? wide_like[_i & 3] : (unsigned)_i;
+		twz_test_generate(&g, kinds[like % 4], 30, 24, 7 + like);
 		/* Small chunks: the access layout's sections are small. */
 		uint8_t *buf = bake_transit_chunked(&g, conn, access,
 						    access ? 96 : 256, &len);
@@ -440,8 +458,9 @@ START_TEST(test_tchunks_damaged)
 	twz_test_generate(&g, TWZ_TEST_CAVES, 32, 28, 21);
 	damage_one(&g, 0, TWZ_SECTION_TRANSIT_RUNS);
 	damage_one(&g, 1, TWZ_SECTION_TRANSIT_RUNS);
-	damage_one(&g, 1, TWZ_SECTION_ACCESS);
+	damage_one(&g, 1, TWZ_SECTION_ACCESS_PACKED);
 	damage_one(&g, 1, TWZ_SECTION_ACCESS_TABLE);
+	damage_one(&g, TWZ_TRANSIT_ACCESS_WIDE, TWZ_SECTION_ACCESS);
 	twz_grid_free(&g);
 }
 END_TEST
@@ -451,7 +470,7 @@ static Suite *transit_chunks_suite(void)
 	Suite *s = suite_create("transit_chunks");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_loop_test(tc, test_tchunks_every_pair, 0, 8);
+	tcase_add_loop_test(tc, test_tchunks_every_pair, 0, 12);
 	tcase_add_loop_test(tc, test_tchunks_movingai, 0, 4);
 	tcase_add_loop_test(tc, test_tchunks_threads, 0, 2);
 	tcase_add_test(tc, test_tchunks_damaged);
