@@ -8,6 +8,8 @@
  * a crafted file gets wrong answers from them, never a read outside the
  * file or an endless walk.
  */
+#include <string.h>
+
 #include "twz_validate_grid.h"
 #include "twz_validate_method.h"
 #include "twz_validate_transit.h"
@@ -112,6 +114,14 @@ static twz_status check_table(const struct twz_container *c,
 		uint32_t ax = twz_le16(r + TWZ_AN_X), ay = twz_le16(r + TWZ_AN_Y);
 		uint64_t bit = twz_le64(r + TWZ_AN_ROW_BIT);
 		uint32_t end = twz_le32(r + TWZ_AN_ROW_END);
+		/* A reference cost is at most width + height in either half:
+		 * with bases >= 0 and room for the widest field above, no
+		 * entry of the row can leave the range. */
+		uint64_t span = (uint64_t)c->width + c->height;
+		if (bs >= 0 && bd >= 0 &&
+		    (uint64_t)bs + (UINT64_C(1) << ws) + span <= TWZ_MAX_NODES &&
+		    (uint64_t)bd + (UINT64_C(1) << wd) + span <= TWZ_MAX_NODES)
+			continue;
 		for (uint32_t j = i + 1; j < end; j++, bit += ws + wd) {
 			const uint8_t *q = rec + (uint64_t)j * TWZ_AN_SIZE;
 			uint32_t bx = twz_le16(q + TWZ_AN_X), by = twz_le16(q + TWZ_AN_Y);
@@ -242,6 +252,96 @@ twz_status twz_transit_access_list(const struct twz_container *c,
 	return TWZ_OK;
 }
 
+/* The places of one block's list, checked once for all of the block's
+ * nodes: a node's entries only name places, so what TA7 asks of the
+ * transit node behind a place is asked once a block, not once an entry. */
+struct places {
+	uint32_t block;               /* whose places these are */
+	uint32_t l0, len;             /* the block's list in BLOCK_LIST */
+	uint8_t checked[TWZ_AP_MAX_LIST];
+	uint32_t region[TWZ_AP_MAX_LIST];
+	uint16_t x[TWZ_AP_MAX_LIST], y[TWZ_AP_MAX_LIST];
+};
+
+/* Place p of block b's list (pl->block): a transit node on the block's
+ * ring, in its outer square; its region and cell kept. 0, or -1. */
+static int place_check(const struct twz_container *c,
+		       const struct twz_tparams *pr, struct places *pl,
+		       const struct twz_access_form *f, uint32_t p,
+		       const uint8_t *rec, const uint8_t *node_cell,
+		       const uint8_t *comp)
+{
+	uint32_t bx = pl->block % pr->cols, by = pl->block / pr->cols;
+	uint32_t i = at32(f->block_list, pl->l0 + p);
+
+	if (i >= pr->m)
+		return -1;
+	uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
+	uint32_t cell = at32(node_cell, v);
+	uint32_t ab = twz_transit_block_of(c, pr, cell);
+	if (ab == UINT32_MAX || !twz_transit_on_ring(c, pr, bx, by, cell))
+		return -1;
+	uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
+	if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
+	    (ay > by ? ay - by : by - ay) > pr->outer)
+		return -1;
+	pl->region[p] = at32(comp, v);
+	pl->x[p] = (uint16_t)(cell % c->width);
+	pl->y[p] = (uint16_t)(cell / c->width);
+	pl->checked[p] = 1;
+	return 0;
+}
+
+/* TA7 for the packed lists of every node at once: the same checks as
+ * twz_transit_access_list, with each place's checked once a block (the
+ * nodes come block after block, TA3). */
+static twz_status check_packed_lists(const struct twz_container *c,
+				     const struct twz_tparams *pr,
+				     const uint8_t *first,
+				     const struct entries *en,
+				     const uint8_t *rec,
+				     const uint8_t *node_cell,
+				     const uint8_t *comp, const uint32_t *where)
+{
+	const struct twz_access_form *f = &en->form;
+	struct places pl;
+
+	pl.block = UINT32_MAX;
+	for (uint32_t n = 0; n < c->node_count; n++) {
+		uint32_t b = (where[n] >> BX_BITS) * pr->cols + (where[n] & BX_MASK);
+		if (b != pl.block) {
+			pl.block = b;
+			pl.l0 = at32(f->block_first, b);
+			pl.len = at32(f->block_first, (uint64_t)b + 1) - pl.l0;
+			memset(pl.checked, 0, pl.len);
+		}
+		uint32_t e0 = at32(first, n), e1 = at32(first, (uint64_t)n + 1);
+		uint32_t ncell = at32(node_cell, n), region = at32(comp, n);
+		uint32_t nx = ncell % c->width, ny = ncell / c->width;
+		uint32_t ps = 0, pd = 0;
+		for (uint32_t k = e0; k < e1; k++) {
+			uint32_t e = at32(en->acc, k), p = TWZ_AP_PLACE(e), rs, rd;
+			if (p >= pl.len ||
+			    (!pl.checked[p] &&
+			     place_check(c, pr, &pl, f, p, rec, node_cell, comp) != 0) ||
+			    pl.region[p] != region)
+				return TWZ_E_DAMAGED;
+			twz_transit_reference(c->connectivity,
+					      pl.x[p] > nx ? pl.x[p] - nx : nx - pl.x[p],
+					      pl.y[p] > ny ? pl.y[p] - ny : ny - pl.y[p],
+					      &rs, &rd);
+			int64_t es = (int64_t)rs + TWZ_AP_STRAIGHT(e) - TWZ_AP_BIAS;
+			int64_t ed = (int64_t)rd + TWZ_AP_DIAGONAL(e) - TWZ_AP_BIAS;
+			if (es < 0 || ed < 0 ||
+			    (k > e0 && cost_less((uint32_t)es, (uint32_t)ed, ps, pd)))
+				return TWZ_E_DAMAGED;
+			ps = (uint32_t)es;
+			pd = (uint32_t)ed;
+		}
+	}
+	return TWZ_OK;
+}
+
 /* TA7: access ranges that tile the entries, no longer than max_list,
  * and each list as above (en->acc NULL: deferred, its lists checked as
  * their chunks are inflated). */
@@ -261,8 +361,14 @@ static twz_status check_access(const struct twz_container *c,
 		uint32_t e0 = at32(first, n), e1 = at32(first, (uint64_t)n + 1);
 		if (e1 < e0 || e1 > entries || e1 - e0 > cap)
 			return TWZ_E_DAMAGED;
-		if (!en->acc)
-			continue;
+	}
+	if (!en->acc)
+		return TWZ_OK;
+	if (en->form.packed)
+		return check_packed_lists(c, pr, first, en, rec, node_cell, comp,
+					  where);
+	for (uint32_t n = 0; n < c->node_count; n++) {
+		uint32_t e0 = at32(first, n), e1 = at32(first, (uint64_t)n + 1);
 		twz_status st = twz_transit_access_list(
 			c, pr, &en->form,
 			en->acc + (uint64_t)e0 * (en->form.packed ? 4 : TWZ_AE_SIZE),
