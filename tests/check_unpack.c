@@ -259,7 +259,8 @@ START_TEST(test_unpack_transit_matches_raw_bake)
 	int planes = 0;
 	for (uint32_t i = 0; i < c.section_count; i++)
 		planes |= (c.sections[i].kind == TWZ_SECTION_TRANSIT_NODE_DIST ||
-			   c.sections[i].kind == TWZ_SECTION_ACCESS) &&
+			   c.sections[i].kind == TWZ_SECTION_ACCESS ||
+			   c.sections[i].kind == TWZ_SECTION_ACCESS_PACKED) &&
 			  c.sections[i].codec == TWZ_CODEC_ZSTD;
 	ck_assert_msg(planes, "the zstd bake stored its distances raw");
 
