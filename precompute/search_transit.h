@@ -53,6 +53,34 @@ void twz_tsearch_free(struct twz_tsearch *ws);
 void twz_tsearch_area(struct twz_tsearch *ws, const uint32_t *range,
 		      uint32_t ranges, int on);
 
+/* Make the nodes of the ranges that lie in the rectangle r the area of
+ * the local searches; twz_tsearch_area(..., 0) on the same ranges takes
+ * them out again. */
+void twz_tsearch_area_rect(struct twz_tsearch *ws, const uint32_t *range,
+			   uint32_t ranges, const struct twz_rect *r);
+
+/*
+ * Costs from s over the nodes of the area until `want` nodes with
+ * flag[v] set are settled (or the area is exhausted). s may lie outside
+ * the area: it takes its legal moves into it, every other node only its
+ * moves inside. Canonical, like the local searches. 0, or -1 out of
+ * memory.
+ */
+int twz_tsearch_area_flags(struct twz_tsearch *ws, uint32_t s,
+			   const uint8_t *flag, uint32_t want);
+
+/* The same in the lexicographic order of twz_tsearch_select (exact
+ * cost, then the tie-break, twz_tsearch_tie): every legal move. */
+int twz_tsearch_area_lex(struct twz_tsearch *ws, uint32_t s,
+			 const uint8_t *flag, uint32_t want);
+
+/* The tie-break sum of node v, settled by the last lexicographic
+ * search. */
+static inline uint64_t twz_tsearch_tie(const struct twz_tsearch *ws, uint32_t v)
+{
+	return ws->st.e[v].tie;
+}
+
 /*
  * First moves and costs from s over the nodes of the area (moves out of
  * it are not taken) and the shortcuts (may be NULL).
