@@ -10,9 +10,10 @@
  * Access nodes (FORMAT.md 5j). Let Q be the inside of the ring of block
  * B's inner box (the squares strictly between its border lines) and O
  * B's outer square. The targets of node n of B are the transit nodes r
- * of T(B) where some lexicographically shortest path inside O (exact
- * cost, then the selection's tie-break) from n to an end of O (a node of
- * O with a move out of it) first leaves Q, at the exact distance d(n, r).
+ * of T(B) where some lexicographically shortest path (exact cost, then
+ * the selection's tie-break) from n to an end of O (a node just outside
+ * O that a move from O reaches), among those whose other nodes lie in
+ * O, first leaves Q, at the exact distance d(n, r).
  * n keeps a set that hits every target r: some kept a with d(n, a) +
  * D(a, r) == d(n, r) (r hits itself).
  *
@@ -36,9 +37,11 @@
  * The cost follows the block's transit nodes, not its cells: one
  * lexicographic search from each transit node a inside Q, stopped once
  * B's nodes are in, gives L(n, a) (kept when its cost is d(n, a), that
- * is, a path inside Q is shortest), and one inside O gives L(a, e) for
- * the ends e; then for each n and e the least L(n, a) + L(a, e) over a
- * (doubles, near ties decided exactly) names the targets. The hitting
+ * is, a path inside Q is shortest), and one expanding O gives L(a, z)
+ * for the ends z; then for each n and z the least L(n, a) + L(a, z) over
+ * a (doubles, near ties decided exactly) names the targets: P's part
+ * from n to its first node outside O is lexicographically shortest among
+ * the paths that expand only O, and it leaves Q at some a. The hitting
  * set is greedy: the transit node that hits most targets not yet hit,
  * ties to one another node of the block keeps already, then to the first
  * of the list; then those the others make redundant go.
@@ -128,9 +131,9 @@ struct twz_access_worker {
 	uint32_t nodes;               /* most nodes in a block */
 	double *qv;                   /* [nodes * list]: L(n, a) in the ring */
 	struct lex *qx;
-	uint32_t *end;                /* [ends]: the outer square's nodes
-					 with a move out of it */
-	double *ov;                   /* [list * ends]: L(a, e) in it */
+	uint32_t *end;                /* [ends]: the nodes just outside the
+					 outer square a move reaches */
+	double *ov;                   /* [list * ends]: L(a, z) */
 	struct lex *ox;
 	double *bv;                   /* [ends]: n's least, as doubles */
 	struct lex *bx;               /* [ends]: exactly */
@@ -308,9 +311,10 @@ static int ring_lengths(struct twz_access_worker *wk,
 	return rc;
 }
 
-/* The ends of block b's outer square O (its nodes with a legal move out
- * of it) and L(a, e) inside O for the transit nodes a; their count, or
- * -1 out of memory. */
+/* The ends of block b's outer square O (the nodes outside O that a move
+ * from O reaches) and L(a, z) for the transit nodes a and ends z, by the
+ * lexicographic search that expands O only; their count, or -1 out of
+ * memory. */
 static int64_t end_lengths(struct twz_access_worker *wk,
 			   const struct twz_transit_db *db, uint32_t b)
 {
@@ -322,26 +326,37 @@ static int64_t end_lengths(struct twz_access_worker *wk,
 	uint32_t ranges = block_ranges(tg, b, tg->outer, wk->range);
 	int rc = 0;
 
-	twz_tsearch_area(ws, wk->range, ranges, 1);
-	for (uint32_t r = 0; r < ranges; r++)
-		for (uint32_t v = wk->range[2 * r]; v < wk->range[2 * r + 1]; v++)
-			ne += (ws->legal[v] & ~ws->area_legal[v]) != 0;
-	if (ends_room(wk, ne, l) != 0) {
-		twz_tsearch_area(ws, wk->range, ranges, 0);
-		return -1;
-	}
-	ne = 0;
-	for (uint32_t r = 0; r < ranges; r++)
-		for (uint32_t v = wk->range[2 * r]; v < wk->range[2 * r + 1]; v++)
-			if (ws->legal[v] & ~ws->area_legal[v]) {
-				wk->end[ne++] = v;
-				wk->flag[v] = 1;
+	for (int pass = 0; pass < 2; pass++) {
+		ne = 0;
+		for (uint32_t r = 0; r < ranges; r++) {
+			for (uint32_t v = wk->range[2 * r]; v < wk->range[2 * r + 1]; v++) {
+				const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+				for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
+					uint32_t z = nb[__builtin_ctz(mask)];
+					if (wk->flag[z] ||
+					    twz_blocks_within(tg, b, tg->node_block[z], tg->outer))
+						continue;
+					wk->flag[z] = 1;
+					if (pass)
+						wk->end[ne] = z;
+					ne++;
+				}
 			}
+		}
+		for (uint32_t r = 0; r < ranges; r++)
+			for (uint32_t v = wk->range[2 * r]; v < wk->range[2 * r + 1]; v++) {
+				const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+				for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1)
+					wk->flag[nb[__builtin_ctz(mask)]] = 0;
+			}
+		if (!pass && ends_room(wk, ne, l) != 0)
+			return -1;
+	}
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t a = db->transit_node[db->block_transit[f + j]];
 		double *ov = wk->ov + (size_t)j * ne;
 		struct lex *ox = wk->ox + (size_t)j * ne;
-		if (twz_tsearch_area_lex(ws, a, wk->flag, ne) != 0) {
+		if (twz_tsearch_lex_around(ws, a, b) != 0) {
 			rc = -1;
 			break;
 		}
@@ -356,17 +371,15 @@ static int64_t end_lengths(struct twz_access_worker *wk,
 					      twz_tsearch_tie(ws, v) };
 		}
 	}
-	for (uint32_t e = 0; e < ne; e++)
-		wk->flag[wk->end[e]] = 0;
-	twz_tsearch_area(ws, wk->range, ranges, 0);
 	return rc ? -1 : (int64_t)ne;
 }
 
 /*
  * Node i's targets (bit j: the j-th transit node of the list): for each
- * end e, every a with L(n, a) + L(a, e) least, that is, where the
- * lexicographically shortest n-e paths inside O first leave the inside
- * of the ring. Doubles find the least; near ties are decided exactly.
+ * end z, every a with L(n, a) + L(a, z) least, that is, where the
+ * lexicographically shortest n-z paths that expand only O first leave
+ * the inside of the ring. Doubles find the least; near ties are decided
+ * exactly.
  */
 static void node_targets(struct twz_access_worker *wk, uint32_t n,
 			 uint32_t ne, uint32_t i, uint64_t *t)

@@ -153,6 +153,7 @@ struct search {
 	const uint8_t *flag;        /* flags */
 	const uint32_t *index;      /* targets */
 	uint32_t min;
+	int around;                 /* bx, by set by the caller */
 };
 
 /* Whether v's block is within tg->outer blocks of block (bx, by). */
@@ -230,8 +231,10 @@ run(struct twz_tsearch *ws, struct search *k, uint32_t s,
 	k->st.legal = legal;
 	k->st.sc = sc;
 	k->tg = tg;
-	k->bx = tg->node_bx[s];
-	k->by = tg->node_by[s];
+	if (!k->around) {
+		k->bx = tg->node_bx[s];
+		k->by = tg->node_by[s];
+	}
 	k->got = 0;
 	/* The ring is longer than any move or shortcut: new entries land
 	 * in later buckets. */
@@ -359,6 +362,17 @@ int twz_tsearch_tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
 		      unsigned m)
 {
 	return tight(ws, v, w, m);
+}
+
+int twz_tsearch_lex_around(struct twz_tsearch *ws, uint32_t u, uint32_t block)
+{
+	const struct twz_graph *tg = ws->tg;
+	struct search k = { .around = 1 };
+
+	k.bx = block % tg->cols;
+	k.by = block / tg->cols;
+	return run(ws, &k, u, ws->legal, NULL, SELECT, settle_select,
+		   visit_select);
 }
 
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)

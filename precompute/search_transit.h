@@ -134,6 +134,11 @@ int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
  */
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u);
 
+/* The lexicographic search of twz_tsearch_select from u, in the outer
+ * square of `block` (u need not lie in that block), without the marks.
+ * 0, or -1 out of memory. */
+int twz_tsearch_lex_around(struct twz_tsearch *ws, uint32_t u, uint32_t block);
+
 /* After twz_tsearch_select: whether the move m from the settled node v to
  * the settled node w lies on a lexicographically shortest path. */
 int twz_tsearch_tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
