@@ -307,26 +307,6 @@ static uint8_t enter_area(struct twz_tsearch *ws, uint32_t s)
 	return keep;
 }
 
-int twz_tsearch_area_flags(struct twz_tsearch *ws, uint32_t s,
-			   const uint8_t *flag, uint32_t want)
-{
-	struct search k = { .want = want, .flag = flag };
-	uint8_t keep;
-	int rc;
-
-	if (want == 0)
-		return reset(ws, 0);  /* nothing settled */
-	keep = enter_area(ws, s);
-	if (ws->tg->connectivity == 8)
-		rc = run(ws, &k, s, ws->area_legal, NULL, COSTS | E8,
-			 settle_flags, visit_flags8);
-	else
-		rc = run(ws, &k, s, ws->area_legal, NULL, COSTS, settle_flags,
-			 visit_flags4);
-	ws->area_legal[s] = keep;
-	return rc;
-}
-
 int twz_tsearch_area_lex(struct twz_tsearch *ws, uint32_t s,
 			 const uint8_t *flag, uint32_t want)
 {

@@ -2,7 +2,7 @@
  * search_transit.h - the searches of the TRANSIT bake, all the step of
  * search.h by node, bounded: each search touches only what it reaches and
  * resets only that, so a search that stops early costs what it settled,
- * not the level's size. All but the lexicographic selection search expand
+ * not the level's size. All but the lexicographic searches expand
  * canonically.
  */
 #ifndef SEARCH_TRANSIT_H
@@ -60,17 +60,12 @@ void twz_tsearch_area_rect(struct twz_tsearch *ws, const uint32_t *range,
 			   uint32_t ranges, const struct twz_rect *r);
 
 /*
- * Costs from s over the nodes of the area until `want` nodes with
- * flag[v] set are settled (or the area is exhausted). s may lie outside
- * the area: it takes its legal moves into it, every other node only its
- * moves inside. Canonical, like the local searches. 0, or -1 out of
- * memory.
+ * The lexicographic search of twz_tsearch_select (exact cost, then the
+ * tie-break, twz_tsearch_tie) from s over the nodes of the area, until
+ * `want` nodes with flag[v] set are settled (or the area is exhausted).
+ * s may lie outside the area: it takes its legal moves into it, every
+ * other node only its moves inside. 0, or -1 out of memory.
  */
-int twz_tsearch_area_flags(struct twz_tsearch *ws, uint32_t s,
-			   const uint8_t *flag, uint32_t want);
-
-/* The same in the lexicographic order of twz_tsearch_select (exact
- * cost, then the tie-break, twz_tsearch_tie): every legal move. */
 int twz_tsearch_area_lex(struct twz_tsearch *ws, uint32_t s,
 			 const uint8_t *flag, uint32_t want);
 
