@@ -7,37 +7,52 @@
  * and else of exact u16 counts, and the transit table as bit-packed rows
  * of residuals against the reference cost.
  *
- * Access nodes (FORMAT.md 5j). Node n of block B keeps the transit
- * nodes of T(B) that some lexicographically shortest path (exact cost,
- * then the selection search's fixed tie-break) from n to a node just
- * outside B's outer square passes first: the selection search from n
- * marks every such path, and a forward pass over its settling order
- * follows them up to their first transit node of B.
+ * Access nodes (FORMAT.md 5j). Let Q be the inside of the ring of block
+ * B's inner box (the squares strictly between its border lines) and O
+ * B's outer square. The targets of node n of B are the transit nodes r
+ * of T(B) where some lexicographically shortest path (exact cost, then
+ * the selection's tie-break) from n to an end of O (a node just outside
+ * O that a move from O reaches), among those whose other nodes lie in
+ * O, first leaves Q, at the exact distance d(n, r).
+ * n keeps a set that hits every target r: some kept a with d(n, a) +
+ * D(a, r) == d(n, r) (r hits itself).
  *
  * Why that suffices. Let P be a lexicographically shortest s-t path, s in
- * A and t in B far apart. Every part of P is again one, and its reverse is
- * one from t (the tie-break of a move does not depend on its direction).
- * By the claim of method_transit_select.c, the part of P from s to its
- * first node outside A's outer square holds a node of T(A); so P's first
- * node of T(A), a, lies in that part and s keeps it. Likewise P's last
- * node of T(B), b, is kept by t. The proof of runtime/twz_transit.c finds
- * some a0 of T(A) no later than some b0 of T(B) on P, so a <= a0 <= b0 <=
- * b, and d(s, a) + D(a, b) + d(b, t) is P's length. One-sided, for b
- * outside the outer square of x's block, P from x to b gives d(x, b) =
- * min over x's access nodes a of d(x, a) + D(a, b).
+ * A and t in B far apart; its reverse is one from t. P's first node z
+ * outside Q(A) is a ring node; the part of P from its last node in A
+ * before z to its first node outside A's outer square is
+ * lexicographically shortest inside that square, so the selection
+ * (method_transit_select.c) marks every ring node on it: z is in T(A),
+ * and a target of s. Some kept a of s lies on a shortest s-z path.
+ * Likewise P's last node z' outside Q(B) is a target of t, hit by a kept
+ * b. A and B are more than outer >= 2 inner blocks apart on an axis, so
+ * a line of squares separates Q(A) from Q(B), which one move cannot
+ * cross: z comes no later than z' on P, and d(s, a) + D(a, b) + d(b, t)
+ * <= d(s, z) + d(z, z') + d(z', t) is P's length. One-sided, for b
+ * outside the outer square of x's block, P from x to b leaves Q(x's
+ * block) at a target z of x: d(x, a) + D(a, b) <= d(x, z) + d(z, b).
+ * (The first node outside O would not do as z: outer squares of blocks
+ * far apart may overlap.)
  *
- * Of those, n then drops a transit node a when another kept one, a', lies
- * on a shortest n-a path: d(n, a') + D(a', a) == d(n, a) exactly. That
- * keeps both equations, since for every b, d(n, a') + D(a', b) <= d(n, a')
- * + D(a', a) + D(a, b) = d(n, a) + D(a, b). Nodes are taken in order of
- * exact cost: a node can only be dropped for a cheaper one, so ties keep
- * both and the result does not depend on how ties are ordered.
+ * The cost follows the block's transit nodes, not its cells: one
+ * lexicographic search from each transit node a inside Q, stopped once
+ * B's nodes are in, gives L(n, a) (kept when its cost is d(n, a), that
+ * is, a path inside Q is shortest), and one expanding O gives L(a, z)
+ * for the ends z; then for each n and z the least L(n, a) + L(a, z) over
+ * a (doubles, near ties decided exactly) names the targets: P's part
+ * from n to its first node outside O is lexicographically shortest among
+ * the paths that expand only O, and it leaves Q at some a. The hitting
+ * set is greedy: the transit node that hits most targets not yet hit,
+ * ties to one another node of the block keeps already, then to the first
+ * of the list; then those the others make redundant go.
  */
 #include "transit.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "method_transit_select.h"
 #include "search_transit.h"
 #include "twz_writer.h"
 
@@ -76,14 +91,64 @@ static int cand_cmp(const void *pa, const void *pb)
 	return a->transit < b->transit ? -1 : a->transit > b->transit;
 }
 
-/* A thread's state: its search and, for the block at hand, each of the
- * block's transit nodes' place in the block list (NONE elsewhere). */
+/* Bitset words for a list of l transit nodes. */
+static inline uint32_t words_for(uint32_t l)
+{
+	return (l + 63) / 64;
+}
+
+static inline uint64_t tdist_key(struct twz_tdist d)
+{
+	return d.straight == UINT32_MAX ? UINT64_MAX
+					: (uint64_t)d.straight << 32 | d.diagonal;
+}
+
+/* A lexicographic length: exact cost, then the tie-break sum. */
+struct lex {
+	uint32_t s, d;
+	uint64_t t;
+};
+
+static inline int lex_less(struct lex a, struct lex b)
+{
+	struct twz_cost ca = { a.s, a.d }, cb = { b.s, b.d };
+
+	if (twz_cost_less(ca, cb))
+		return 1;
+	if (twz_cost_less(cb, ca))
+		return 0;
+	return a.t < b.t;
+}
+
+/* A thread's state: its search, and room for one block's lexicographic
+ * lengths, targets and covers (bitsets over the block's list, `words`
+ * words each). */
 struct twz_access_worker {
 	struct twz_tsearch ws;
-	uint32_t *place;              /* [node_count] */
-	uint32_t *stamp;              /* [max list]: last node that hit j */
-	uint32_t *hit;                /* [max list] */
-	struct twz_access_cand *c;    /* [max list] */
+	uint8_t *flag;                /* [node_count]: the block's nodes, or
+					 the ends of its outer square */
+	uint32_t *range;              /* [2 * rows]: blocks, by row */
+	uint32_t nodes;               /* most nodes in a block */
+	double *qv;                   /* [nodes * list]: L(n, a) in the ring */
+	struct lex *qx;
+	uint32_t *end;                /* [ends]: the nodes just outside the
+					 outer square a move reaches */
+	double *ov;                   /* [list * ends]: L(a, z) */
+	struct lex *ox;
+	double *bv;                   /* [ends]: n's least, as doubles */
+	struct lex *bx;               /* [ends]: exactly */
+	uint64_t *bset;               /* [ends * words]: who reaches it */
+	uint32_t ends_cap;
+	uint64_t *target;             /* [words]: a node's */
+	uint64_t *cover;              /* [list * words] */
+	uint64_t *used;               /* [words]: kept by a node of the block */
+	uint64_t *left;               /* [words]: targets not yet hit */
+	uint64_t *key;                /* [list^2]: D between the list */
+	uint64_t *dkey;               /* [list]: d(n, a) */
+	uint32_t *pick;               /* [list] */
+	uint32_t *tl;                 /* [list]: n's targets */
+	uint32_t words;
+	struct twz_access_cand *c;    /* [list] */
 };
 
 struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit_db *db)
@@ -92,23 +157,34 @@ struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit
 	struct twz_access_worker *wk = calloc(1, sizeof *wk);
 	size_t n = tg->node_count ? tg->node_count : 1;
 	size_t l = db->max_block_transits ? db->max_block_transits : 1;
+	uint32_t blocks = tg->cols * tg->rows, nodes = 1;
 
 	if (!wk)
 		return NULL;
-	wk->place = malloc(n * sizeof *wk->place);
-	wk->stamp = malloc(l * sizeof *wk->stamp);
-	wk->hit = malloc(l * sizeof *wk->hit);
+	for (uint32_t b = 0; b < blocks; b++)
+		if (tg->block_first[b + 1] - tg->block_first[b] > nodes)
+			nodes = tg->block_first[b + 1] - tg->block_first[b];
+	wk->words = words_for((uint32_t)l);
+	wk->nodes = nodes;
+	wk->flag = calloc(n, 1);
+	wk->qv = malloc((size_t)nodes * l * sizeof *wk->qv);
+	wk->qx = malloc((size_t)nodes * l * sizeof *wk->qx);
+	wk->range = malloc(2 * ((size_t)tg->rows + 1) * sizeof *wk->range);
+	wk->target = malloc(wk->words * sizeof *wk->target);
+	wk->cover = malloc(l * wk->words * sizeof *wk->cover);
+	wk->used = malloc(wk->words * sizeof *wk->used);
+	wk->left = malloc(wk->words * sizeof *wk->left);
+	wk->key = malloc(l * l * sizeof *wk->key);
+	wk->dkey = malloc(l * sizeof *wk->dkey);
+	wk->pick = malloc(l * sizeof *wk->pick);
+	wk->tl = malloc(l * sizeof *wk->tl);
 	wk->c = malloc(l * sizeof *wk->c);
-	if (!wk->place || !wk->stamp || !wk->hit || !wk->c ||
-	    twz_tsearch_init(&wk->ws, tg) != 0) {
-		free(wk->place);
-		free(wk->stamp);
-		free(wk->hit);
-		free(wk->c);
-		free(wk);
+	if (!wk->flag || !wk->range || !wk->qv || !wk->qx || !wk->target || !wk->cover ||
+	    !wk->used || !wk->left || !wk->key || !wk->dkey || !wk->pick ||
+	    !wk->tl || !wk->c || twz_tsearch_init(&wk->ws, tg) != 0) {
+		twz_transit_access_worker_free(wk);
 		return NULL;
 	}
-	memset(wk->place, 0xFF, n * sizeof *wk->place);
 	return wk;
 }
 
@@ -116,56 +192,319 @@ void twz_transit_access_worker_free(struct twz_access_worker *wk)
 {
 	if (!wk)
 		return;
-	twz_tsearch_free(&wk->ws);
-	free(wk->place);
-	free(wk->stamp);
-	free(wk->hit);
+	if (wk->ws.tg)
+		twz_tsearch_free(&wk->ws);
+	free(wk->flag);
+	free(wk->range);
+	free(wk->qv);
+	free(wk->qx);
+	free(wk->end);
+	free(wk->ov);
+	free(wk->ox);
+	free(wk->bv);
+	free(wk->bx);
+	free(wk->bset);
+	free(wk->target);
+	free(wk->cover);
+	free(wk->used);
+	free(wk->left);
+	free(wk->key);
+	free(wk->dkey);
+	free(wk->pick);
+	free(wk->tl);
 	free(wk->c);
 	free(wk);
 }
 
-/*
- * The places j of the transit nodes of s's block that some
- * lexicographically shortest path from s to a node outside the outer
- * square passes first, into hit; their count. Forward over the settling
- * order of the selection search from s: bit 2 of a marked node says a
- * marked path from s reaches it without passing a transit node of the
- * block, and stops at the first one.
- */
-static uint32_t first_hits(struct twz_access_worker *wk, uint32_t s,
-			   uint32_t *hit)
+/* The node ranges of the blocks within r of block b, one range a row of
+ * blocks; their count. */
+static uint32_t block_ranges(const struct twz_graph *tg, uint32_t b,
+			     int64_t r, uint32_t *range)
 {
-	struct twz_tsearch *ws = &wk->ws;
-	const struct twz_graph *tg = ws->tg;
-	uint32_t bx = tg->node_bx[s], by = tg->node_by[s];
-	uint32_t k = 0;
+	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b);
+	int64_t x0 = bx - r < 0 ? 0 : bx - r;
+	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
+	uint32_t n = 0;
 
-	ws->mark[s] |= 2;
-	for (uint32_t i = 0; i < ws->st.order_len; i++) {
-		uint32_t v = ws->st.order[i];
-		if (ws->mark[v] != 3)
+	for (int64_t y = by - r; y <= by + r; y++) {
+		if (y < 0 || y >= tg->rows)
 			continue;
-		uint32_t j = wk->place[v];
-		if (j != TWZ_NODE_NONE) {
-			if (wk->stamp[j] != s) {
-				wk->stamp[j] = s;
-				hit[k++] = j;
-			}
-			continue;
+		range[2 * n] = tg->block_first[y * tg->cols + x0];
+		range[2 * n + 1] = tg->block_first[y * tg->cols + x1 + 1];
+		n++;
+	}
+	return n;
+}
+
+/* Room for the ends of an outer square. 0, or -1 out of memory. */
+static int ends_room(struct twz_access_worker *wk, uint32_t ends, uint32_t l)
+{
+	if (ends <= wk->ends_cap)
+		return 0;
+	free(wk->end);
+	free(wk->ov);
+	free(wk->ox);
+	free(wk->bv);
+	free(wk->bx);
+	free(wk->bset);
+	wk->end = malloc((size_t)ends * sizeof *wk->end);
+	wk->ov = malloc((size_t)ends * l * sizeof *wk->ov);
+	wk->ox = malloc((size_t)ends * l * sizeof *wk->ox);
+	wk->bv = malloc((size_t)ends * sizeof *wk->bv);
+	wk->bx = malloc((size_t)ends * sizeof *wk->bx);
+	wk->bset = malloc((size_t)ends * wk->words * sizeof *wk->bset);
+	if (!wk->end || !wk->ov || !wk->ox || !wk->bv || !wk->bx || !wk->bset) {
+		wk->ends_cap = 0;
+		return -1;
+	}
+	wk->ends_cap = ends;
+	return 0;
+}
+
+/* L(n, a) for the nodes n of block b and its transit nodes a, when the
+ * lexicographically shortest n-a path inside the ring (every node but a
+ * inside it) is a shortest path; else HUGE_VAL. */
+static int ring_lengths(struct twz_access_worker *wk,
+			const struct twz_transit_db *db, uint32_t b,
+			const struct twz_tdist *dist)
+{
+	const struct twz_graph *tg = &db->graph;
+	struct twz_tsearch *ws = &wk->ws;
+	uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
+	uint32_t f = db->block_transit_first[b];
+	uint32_t n = db->block_transit_first[b + 1] - f;
+	struct twz_rect ring, outer, in;
+	int rc = 0;
+
+	twz_transit_block_rects(tg, b, &ring, &outer);
+	in = (struct twz_rect){ ring.x0 + 1, ring.y0 + 1, ring.x1 - 1, ring.y1 - 1 };
+	uint32_t ranges = block_ranges(tg, b, tg->inner, wk->range);
+	twz_tsearch_area_rect(ws, wk->range, ranges, &in);
+	for (uint32_t s = first; s < last; s++)
+		wk->flag[s] = 1;
+	for (uint32_t j = 0; j < n && rc == 0; j++) {
+		uint32_t a = db->transit_node[db->block_transit[f + j]];
+		uint32_t want = 0;
+		for (uint32_t i = 0; i < last - first; i++)
+			want += dist[(uint64_t)i * n + j].straight != UINT32_MAX;
+		if (twz_tsearch_area_lex(ws, a, wk->flag, want) != 0) {
+			rc = -1;
+			break;
 		}
-		uint32_t dx = tg->node_bx[v] > bx ? tg->node_bx[v] - bx : bx - tg->node_bx[v];
-		uint32_t dy = tg->node_by[v] > by ? tg->node_by[v] - by : by - tg->node_by[v];
-		if (dx > tg->outer || dy > tg->outer)
-			continue;  /* an end: the search did not expand it */
-		const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-		for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
-			unsigned m = (unsigned)__builtin_ctz(mask);
-			uint32_t w = nb[m];
-			if (twz_tsearch_settled(ws, w) && (ws->mark[w] & 1) &&
-			    twz_tsearch_tight(ws, v, w, m))
-				ws->mark[w] |= 2;
+		for (uint32_t i = 0; i < last - first; i++) {
+			struct twz_tdist d = dist[(uint64_t)i * n + j];
+			uint32_t v = first + i;
+			wk->qv[(size_t)i * n + j] = HUGE_VAL;
+			if (d.straight == UINT32_MAX || !twz_tsearch_settled(ws, v))
+				continue;
+			struct twz_cost c = twz_tsearch_cost(ws, v);
+			if (c.straight != d.straight || c.diagonal != d.diagonal)
+				continue;
+			wk->qv[(size_t)i * n + j] = twz_cost_value(c);
+			wk->qx[(size_t)i * n + j] = (struct lex){
+				c.straight, c.diagonal, twz_tsearch_tie(ws, v) };
 		}
 	}
+	for (uint32_t s = first; s < last; s++)
+		wk->flag[s] = 0;
+	twz_tsearch_area(ws, wk->range, ranges, 0);
+	return rc;
+}
+
+/* The ends of block b's outer square O (the nodes outside O that a move
+ * from O reaches) and L(a, z) for the transit nodes a and ends z, by the
+ * lexicographic search that expands O only; their count, or -1 out of
+ * memory. */
+static int64_t end_lengths(struct twz_access_worker *wk,
+			   const struct twz_transit_db *db, uint32_t b)
+{
+	const struct twz_graph *tg = &db->graph;
+	struct twz_tsearch *ws = &wk->ws;
+	uint32_t f = db->block_transit_first[b];
+	uint32_t n = db->block_transit_first[b + 1] - f, ne = 0;
+	uint32_t l = db->max_block_transits;
+	uint32_t ranges = block_ranges(tg, b, tg->outer, wk->range);
+	int rc = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		ne = 0;
+		for (uint32_t r = 0; r < ranges; r++) {
+			for (uint32_t v = wk->range[2 * r]; v < wk->range[2 * r + 1]; v++) {
+				const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+				for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1) {
+					uint32_t z = nb[__builtin_ctz(mask)];
+					if (wk->flag[z] ||
+					    twz_blocks_within(tg, b, tg->node_block[z], tg->outer))
+						continue;
+					wk->flag[z] = 1;
+					if (pass)
+						wk->end[ne] = z;
+					ne++;
+				}
+			}
+		}
+		for (uint32_t r = 0; r < ranges; r++)
+			for (uint32_t v = wk->range[2 * r]; v < wk->range[2 * r + 1]; v++) {
+				const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+				for (unsigned mask = ws->legal[v]; mask; mask &= mask - 1)
+					wk->flag[nb[__builtin_ctz(mask)]] = 0;
+			}
+		if (!pass && ends_room(wk, ne, l) != 0)
+			return -1;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t a = db->transit_node[db->block_transit[f + j]];
+		double *ov = wk->ov + (size_t)j * ne;
+		struct lex *ox = wk->ox + (size_t)j * ne;
+		if (twz_tsearch_lex_around(ws, a, b) != 0) {
+			rc = -1;
+			break;
+		}
+		for (uint32_t e = 0; e < ne; e++) {
+			uint32_t v = wk->end[e];
+			ov[e] = HUGE_VAL;
+			if (!twz_tsearch_settled(ws, v))
+				continue;
+			struct twz_cost c = twz_tsearch_cost(ws, v);
+			ov[e] = twz_cost_value(c);
+			ox[e] = (struct lex){ c.straight, c.diagonal,
+					      twz_tsearch_tie(ws, v) };
+		}
+	}
+	return rc ? -1 : (int64_t)ne;
+}
+
+/*
+ * Node i's targets (bit j: the j-th transit node of the list): for each
+ * end z, every a with L(n, a) + L(a, z) least, that is, where the
+ * lexicographically shortest n-z paths that expand only O first leave
+ * the inside of the ring. Doubles find the least; near ties are decided
+ * exactly.
+ */
+static void node_targets(struct twz_access_worker *wk, uint32_t n,
+			 uint32_t ne, uint32_t i, uint64_t *t)
+{
+	const double *qv = wk->qv + (size_t)i * n;
+	const struct lex *qx = wk->qx + (size_t)i * n;
+	uint32_t w = wk->words;
+	double *bv = wk->bv;
+
+	for (uint32_t e = 0; e < ne; e++) {
+		bv[e] = HUGE_VAL;
+		wk->bx[e].s = UINT32_MAX;
+	}
+	memset(t, 0, w * sizeof *t);
+	memset(wk->bset, 0, (size_t)ne * w * sizeof *wk->bset);
+	for (uint32_t j = 0; j < n; j++) {
+		if (qv[j] == HUGE_VAL)
+			continue;
+		const double q = qv[j], *ov = wk->ov + (size_t)j * ne;
+		for (uint32_t e = 0; e < ne; e++) {
+			double x = q + ov[e];
+			bv[e] = x < bv[e] ? x : bv[e];
+		}
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		if (qv[j] == HUGE_VAL)
+			continue;
+		const double q = qv[j], *ov = wk->ov + (size_t)j * ne;
+		const struct lex *ox = wk->ox + (size_t)j * ne;
+		for (uint32_t e = 0; e < ne; e++) {
+			if (!(q + ov[e] <= bv[e] + 1e-6) || ov[e] == HUGE_VAL)
+				continue;
+			struct lex x = { qx[j].s + ox[e].s, qx[j].d + ox[e].d,
+					 qx[j].t + ox[e].t };
+			uint64_t *bs = wk->bset + (size_t)e * w;
+			if (wk->bx[e].s == UINT32_MAX || lex_less(x, wk->bx[e])) {
+				wk->bx[e] = x;
+				memset(bs, 0, w * sizeof *bs);
+			} else if (lex_less(wk->bx[e], x)) {
+				continue;
+			}
+			bs[j / 64] |= 1ull << (j % 64);
+		}
+	}
+	for (uint32_t e = 0; e < ne; e++)
+		for (uint32_t x = 0; x < w; x++)
+			t[x] |= wk->bset[(size_t)e * w + x];
+}
+
+/*
+ * Node s's access nodes (places into wk->pick), given its targets t and
+ * distances d: a small set that hits every target, where a hits r when
+ * d(s, a) + D(a, r) == d(s, r) exactly. Greedy: the transit node that
+ * hits most targets not yet hit, on ties one another node of the block
+ * keeps already, then the first in the list; then, last picked first,
+ * each one the others make redundant goes. Returns the count.
+ */
+static uint32_t hit_targets(struct twz_access_worker *wk, uint32_t n,
+			    const struct twz_tdist *d, const uint64_t *t)
+{
+	uint32_t w = wk->words, nt = 0, kept = 0;
+	uint64_t *left = wk->left;
+	int any = 0;
+
+	for (uint32_t j = 0; j < n; j++) {
+		wk->dkey[j] = tdist_key(d[j]);
+		if (t[j / 64] >> (j % 64) & 1)
+			wk->tl[nt++] = j;
+	}
+	for (uint32_t x = 0; x < w; x++) {
+		left[x] = t[x];
+		any |= t[x] != 0;
+	}
+	if (!any)
+		return 0;
+	for (uint32_t a = 0; a < n; a++) {
+		uint64_t *cv = wk->cover + (size_t)a * w;
+		const uint64_t *row = wk->key + (size_t)a * n;
+		uint64_t da = wk->dkey[a];
+		memset(cv, 0, w * sizeof *cv);
+		if (da == UINT64_MAX)
+			continue;
+		for (uint32_t y = 0; y < nt; y++) {
+			uint32_t r = wk->tl[y];
+			if (row[r] != UINT64_MAX && da + row[r] == wk->dkey[r])
+				cv[r / 64] |= 1ull << (r % 64);
+		}
+	}
+	for (;;) {
+		uint32_t best = UINT32_MAX, bc = 0, bu = 0;
+		for (uint32_t a = 0; a < n; a++) {
+			const uint64_t *cv = wk->cover + (size_t)a * w;
+			uint32_t cnt = 0;
+			for (uint32_t x = 0; x < w; x++)
+				cnt += (uint32_t)__builtin_popcountll(cv[x] & left[x]);
+			uint32_t u = wk->used[a / 64] >> (a % 64) & 1;
+			if (cnt > bc || (cnt && cnt == bc && u > bu)) {
+				best = a;
+				bc = cnt;
+				bu = u;
+			}
+		}
+		if (best == UINT32_MAX)
+			break;  /* every target hit (each hits itself) */
+		wk->pick[kept++] = best;
+		for (uint32_t x = 0; x < w; x++)
+			left[x] &= ~wk->cover[(size_t)best * w + x];
+	}
+	/* Drop the redundant, last picked first. */
+	for (uint32_t p = kept; p-- > 0;) {
+		int needed = 0;
+		for (uint32_t x = 0; x < w && !needed; x++) {
+			uint64_t others = 0;
+			for (uint32_t q = 0; q < kept; q++)
+				if (q != p && wk->pick[q] != UINT32_MAX)
+					others |= wk->cover[(size_t)wk->pick[q] * w + x];
+			needed = (wk->cover[(size_t)wk->pick[p] * w + x] & t[x] & ~others) != 0;
+		}
+		if (!needed)
+			wk->pick[p] = UINT32_MAX;
+	}
+	uint32_t k = 0;
+	for (uint32_t p = 0; p < kept; p++)
+		if (wk->pick[p] != UINT32_MAX)
+			wk->pick[k++] = wk->pick[p];
 	return k;
 }
 
@@ -178,47 +517,39 @@ int twz_transit_access_block(struct twz_access_worker *wk,
 	const struct twz_graph *tg = &db->graph;
 	uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
 	uint32_t f = db->block_transit_first[b];
-	uint32_t n = db->block_transit_first[b + 1] - f;
+	uint32_t n = db->block_transit_first[b + 1] - f, w = wk->words;
 	struct twz_access_cand *c = wk->c;
 	uint64_t at = 0;
-	int rc = 0;
 
-	for (uint32_t j = 0; j < n; j++) {
-		wk->place[db->transit_node[db->block_transit[f + j]]] = j;
-		wk->stamp[j] = TWZ_NODE_NONE;
+	if (n == 0 || first == last) {
+		for (uint32_t s = first; s < last; s++)
+			len[s - first] = 0;
+		return 0;
 	}
+	if (ring_lengths(wk, db, b, dist) != 0)
+		return -1;
+	int64_t ne = end_lengths(wk, db, b);
+	if (ne < 0)
+		return -1;
+	for (uint64_t i = 0; i < (uint64_t)n * n; i++)
+		wk->key[i] = tdist_key(sub[i]);
+	memset(wk->used, 0, w * sizeof *wk->used);
 	for (uint32_t s = first; s < last; s++) {
 		const struct twz_tdist *d = dist + (uint64_t)(s - first) * n;
-		uint32_t k = 0, hits;
-		if (twz_tsearch_select(&wk->ws, s) != 0) {
-			rc = -1;
-			break;
-		}
-		hits = first_hits(wk, s, wk->hit);
-		for (uint32_t x = 0; x < hits; x++) {
-			uint32_t j = wk->hit[x];
-			if (d[j].straight != UINT32_MAX)
-				c[k++] = (struct twz_access_cand){
-					j, db->block_transit[f + j], d[j] };
+		uint64_t *t = wk->target;
+		node_targets(wk, n, (uint32_t)ne, s - first, t);
+		uint32_t k = hit_targets(wk, n, d, t);
+		for (uint32_t x = 0; x < k; x++) {
+			uint32_t j = wk->pick[x];
+			c[x] = (struct twz_access_cand){ j, db->block_transit[f + j], d[j] };
+			wk->used[j / 64] |= 1ull << (j % 64);
 		}
 		qsort(c, k, sizeof *c, cand_cmp);
-		uint64_t mine = at;
-		for (uint32_t x = 0; x < k; x++) {
-			int drop = 0;
-			for (uint64_t y = mine; y < at && !drop; y++) {
-				struct twz_tdist via = sub[(size_t)out[y].j * n + c[x].j];
-				drop = via.straight != UINT32_MAX &&
-				       out[y].d.straight + via.straight == c[x].d.straight &&
-				       out[y].d.diagonal + via.diagonal == c[x].d.diagonal;
-			}
-			if (!drop)
-				out[at++] = c[x];
-		}
-		len[s - first] = (uint32_t)(at - mine);
+		memcpy(out + at, c, k * sizeof *c);
+		at += k;
+		len[s - first] = k;
 	}
-	for (uint32_t j = 0; j < n; j++)
-		wk->place[db->transit_node[db->block_transit[f + j]]] = TWZ_NODE_NONE;
-	return rc;
+	return 0;
 }
 
 struct access_ctx {

@@ -89,6 +89,31 @@ void twz_tsearch_area(struct twz_tsearch *ws, const uint32_t *range,
 	}
 }
 
+void twz_tsearch_area_rect(struct twz_tsearch *ws, const uint32_t *range,
+			   uint32_t ranges, const struct twz_rect *r)
+{
+	const struct twz_graph *tg = ws->tg;
+	uint8_t *state = ws->st.state;
+
+	for (uint32_t i = 0; i < ranges; i++)
+		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++)
+			if (tg->node_x[v] >= r->x0 && tg->node_x[v] <= r->x1 &&
+			    tg->node_y[v] >= r->y0 && tg->node_y[v] <= r->y1)
+				state[v] |= AREA;
+	for (uint32_t i = 0; i < ranges; i++) {
+		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++) {
+			if (!(state[v] & AREA))
+				continue;
+			const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+			unsigned mask = 0;
+			for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+				if (nb[m] != TWZ_NODE_NONE && (state[nb[m]] & AREA))
+					mask |= 1u << m;
+			ws->area_legal[v] = (uint8_t)mask;
+		}
+	}
+}
+
 /* Empty buckets, at least enough for moves spanning `span` half units;
  * the previous search's nodes back to untouched. */
 static int reset(struct twz_tsearch *ws, uint64_t span)
@@ -128,6 +153,7 @@ struct search {
 	const uint8_t *flag;        /* flags */
 	const uint32_t *index;      /* targets */
 	uint32_t min;
+	int around;                 /* bx, by set by the caller */
 };
 
 /* Whether v's block is within tg->outer blocks of block (bx, by). */
@@ -186,6 +212,7 @@ VISIT(visit_flags4, COSTS, settle_flags)
 VISIT(visit_targets8, COSTS | E8, settle_targets)
 VISIT(visit_targets4, COSTS, settle_targets)
 VISIT(visit_select, SELECT, settle_select)
+VISIT(visit_lex_flags, SELECT, settle_flags)
 
 /* Search from s with the step flags f, the moves legal, the shortcuts
  * sc, the hook settle and the loop's visit fn (of the same flags and
@@ -204,8 +231,10 @@ run(struct twz_tsearch *ws, struct search *k, uint32_t s,
 	k->st.legal = legal;
 	k->st.sc = sc;
 	k->tg = tg;
-	k->bx = tg->node_bx[s];
-	k->by = tg->node_by[s];
+	if (!k->around) {
+		k->bx = tg->node_bx[s];
+		k->by = tg->node_by[s];
+	}
 	k->got = 0;
 	/* The ring is longer than any move or shortcut: new entries land
 	 * in later buckets. */
@@ -260,6 +289,40 @@ int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
 		   visit_targets4);
 }
 
+/* Give a source outside the area its legal moves into it (area_legal
+ * of a node outside is not used otherwise); the old mask. */
+static uint8_t enter_area(struct twz_tsearch *ws, uint32_t s)
+{
+	uint8_t keep = ws->area_legal[s];
+
+	if (!(ws->st.state[s] & AREA)) {
+		/* A source outside: its legal moves that enter the area. */
+		const uint32_t *nb = ws->tg->neighbour + (size_t)s * TWZ_MOVE_COUNT;
+		unsigned mask = 0;
+		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+			if ((ws->legal[s] >> m & 1) && (ws->st.state[nb[m]] & AREA))
+				mask |= 1u << m;
+		ws->area_legal[s] = (uint8_t)mask;
+	}
+	return keep;
+}
+
+int twz_tsearch_area_lex(struct twz_tsearch *ws, uint32_t s,
+			 const uint8_t *flag, uint32_t want)
+{
+	struct search k = { .want = want, .flag = flag };
+	uint8_t keep;
+	int rc;
+
+	if (want == 0)
+		return reset(ws, 0);  /* nothing settled */
+	keep = enter_area(ws, s);
+	rc = run(ws, &k, s, ws->area_legal, NULL, SELECT, settle_flags,
+		 visit_lex_flags);
+	ws->area_legal[s] = keep;
+	return rc;
+}
+
 /* Whether the move m from v to w is tight on a lexicographically
  * shortest path: w's cost and tie-break are v's plus the move's. */
 static int tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
@@ -279,6 +342,17 @@ int twz_tsearch_tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
 		      unsigned m)
 {
 	return tight(ws, v, w, m);
+}
+
+int twz_tsearch_lex_around(struct twz_tsearch *ws, uint32_t u, uint32_t block)
+{
+	const struct twz_graph *tg = ws->tg;
+	struct search k = { .around = 1 };
+
+	k.bx = block % tg->cols;
+	k.by = block / tg->cols;
+	return run(ws, &k, u, ws->legal, NULL, SELECT, settle_select,
+		   visit_select);
 }
 
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)

@@ -2,7 +2,7 @@
  * search_transit.h - the searches of the TRANSIT bake, all the step of
  * search.h by node, bounded: each search touches only what it reaches and
  * resets only that, so a search that stops early costs what it settled,
- * not the level's size. All but the lexicographic selection search expand
+ * not the level's size. All but the lexicographic searches expand
  * canonically.
  */
 #ifndef SEARCH_TRANSIT_H
@@ -52,6 +52,29 @@ void twz_tsearch_free(struct twz_tsearch *ws);
  * canonical expansion in search.h). */
 void twz_tsearch_area(struct twz_tsearch *ws, const uint32_t *range,
 		      uint32_t ranges, int on);
+
+/* Make the nodes of the ranges that lie in the rectangle r the area of
+ * the local searches; twz_tsearch_area(..., 0) on the same ranges takes
+ * them out again. */
+void twz_tsearch_area_rect(struct twz_tsearch *ws, const uint32_t *range,
+			   uint32_t ranges, const struct twz_rect *r);
+
+/*
+ * The lexicographic search of twz_tsearch_select (exact cost, then the
+ * tie-break, twz_tsearch_tie) from s over the nodes of the area, until
+ * `want` nodes with flag[v] set are settled (or the area is exhausted).
+ * s may lie outside the area: it takes its legal moves into it, every
+ * other node only its moves inside. 0, or -1 out of memory.
+ */
+int twz_tsearch_area_lex(struct twz_tsearch *ws, uint32_t s,
+			 const uint8_t *flag, uint32_t want);
+
+/* The tie-break sum of node v, settled by the last lexicographic
+ * search. */
+static inline uint64_t twz_tsearch_tie(const struct twz_tsearch *ws, uint32_t v)
+{
+	return ws->st.e[v].tie;
+}
 
 /*
  * First moves and costs from s over the nodes of the area (moves out of
@@ -105,6 +128,11 @@ int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
  * -1 out of memory.
  */
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u);
+
+/* The lexicographic search of twz_tsearch_select from u, in the outer
+ * square of `block` (u need not lie in that block), without the marks.
+ * 0, or -1 out of memory. */
+int twz_tsearch_lex_around(struct twz_tsearch *ws, uint32_t u, uint32_t block);
 
 /* After twz_tsearch_select: whether the move m from the settled node v to
  * the settled node w lies on a lexicographically shortest path. */
