@@ -10,7 +10,7 @@
  * pieces of PIECE entries (a node has at most max_list, checked at open).
  *
  * The pair scan stops early: entries are taken in order of a lower
- * bound through them (scan says which), and d(s, a) +
+ * bound through them (twz__access_best_pair says which), and d(s, a) +
  * ref(a, b) + d(b, t) bounds each pair from below (the reference cost
  * never exceeds a distance), so a pair whose bound loses to the best so
  * far is not read from the table.
@@ -230,25 +230,6 @@ static inline double limit(const struct best *bt)
 }
 
 /*
- * The table when its rows are worth asking for ahead (NULL when not): in
- * memory, and larger than the caches near a core, where a far query's
- * scattered reads miss (AR0011SR: some 150 entries a query). A table that
- * fits them (arena, ost003d) answers faster without the extra pass, and
- * one read on use copies its bytes through the chunk cache anyway.
- */
-#define ASK_AHEAD_BYTES ((uint64_t)4 << 20)
-
-static inline const uint8_t *ask_ahead(const twz_db *db)
-{
-	const struct twz_transit_view *tv = &db->transit;
-
-	if (tv->table_lazy ||
-	    db->content.size[TWZ_SECTION_ACCESS_TABLE] < ASK_AHEAD_BYTES)
-		return NULL;
-	return tv->access_table;
-}
-
-/*
  * The pairs of pa's entries and pb's, both in order of bound; the least
  * cost, of equal ones the first met. A pair through a costs at least
  * a's bound, d(s, a) + ref(a, t), plus the least excess d(b, t) -
@@ -261,27 +242,11 @@ static inline const uint8_t *ask_ahead(const twz_db *db)
 static void scan(const twz_db *db, const struct piece *pa,
 		 const struct piece *pb, struct best *bt)
 {
-	const uint8_t *table = ask_ahead(db);
-
 	for (uint32_t k = 0; k < pa->n; k++) {
 		const struct aentry *a = &pa->e[pa->order[k]];
 		if (a->bound + pb->least_excess > limit(bt))
 			break;
 		double excess = a->excess > 1e-7 ? a->excess - 1e-7 : 0;
-		/* The row's entries asked for at once, before any is read:
-		 * their misses overlap instead of waiting on each other's
-		 * compares. Written here, not in a function of its own: one
-		 * that only asks would be taken for one without effect and
-		 * dropped. */
-		for (uint32_t j = 0; table && j < pb->n; j++) {
-			const struct aentry *b = &pb->e[pb->order[j]];
-			if (b->bound + excess > limit(bt))
-				break;
-			const struct aentry *lo = a->i < b->i ? a : b;
-			uint32_t gap = a->i < b->i ? b->i - a->i : a->i - b->i;
-			TWZ_PREFETCH(table + ((lo->row_bit +
-					       (uint64_t)(gap ? gap - 1 : 0) * lo->w) >> 3));
-		}
 		for (uint32_t j = 0; j < pb->n; j++) {
 			const struct aentry *b = &pb->e[pb->order[j]];
 			struct dist c;

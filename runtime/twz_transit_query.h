@@ -11,13 +11,6 @@
 
 #define SQRT2 1.41421356237309504880
 
-/* A hint that p is read soon: misses asked for together overlap. */
-#if defined(__GNUC__) || defined(__clang__)
-#define TWZ_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define TWZ_PREFETCH(p) ((void)(p))
-#endif
-
 /* An exact cost (straight, diagonal); far when unreachable. */
 struct dist {
 	uint64_t s, d;
