@@ -20,6 +20,8 @@
 #include "twz_transit_query.h"
 #include "twz_transit_lazy.h"
 
+#include <math.h>
+
 #define PIECE 64
 
 /* An access node of the query's node, with its row of the table. */
@@ -28,12 +30,23 @@ struct aentry {
 	uint32_t x, y;             /* its cell */
 	struct dist d;             /* from the query's node */
 	double value;              /* d as a double */
+	double excess;             /* value less the reference cost from
+				      the query's node (at least 0) */
 	double bound;              /* value + reference cost to the other
 				      end: no pair through it costs less */
 	uint64_t row_bit;          /* row i: j in (i, row_end) */
-	uint32_t row_end;
-	unsigned ws, wd;
+	uint64_t mask_s;           /* of a straight field */
+	unsigned ws, w;            /* bits: straight field, whole entry */
 	int64_t bs, bd;
+};
+
+/* A piece of one node's list, bounded against the other end, and its
+ * entries in order of bound. */
+struct piece {
+	struct aentry e[PIECE];
+	uint8_t order[PIECE];
+	uint32_t n;
+	double least_excess;       /* of its entries, a little less */
 };
 
 static void load_record(const struct twz_transit_view *tv, uint32_t i,
@@ -44,12 +57,17 @@ static void load_record(const struct twz_transit_view *tv, uint32_t i,
 	e->i = i;
 	e->x = twz_le16(r + TWZ_AN_X);
 	e->y = twz_le16(r + TWZ_AN_Y);
-	e->row_end = twz_le32(r + TWZ_AN_ROW_END);
 	e->ws = r[TWZ_AN_WIDTH_S];
-	e->wd = r[TWZ_AN_WIDTH_D];
+	e->w = e->ws + r[TWZ_AN_WIDTH_D];
+	e->mask_s = (UINT64_C(1) << e->ws) - 1;
 	e->row_bit = twz_le64(r + TWZ_AN_ROW_BIT);
 	e->bs = (int32_t)twz_le32(r + TWZ_AN_BASE_S);
 	e->bd = (int32_t)twz_le32(r + TWZ_AN_BASE_D);
+}
+
+static inline uint32_t absdiff(uint32_t a, uint32_t b)
+{
+	return a > b ? a - b : b - a;
 }
 
 /* Entries [from, from + count) of node n's (cell nx, ny) access list
@@ -88,16 +106,19 @@ static uint32_t load_entries(const twz_db *db, twz_node n, uint32_t nx,
 				    4 * (size_t)twz_le32(tv->access_block_first + 4 * (size_t)b);
 		for (; k < take; k++) {
 			uint32_t w = twz_le32(list + 4 * (size_t)k);
+			/* The fields: d less the reference cost, so they
+			 * give the excess too. */
+			int32_t os = (int32_t)TWZ_AP_STRAIGHT(w) - TWZ_AP_BIAS;
+			int32_t od = (int32_t)TWZ_AP_DIAGONAL(w) - TWZ_AP_BIAS;
 			uint32_t rs, rd;
 			load_record(tv, twz_le32(bl + 4 * TWZ_AP_PLACE(w)), &e[k]);
 			twz_transit_reference(db->c.connectivity,
-					      e[k].x > nx ? e[k].x - nx : nx - e[k].x,
-					      e[k].y > ny ? e[k].y - ny : ny - e[k].y,
-					      &rs, &rd);
-			e[k].d = (struct dist){
-				(uint64_t)rs + TWZ_AP_STRAIGHT(w) - TWZ_AP_BIAS,
-				(uint64_t)rd + TWZ_AP_DIAGONAL(w) - TWZ_AP_BIAS, 0 };
+					      absdiff(e[k].x, nx),
+					      absdiff(e[k].y, ny), &rs, &rd);
+			e[k].d = (struct dist){ (uint64_t)((int64_t)rs + os),
+						(uint64_t)((int64_t)rd + od), 0 };
 			e[k].value = dist_value(e[k].d);
+			e[k].excess = (double)os + (double)od * SQRT2;
 		}
 		return k;
 	}
@@ -107,6 +128,9 @@ static uint32_t load_entries(const twz_db *db, twz_node n, uint32_t nx,
 		e[k].d = (struct dist){ twz_le16(a + TWZ_AE_STRAIGHT),
 					twz_le16(a + TWZ_AE_DIAGONAL), 0 };
 		e[k].value = dist_value(e[k].d);
+		e[k].excess = e[k].value -
+			      reference_value(db->c.connectivity, e[k].x, e[k].y,
+					      nx, ny);
 	}
 	return k;
 }
@@ -118,71 +142,6 @@ static inline uint32_t access_len(const struct twz_transit_view *tv,
 	       twz_le32(tv->access_first + 4 * (size_t)n);
 }
 
-/* D(a, b) from the row of the smaller index. Both lie in one region
- * (checked at open), so the row holds the other. */
-static inline struct dist table_dist(const twz_db *db, const struct aentry *a,
-				     const struct aentry *b, int *bad)
-{
-	if (a->i == b->i)
-		return (struct dist){ 0, 0, 0 };
-	const struct aentry *lo = a->i < b->i ? a : b;
-	const struct aentry *hi = a->i < b->i ? b : a;
-	unsigned w = lo->ws + lo->wd;
-	uint64_t f = twz__access_table_bits(db, lo->row_bit +
-						(uint64_t)(hi->i - lo->i - 1) * w,
-					    w, bad);
-	uint32_t rs, rd;
-
-	twz_transit_reference(db->c.connectivity,
-			      a->x > b->x ? a->x - b->x : b->x - a->x,
-			      a->y > b->y ? a->y - b->y : b->y - a->y, &rs, &rd);
-	int64_t s = rs + lo->bs + (int64_t)(f & ((UINT64_C(1) << lo->ws) - 1));
-	int64_t d = rd + lo->bd + (int64_t)(f >> lo->ws);
-	/* Validated at open, or (a table read on use) here: both sums lie
-	 * in [0, 2^26). */
-	if (db->transit.table_lazy &&
-	    (s < 0 || s >= TWZ_MAX_NODES || d < 0 || d >= TWZ_MAX_NODES)) {
-		*bad = 1;
-		return (struct dist){ 0, 0, 1 };
-	}
-	return (struct dist){ (uint64_t)s, (uint64_t)d, 0 };
-}
-
-static inline void pair(const twz_db *db, const struct aentry *a,
-			const struct aentry *b, struct best *bt)
-{
-	if (bt->found &&
-	    a->value + b->value +
-			    reference_value(db->c.connectivity, a->x, a->y, b->x, b->y) >
-		    bt->value + 1e-6)
-		return;
-	struct dist ab = table_dist(db, a, b, &bt->damaged);
-	if (ab.far)
-		return;
-	struct dist c = { a->d.s + ab.s + b->d.s, a->d.d + ab.d + b->d.d, 0 };
-	consider(bt, c, a->i, b->i);
-}
-
-/* Each entry's bound against the cell (x, y) at the other end, then
- * the entries in order of bound (insertion sort: a few dozen). */
-static void order_by_bound(const twz_db *db, struct aentry *e, uint32_t n,
-			   uint32_t x, uint32_t y)
-{
-	for (uint32_t k = 0; k < n; k++)
-		e[k].bound = e[k].value +
-			     reference_value(db->c.connectivity, e[k].x, e[k].y, x, y);
-	for (uint32_t k = 1; k < n; k++) {
-		struct aentry v = e[k];
-		uint32_t j = k;
-		while (j > 0 && e[j - 1].bound > v.bound) {
-			e[j] = e[j - 1];
-			j--;
-		}
-		e[j] = v;
-	}
-}
-
-
 static inline void node_xy(const twz_db *db, twz_node n, uint32_t *x,
 			   uint32_t *y)
 {
@@ -193,39 +152,132 @@ static inline void node_xy(const twz_db *db, twz_node n, uint32_t *x,
 }
 
 /*
- * A pair through a costs at least a's bound, d(s, a) + ref(a, t), and
- * one through b at least d(s, b)'s lower bound ref(s, b) plus d(b, t)
- * (ref obeys the triangle inequality and never exceeds a distance): with
- * both lists in order of bound, the scan stops at the first a, and a row
- * at the first b, whose bound loses to the best pair so far.
+ * Entries [from, from + PIECE) of n's list, each bounded against the
+ * cell (ox, oy) at the other end, and their order by bound, ties in list
+ * order (a stable sort). The order is counted, not searched for: each
+ * entry's place is the number of entries before it, without a branch
+ * that depends on the bounds (a few dozen of them: those branches, not
+ * the compares, were the cost).
  */
+static void load_piece(const twz_db *db, twz_node n, uint32_t nx,
+		       uint32_t ny, uint32_t from, uint32_t ox, uint32_t oy,
+		       struct piece *p, int *bad)
+{
+	double bound[PIECE];
+	double least = INFINITY;
+
+	p->n = load_entries(db, n, nx, ny, from, PIECE, p->e, bad);
+	for (uint32_t k = 0; k < p->n; k++) {
+		struct aentry *e = &p->e[k];
+		e->bound = e->value + reference_value(db->c.connectivity,
+						      e->x, e->y, ox, oy);
+		bound[k] = e->bound;
+		least = e->excess < least ? e->excess : least;
+	}
+	/* A filter: on the safe side of the doubles' rounding. */
+	p->least_excess = least > 1e-7 && least < INFINITY ? least - 1e-7 : 0;
+	for (uint32_t k = 0; k < p->n; k++) {
+		uint32_t r = 0;
+		for (uint32_t j = 0; j < p->n; j++)
+			r += (bound[j] < bound[k]) | ((bound[j] == bound[k]) & (j < k));
+		p->order[r] = (uint8_t)k;
+	}
+}
+
+/*
+ * d(s, a) + D(a, b) + d(b, t) into *c, unless the pair's bound d(s, a)
+ * + ref(a, b) + d(b, t) exceeds lim: 0 then, or when its part of the
+ * table is damaged. D(a, b) comes from the row of the smaller index:
+ * both lie in one region (checked at open), so that row holds the other.
+ */
+static inline int pair_cost(const twz_db *db, const struct aentry *a,
+			    const struct aentry *b, double lim,
+			    struct dist *c, int *bad)
+{
+	uint32_t rs, rd;
+
+	twz_transit_reference(db->c.connectivity, absdiff(a->x, b->x),
+			      absdiff(a->y, b->y), &rs, &rd);
+	if (a->value + b->value + (double)rs + (double)rd * SQRT2 > lim)
+		return 0;
+	c->s = a->d.s + b->d.s;
+	c->d = a->d.d + b->d.d;
+	c->far = 0;
+	if (a->i == b->i)
+		return 1;
+	const struct aentry *lo = a->i < b->i ? a : b;
+	const struct aentry *hi = a->i < b->i ? b : a;
+	uint64_t f = twz__access_table_bits(db, lo->row_bit +
+						(uint64_t)(hi->i - lo->i - 1) * lo->w,
+					    lo->w, bad);
+	int64_t s = rs + lo->bs + (int64_t)(f & lo->mask_s);
+	int64_t d = rd + lo->bd + (int64_t)(f >> lo->ws);
+	/* Validated at open, or (a table read on use) here: both sums lie
+	 * in [0, 2^26). */
+	if (db->transit.table_lazy &&
+	    (s < 0 || s >= TWZ_MAX_NODES || d < 0 || d >= TWZ_MAX_NODES)) {
+		*bad = 1;
+		return 0;
+	}
+	c->s += (uint64_t)s;
+	c->d += (uint64_t)d;
+	return 1;
+}
+
+static inline double limit(const struct best *bt)
+{
+	return bt->found ? bt->value + 1e-6 : INFINITY;
+}
+
+/*
+ * The pairs of pa's entries and pb's, both in order of bound; the least
+ * cost, of equal ones the first met. A pair through a costs at least
+ * a's bound, d(s, a) + ref(a, t), plus the least excess d(b, t) -
+ * ref(b, t) of pb (ref(a, b) >= ref(a, t) - ref(b, t)), so the scan
+ * stops at the first a whose sum loses to the best so far; one through
+ * b at least b's bound, ref(s, b) + d(b, t), plus a's excess d(s, a) -
+ * ref(s, a) (ref(a, b) >= ref(s, b) - ref(s, a)), so a's row stops at
+ * the first b whose sum loses.
+ */
+static void scan(const twz_db *db, const struct piece *pa,
+		 const struct piece *pb, struct best *bt)
+{
+	for (uint32_t k = 0; k < pa->n; k++) {
+		const struct aentry *a = &pa->e[pa->order[k]];
+		if (a->bound + pb->least_excess > limit(bt))
+			break;
+		double excess = a->excess > 1e-7 ? a->excess - 1e-7 : 0;
+		for (uint32_t j = 0; j < pb->n; j++) {
+			const struct aentry *b = &pb->e[pb->order[j]];
+			struct dist c;
+			if (b->bound + excess > limit(bt))
+				break;
+			if (pair_cost(db, a, b, limit(bt), &c, &bt->damaged))
+				consider(bt, c, a->i, b->i);
+		}
+	}
+}
+
 struct best twz__access_best_pair(const twz_db *db, twz_node s, twz_node t)
 {
 	const struct twz_transit_view *tv = &db->transit;
-	struct aentry ea[PIECE], eb[PIECE];
+	struct piece pa, pb;
 	struct best bt = { .found = 0 };
 	uint32_t ls = access_len(tv, s), lt = access_len(tv, t);
 	uint32_t sx, sy, tx, ty;
 
 	node_xy(db, s, &sx, &sy);
 	node_xy(db, t, &tx, &ty);
+	/* s's list in one piece (the rule) is decoded once. */
+	if (ls <= PIECE)
+		load_piece(db, s, sx, sy, 0, tx, ty, &pa, &bt.damaged);
 	for (uint32_t j0 = 0; j0 < lt; j0 += PIECE) {
-		uint32_t nb = load_entries(db, t, tx, ty, j0, PIECE, eb,
-					   &bt.damaged);
-		order_by_bound(db, eb, nb, sx, sy);
+		load_piece(db, t, tx, ty, j0, sx, sy, &pb, &bt.damaged);
 		for (uint32_t i0 = 0; i0 < ls; i0 += PIECE) {
-			uint32_t na = load_entries(db, s, sx, sy, i0, PIECE, ea,
-						   &bt.damaged);
-			order_by_bound(db, ea, na, tx, ty);
-			for (uint32_t k = 0; k < na; k++) {
-				if (bt.found && ea[k].bound > bt.value + 1e-6)
-					break;
-				for (uint32_t j = 0; j < nb; j++) {
-					if (bt.found && eb[j].bound > bt.value + 1e-6)
-						break;
-					pair(db, &ea[k], &eb[j], &bt);
-				}
-			}
+			if (ls > PIECE)
+				load_piece(db, s, sx, sy, i0, tx, ty, &pa,
+					   &bt.damaged);
+			scan(db, &pa, &pb, &bt);
 		}
 	}
 	if (bt.damaged)
@@ -236,7 +288,8 @@ struct best twz__access_best_pair(const twz_db *db, twz_node s, twz_node t)
 struct best twz__access_best_toward(const twz_db *db, twz_node x, uint32_t b)
 {
 	const struct twz_transit_view *tv = &db->transit;
-	struct aentry ea[PIECE], eb;
+	struct piece pa;
+	struct aentry eb;
 	struct best bt = { .found = 0 };
 	uint32_t lx = access_len(tv, x), xx, xy;
 
@@ -245,13 +298,14 @@ struct best twz__access_best_toward(const twz_db *db, twz_node x, uint32_t b)
 	eb.value = 0;
 	node_xy(db, x, &xx, &xy);
 	for (uint32_t i0 = 0; i0 < lx; i0 += PIECE) {
-		uint32_t na = load_entries(db, x, xx, xy, i0, PIECE, ea,
-					   &bt.damaged);
-		order_by_bound(db, ea, na, eb.x, eb.y);
-		for (uint32_t k = 0; k < na; k++) {
-			if (bt.found && ea[k].bound > bt.value + 1e-6)
+		load_piece(db, x, xx, xy, i0, eb.x, eb.y, &pa, &bt.damaged);
+		for (uint32_t k = 0; k < pa.n; k++) {
+			const struct aentry *a = &pa.e[pa.order[k]];
+			struct dist c;
+			if (a->bound > limit(&bt))
 				break;
-			pair(db, &ea[k], &eb, &bt);
+			if (pair_cost(db, a, &eb, limit(&bt), &c, &bt.damaged))
+				consider(&bt, c, a->i, b);
 		}
 	}
 	if (bt.damaged)

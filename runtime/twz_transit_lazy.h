@@ -15,18 +15,39 @@
 
 #include <string.h>
 
+/* The run of a row of count runs that covers key: the last whose start
+ * is at most key, as twz_region_of finds it. The steps depend on count
+ * only, and the compiler makes each a conditional move: every move of a
+ * walk looks a row up, and a search that branches on the runs
+ * mispredicts about every other step. */
+static inline uint32_t twz__row_run(const uint8_t *row, uint32_t count,
+				    uint32_t key)
+{
+	uint32_t k = 0;
+
+	while (count > 1) {
+		uint32_t half = count / 2;
+		k = twz_le32(row + 4 * (size_t)(k + half)) <= key ? k + half : k;
+		count -= half;
+	}
+	return k;
+}
+
 /* The symbol of local row x for target t; TWZ_SYMBOL_NONE when x's
  * chunk is damaged. */
 static inline unsigned twz__transit_row_symbol(const twz_db *db, uint32_t x,
 					       uint32_t t)
 {
 	const struct twz_transit_view *tv = &db->transit;
-
-	if (!tv->runs_lazy)
-		return twz__plain_row_symbol(tv->row_offsets, tv->runs, x, t);
 	uint32_t lo = twz_le32(tv->row_offsets + 4 * (size_t)x);
 	uint32_t hi = twz_le32(tv->row_offsets + 4 * ((size_t)x + 1));
 	uint32_t key = (t << TWZ_RUN_SYMBOL_BITS) | TWZ_RUN_SYMBOL_MASK;
+
+	if (!tv->runs_lazy) {
+		const uint8_t *row = tv->runs + 4 * (size_t)lo;
+		return twz_le32(row + 4 * (size_t)twz__row_run(row, hi - lo, key)) &
+		       TWZ_RUN_SYMBOL_MASK;
+	}
 	struct twz_chunk_pin pin;
 	const uint8_t *end;
 	/* A row lies whole in one chunk (checked as it is inflated). */
@@ -34,7 +55,7 @@ static inline unsigned twz__transit_row_symbol(const twz_db *db, uint32_t x,
 					    &end, &pin);
 	if (!row)
 		return TWZ_SYMBOL_NONE;
-	uint32_t k = twz_region_of(row, hi - lo, key);
+	uint32_t k = twz__row_run(row, hi - lo, key);
 	unsigned sym = twz_le32(row + 4 * (size_t)k) & TWZ_RUN_SYMBOL_MASK;
 	twz__chunk_unpin(&pin);
 	return sym;
