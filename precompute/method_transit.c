@@ -205,27 +205,6 @@ static int index_transits(struct twz_transit_db *db, struct stages *sc,
 /* ---- stage 2: local rows and distances to the block's transit nodes -- */
 
 
-/* The node ranges of block b's outer square, one a row of blocks, as
- * [range[2i], range[2i+1]) in node order (range: 2 * tg->rows entries).
- * Returns their count. */
-static uint32_t outer_ranges(const struct twz_graph *tg, uint32_t b,
-			     uint32_t *range)
-{
-	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b), r = tg->outer;
-	int64_t x0 = bx - r < 0 ? 0 : bx - r;
-	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
-	uint32_t n = 0;
-
-	for (int64_t y = by - r; y <= by + r; y++) {
-		if (y < 0 || y >= tg->rows)
-			continue;
-		range[2 * n] = tg->block_first[y * tg->cols + x0];
-		range[2 * n + 1] = tg->block_first[y * tg->cols + x1 + 1];
-		n++;
-	}
-	return n;
-}
-
 /*
  * The local row of s: over the targets in node order, the local ones
  * (same region, within the outer square: settled by the local search)
@@ -433,7 +412,7 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		if (first == last)
 			continue;
 		rc = -1;
-		uint32_t ranges = outer_ranges(tg, b, wk->range);
+		uint32_t ranges = twz_block_ranges(tg, b, tg->outer, wk->range);
 		twz_tsearch_area(ws, wk->range, ranges, 1);
 		if (outer_border(tg, b, wk->range, ranges, &border, &nborder) != 0 ||
 		    block_shortcuts(wk, db, b, border, nborder, &sl,

@@ -216,26 +216,6 @@ void twz_transit_access_worker_free(struct twz_access_worker *wk)
 	free(wk);
 }
 
-/* The node ranges of the blocks within r of block b, one range a row of
- * blocks; their count. */
-static uint32_t block_ranges(const struct twz_graph *tg, uint32_t b,
-			     int64_t r, uint32_t *range)
-{
-	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b);
-	int64_t x0 = bx - r < 0 ? 0 : bx - r;
-	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
-	uint32_t n = 0;
-
-	for (int64_t y = by - r; y <= by + r; y++) {
-		if (y < 0 || y >= tg->rows)
-			continue;
-		range[2 * n] = tg->block_first[y * tg->cols + x0];
-		range[2 * n + 1] = tg->block_first[y * tg->cols + x1 + 1];
-		n++;
-	}
-	return n;
-}
-
 /* Room for the ends of an outer square. 0, or -1 out of memory. */
 static int ends_room(struct twz_access_worker *wk, uint32_t ends, uint32_t l)
 {
@@ -278,7 +258,7 @@ static int ring_lengths(struct twz_access_worker *wk,
 
 	twz_transit_block_rects(tg, b, &ring, &outer);
 	in = (struct twz_rect){ ring.x0 + 1, ring.y0 + 1, ring.x1 - 1, ring.y1 - 1 };
-	uint32_t ranges = block_ranges(tg, b, tg->inner, wk->range);
+	uint32_t ranges = twz_block_ranges(tg, b, tg->inner, wk->range);
 	twz_tsearch_area_rect(ws, wk->range, ranges, &in);
 	for (uint32_t s = first; s < last; s++)
 		wk->flag[s] = 1;
@@ -323,7 +303,7 @@ static int64_t end_lengths(struct twz_access_worker *wk,
 	uint32_t f = db->block_transit_first[b];
 	uint32_t n = db->block_transit_first[b + 1] - f, ne = 0;
 	uint32_t l = db->max_block_transits;
-	uint32_t ranges = block_ranges(tg, b, tg->outer, wk->range);
+	uint32_t ranges = twz_block_ranges(tg, b, tg->outer, wk->range);
 	int rc = 0;
 
 	for (int pass = 0; pass < 2; pass++) {

@@ -89,6 +89,28 @@ static inline int twz_blocks_within(const struct twz_graph *tg,
 	return dx <= r && dy <= r;
 }
 
+/* The node ranges of the blocks within r of block b, one range a row of
+ * blocks, as [range[2i], range[2i+1]) in node order (blocks are laid
+ * out row after row, so a row's blocks are one range); their count, at
+ * most tg->rows. */
+static inline uint32_t twz_block_ranges(const struct twz_graph *tg,
+					uint32_t b, int64_t r, uint32_t *range)
+{
+	int64_t bx = twz_block_x(tg, b), by = twz_block_y(tg, b);
+	int64_t x0 = bx - r < 0 ? 0 : bx - r;
+	int64_t x1 = bx + r >= tg->cols ? tg->cols - 1 : bx + r;
+	uint32_t n = 0;
+
+	for (int64_t y = by - r; y <= by + r; y++) {
+		if (y < 0 || y >= tg->rows)
+			continue;
+		range[2 * n] = tg->block_first[y * tg->cols + x0];
+		range[2 * n + 1] = tg->block_first[y * tg->cols + x1 + 1];
+		n++;
+	}
+	return n;
+}
+
 /* An exact distance; TWZ_TRANSIT_FAR in both halves when unreachable. */
 struct twz_tdist {
 	uint32_t straight;

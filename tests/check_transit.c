@@ -105,18 +105,6 @@ static int move_between(const struct twz_grid *g, unsigned conn, size_t a,
  * (every flow_every-th target) of every pair of the level, against
  * Dijkstra from every cell.
  */
-/* Dijkstra from every cell: [cells][cells], malloc'd. */
-static struct twz_cost *oracle(const struct twz_grid *g, unsigned conn)
-{
-	size_t cells = (size_t)g->width * g->height;
-	struct twz_cost *dist = malloc(cells * cells * sizeof *dist);
-
-	ck_assert_ptr_nonnull(dist);
-	for (size_t c = 0; c < cells; c++)
-		twz_test_dijkstra(g, conn, (uint32_t)(c % g->width),
-				  (uint32_t)(c / g->width), dist + c * cells);
-	return dist;
-}
 
 static void check_level(const char *name, const struct twz_grid *g,
 			unsigned conn, const struct twz_cost *dist,
@@ -379,7 +367,7 @@ START_TEST(test_transit_hand_levels)
 
 	twz_test_grid_from_text(&g, hand_levels[_i].text);
 	for (unsigned conn = 4; conn <= 8; conn += 4) {
-		struct twz_cost *dist = oracle(&g, conn);
+		struct twz_cost *dist = twz_test_dijkstra_all(&g, conn);
 		for (size_t p = 0; p < sizeof hand_params / sizeof hand_params[0]; p++) {
 			struct tally tl = check_params(hand_levels[_i].name, &g, conn,
 						       dist, hand_params[p][0],
@@ -409,7 +397,7 @@ START_TEST(test_transit_default_grid_small_level)
 	struct tally tl;
 
 	twz_test_grid_from_text(&g, wall);
-	struct twz_cost *dist = oracle(&g, 8);
+	struct twz_cost *dist = twz_test_dijkstra_all(&g, 8);
 	tl = check_params("wall, default grid", &g, 8, dist, 0, 0, 0, 1);
 	free(dist);
 	ck_assert_uint_gt(tl.local, 0);
@@ -436,7 +424,7 @@ START_TEST(test_transit_generated_levels)
 		twz_test_generate(&g, kind, configs[k][0], configs[k][1], configs[k][4]);
 		snprintf(name, sizeof name, "%s %ux%u", twz_test_kind_name(kind),
 			 configs[k][0], configs[k][1]);
-		struct twz_cost *dist = oracle(&g, conn);
+		struct twz_cost *dist = twz_test_dijkstra_all(&g, conn);
 		struct tally tl = check_params(name, &g, conn, dist, configs[k][2], 1,
 					       configs[k][3], 3);
 		free(dist);
@@ -712,7 +700,7 @@ START_TEST(test_transit_golden)
 	free(bk.buf);
 	bk.buf = want;
 	bk.len = want_len;
-	struct twz_cost *dist = oracle(&g, 8);
+	struct twz_cost *dist = twz_test_dijkstra_all(&g, 8);
 	check_level("golden", &g, 8, dist, &bk, 1, 1, &tl);
 	ck_assert_uint_gt(tl.global, 0);
 	free(dist);
@@ -751,7 +739,7 @@ START_TEST(test_transit_access_golden)
 	free(bk.buf);
 	bk.buf = want;
 	bk.len = want_len;
-	struct twz_cost *dist = oracle(&g, 8);
+	struct twz_cost *dist = twz_test_dijkstra_all(&g, 8);
 	check_level("golden 1.4", &g, 8, dist, &bk, 1, 1, &tl);
 	ck_assert_uint_gt(tl.global, 0);
 	free(dist);
@@ -817,7 +805,7 @@ START_TEST(test_transit_packed_golden)
 	ck_assert_ptr_nonnull(section(want, want_len, TWZ_SECTION_ACCESS_PACKED, &size));
 	ck_assert(!has_section(want, want_len, TWZ_SECTION_ACCESS));
 	ck_assert_ptr_nonnull(section(bk.buf, bk.len, TWZ_SECTION_ACCESS_PACKED, &size));
-	struct twz_cost *dist = oracle(&g, 8);
+	struct twz_cost *dist = twz_test_dijkstra_all(&g, 8);
 	check_level("fresh 1.4 packed", &g, 8, dist, &bk, 1, 1, &tl);
 	ck_assert_uint_gt(tl.global, 0);
 	free(bk.buf);
@@ -1004,7 +992,7 @@ START_TEST(test_transit_access_agent_sizes)
 			}
 		const twz_db *v;
 		ck_assert_int_eq(twz_view_agent(db, size, &v), TWZ_OK);
-		struct twz_cost *dist = oracle(&gs, 8);
+		struct twz_cost *dist = twz_test_dijkstra_all(&gs, 8);
 		for (size_t sc = 0; sc < cells; sc += 3) {
 			twz_node s = twz_node_at(v, sc % g.width, sc / g.width);
 			ck_assert_uint_eq(s != TWZ_NONE, gs.walkable[sc] != 0);

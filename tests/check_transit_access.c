@@ -215,17 +215,6 @@ static void check_answers(const char *name, const struct twz_grid *g,
 	free(path);
 }
 
-static struct twz_cost *oracle(const struct twz_grid *g, unsigned conn)
-{
-	size_t cells = (size_t)g->width * g->height;
-	struct twz_cost *dist = malloc(cells * cells * sizeof *dist);
-
-	ck_assert_ptr_nonnull(dist);
-	for (size_t c = 0; c < cells; c++)
-		twz_test_dijkstra(g, conn, (uint32_t)(c % g->width),
-				  (uint32_t)(c / g->width), dist + c * cells);
-	return dist;
-}
 
 /* Bake g with access nodes (packed where they fit, or wide), check the
  * equation and every answer; the file's entry form back in *packed. */
@@ -255,7 +244,7 @@ static void check_one(const char *name, const struct twz_grid *g,
 		      "%s", err.msg);
 	*packed = (twz_le64(buf + TWZ_H_REQUIRED) & TWZ_FEATURE_TRANSIT_ACCESS) &&
 		  twz_transit_access_fits(&db) && !wide;
-	struct twz_cost *dist = oracle(g, conn);
+	struct twz_cost *dist = twz_test_dijkstra_all(g, conn);
 	check_equation(full, g, &db, dist, ct);
 	check_answers(full, g, conn, buf, len, dist);
 	free(dist);

@@ -80,17 +80,6 @@ static twz_db *open_form(const uint8_t *buf, size_t len, enum form f)
 	return db;
 }
 
-static struct twz_cost *oracle(const struct twz_grid *g, unsigned conn)
-{
-	size_t cells = (size_t)g->width * g->height;
-	struct twz_cost *dist = malloc(cells * cells * sizeof *dist);
-
-	ck_assert_ptr_nonnull(dist);
-	for (size_t c = 0; c < cells; c++)
-		twz_test_dijkstra(g, conn, (uint32_t)(c % g->width),
-				  (uint32_t)(c / g->width), dist + c * cells);
-	return dist;
-}
 
 /* The move from (ax, ay) to (bx, by), or -1 when none is legal. */
 static int move_of(const struct twz_grid *g, unsigned conn, uint32_t ax,
@@ -201,7 +190,7 @@ static size_t check_level(const char *name, const struct twz_grid *g,
 	/* Small chunks: the access sections of a small level are small. */
 	buf[PACKED_CHUNKED] = bake(g, conn, 0, 96, NULL, &len[PACKED_CHUNKED]);
 	buf[WIDE_CHUNKED] = bake(g, conn, 1, 96, NULL, &len[WIDE_CHUNKED]);
-	struct twz_cost *dist = oracle(g, conn);
+	struct twz_cost *dist = twz_test_dijkstra_all(g, conn);
 	size_t n = (size_t)tdb.graph.node_count * tdb.graph.node_count;
 	for (int f = 0; f < FORMS; f++) {
 		ck_assert_ptr_nonnull(buf[f]);

@@ -621,6 +621,19 @@ uint64_t twz_test_path_hash(const twz_node *p, size_t n)
 	return h;
 }
 
+struct twz_cost *twz_test_dijkstra_all(const struct twz_grid *g,
+				       unsigned connectivity)
+{
+	size_t cells = (size_t)g->width * g->height;
+	struct twz_cost *dist = malloc(cells * cells * sizeof *dist);
+
+	ck_assert_ptr_nonnull(dist);
+	for (size_t c = 0; c < cells; c++)
+		twz_test_dijkstra(g, connectivity, (uint32_t)(c % g->width),
+				  (uint32_t)(c / g->width), dist + c * cells);
+	return dist;
+}
+
 void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 		       uint32_t sx, uint32_t sy, struct twz_cost *dist)
 {

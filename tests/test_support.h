@@ -73,6 +73,11 @@ uint8_t *twz_test_bake_layout(const struct twz_grid *g, unsigned connectivity,
 void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 		       uint32_t sx, uint32_t sy, struct twz_cost *dist);
 
+/* twz_test_dijkstra from every cell: [cells][cells] costs, malloc'd
+ * (the caller frees them). */
+struct twz_cost *twz_test_dijkstra_all(const struct twz_grid *g,
+				       unsigned connectivity);
+
 /* The cost twz_test_dijkstra gives a cell it cannot reach, whether two
  * costs are the same, and c plus the cost of move m (0..3 straight, 4..7
  * diagonal). Inline: the oracles call them in their innermost loops. */
