@@ -542,7 +542,8 @@ static int access_pack(struct stream *s)
 			bl = nb;
 			list_cap = nc;
 		}
-		memcpy(bl + listed, list, (size_t)u * sizeof *list);
+		if (u)  /* bl is still NULL while every list so far is empty */
+			memcpy(bl + listed, list, (size_t)u * sizeof *list);
 		listed += u;
 		for (uint32_t x = 0; x < k; x++) {
 			uint8_t w[4];
