@@ -156,7 +156,7 @@ struct worker {
 	uint64_t *dist;      /* [n] */
 	uint64_t *mask;      /* [n]: optimal first arcs among the first 63 */
 	uint32_t *minarc;    /* [n]: lowest optimal first arc */
-	struct twz_heap_item *heap;
+	struct twz_dist_item *heap;
 };
 
 /* A row being gathered: runs of (first target, arc). */
@@ -192,9 +192,11 @@ static void search(const struct ordered *o, struct worker *w, uint32_t s)
 		w->minarc[v] = NONE_ARC;
 	}
 	w->dist[s] = 0;
-	twz_heap_push(w->heap, &n, (struct twz_heap_item){ 0, s });
+	struct twz_dist_item it = { 0, s };
+	twz_heap_push(w->heap, &n, &it, sizeof it, twz_dist_before, NULL, NULL);
 	while (n) {
-		struct twz_heap_item it = twz_heap_pop(w->heap, &n);
+		twz_heap_pop(w->heap, &n, &it, sizeof it, twz_dist_before, NULL,
+			     NULL);
 		uint32_t u = it.v;
 		if (it.d != w->dist[u])
 			continue;
@@ -215,7 +217,9 @@ static void search(const struct ordered *o, struct worker *w, uint32_t s)
 				w->dist[x] = nd;
 				w->mask[x] = m;
 				w->minarc[x] = k;
-				twz_heap_push(w->heap, &n, (struct twz_heap_item){ nd, x });
+				struct twz_dist_item next = { nd, x };
+				twz_heap_push(w->heap, &n, &next, sizeof next,
+					      twz_dist_before, NULL, NULL);
 			} else if (nd == w->dist[x]) {
 				w->mask[x] |= m;
 				if (k < w->minarc[x])

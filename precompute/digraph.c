@@ -100,7 +100,7 @@ int twz_digraph_dijkstra(const struct twz_digraph *g, uint32_t s,
 			 uint64_t *dist)
 {
 	/* Each arc pushes at most once, plus the source. */
-	struct twz_heap_item *h = malloc(((size_t)g->arc_count + 1) * sizeof *h);
+	struct twz_dist_item *h = malloc(((size_t)g->arc_count + 1) * sizeof *h);
 	size_t n = 0;
 
 	if (!h)
@@ -108,17 +108,20 @@ int twz_digraph_dijkstra(const struct twz_digraph *g, uint32_t s,
 	for (uint32_t v = 0; v < g->node_count; v++)
 		dist[v] = UINT64_MAX;
 	dist[s] = 0;
-	twz_heap_push(h, &n, (struct twz_heap_item){ 0, s });
+	struct twz_dist_item it = { 0, s };
+	twz_heap_push(h, &n, &it, sizeof it, twz_dist_before, NULL, NULL);
 	while (n) {
-		struct twz_heap_item it = twz_heap_pop(h, &n);
+		twz_heap_pop(h, &n, &it, sizeof it, twz_dist_before, NULL, NULL);
 		if (it.d != dist[it.v])
 			continue;
 		for (uint32_t a = g->arc_first[it.v]; a < g->arc_first[it.v + 1]; a++) {
 			uint64_t nd = it.d + g->arc_weight[a];
 			uint32_t w = g->arc_head[a];
 			if (nd < dist[w]) {
+				struct twz_dist_item next = { nd, w };
 				dist[w] = nd;
-				twz_heap_push(h, &n, (struct twz_heap_item){ nd, w });
+				twz_heap_push(h, &n, &next, sizeof next,
+					      twz_dist_before, NULL, NULL);
 			}
 		}
 	}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "twz_error.h"
+#include "twz_heap.h"
 
 struct twz_digraph {
 	uint32_t node_count;
@@ -54,47 +55,19 @@ void twz_digraph_free(struct twz_digraph *g);
 int twz_digraph_dijkstra(const struct twz_digraph *g, uint32_t s,
 			 uint64_t *dist);
 
-/* A binary min-heap of nodes by u64 distance for the Dijkstras over a
- * digraph (the bake's and the checks'), lazy: stale entries are skipped
- * by the caller. */
-struct twz_heap_item {
+/* A node and its u64 distance, as the Dijkstras over a digraph (the
+ * bake's and the checks') keep them in the heap of twz_heap.h: lazy,
+ * stale items are skipped by the caller. */
+struct twz_dist_item {
 	uint64_t d;
 	uint32_t v;
 };
 
-static inline void twz_heap_push(struct twz_heap_item *h, size_t *n, struct twz_heap_item it)
+static inline int twz_dist_before(const void *ctx, const void *a, const void *b)
 {
-	size_t i = (*n)++;
-
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (h[p].d <= it.d)
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = it;
-}
-
-static inline struct twz_heap_item twz_heap_pop(struct twz_heap_item *h, size_t *n)
-{
-	struct twz_heap_item top = h[0], last = h[--*n];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1].d < h[c].d)
-			c++;
-		if (h[c].d >= last.d)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = last;
-	return top;
+	(void)ctx;
+	return ((const struct twz_dist_item *)a)->d <
+	       ((const struct twz_dist_item *)b)->d;
 }
 
 #endif /* DIGRAPH_H */

@@ -14,6 +14,7 @@
 
 #include "first_moves.h"
 #include "rows.h"
+#include "twz_heap.h"
 #include "twz_writer.h"
 
 /* Junctions per unit of work: a worker keeps the distances of its
@@ -264,39 +265,10 @@ static inline int item_less(const struct heap_item *a, const struct heap_item *b
 	return a->j < b->j;
 }
 
-static void heap_push(struct worker *w, size_t *len, struct heap_item it)
+static int item_before(const void *ctx, const void *a, const void *b)
 {
-	size_t i = (*len)++;
-
-	while (i) {
-		size_t p = (i - 1) / 2;
-		if (!item_less(&it, &w->heap[p]))
-			break;
-		w->heap[i] = w->heap[p];
-		i = p;
-	}
-	w->heap[i] = it;
-}
-
-static struct heap_item heap_pop(struct worker *w, size_t *len)
-{
-	struct heap_item top = w->heap[0], last = w->heap[--(*len)];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *len)
-			break;
-		if (c + 1 < *len && item_less(&w->heap[c + 1], &w->heap[c]))
-			c++;
-		if (!item_less(&w->heap[c], &last))
-			break;
-		w->heap[i] = w->heap[c];
-		i = c;
-	}
-	if (*len)
-		w->heap[i] = last;
-	return top;
+	(void)ctx;
+	return item_less(a, b);
 }
 
 static inline int cost_eq(struct twz_cost a, struct twz_cost b)
@@ -324,9 +296,10 @@ static void search(struct worker *w, const struct jgraph *jg, uint32_t src,
 			moves[j] = 0;
 	}
 	dist[src] = (struct twz_cost){ 0, 0 };
-	heap_push(w, &len, (struct heap_item){ 0.0, dist[src], src });
+	struct heap_item it = { 0.0, dist[src], src };
+	twz_heap_push(w->heap, &len, &it, sizeof it, item_before, NULL, NULL);
 	while (len) {
-		struct heap_item it = heap_pop(w, &len);
+		twz_heap_pop(w->heap, &len, &it, sizeof it, item_before, NULL, NULL);
 		uint32_t u = it.j;
 		if (w->done[u] || !cost_eq(it.cost, dist[u]))
 			continue;
@@ -348,8 +321,9 @@ static void search(struct worker *w, const struct jgraph *jg, uint32_t src,
 				dist[h] = nd;
 				if (moves)
 					moves[h] = set;
-				heap_push(w, &len, (struct heap_item){
-					twz_cost_value(nd), nd, h });
+				struct heap_item next = { twz_cost_value(nd), nd, h };
+				twz_heap_push(w->heap, &len, &next, sizeof next,
+					      item_before, NULL, NULL);
 			} else if (moves && cost_eq(nd, dist[h])) {
 				moves[h] |= set;
 			}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "twz_format.h"
+#include "twz_heap.h"
 
 #define SQRT2 1.41421356237309504880
 
@@ -90,39 +91,24 @@ static inline int entry_before(const struct twz_astar_entry *x,
 	return (x->f < y->f) | ((x->f == y->f) & (x->h < y->h));
 }
 
-/* The heap is 1-based: children of i are 2i and 2i+1. */
-static inline void heap_push(struct twz_astar_entry *h, uint64_t *len,
+static int entry_first(const void *ctx, const void *x, const void *y)
+{
+	(void)ctx;
+	return entry_before(x, y);
+}
+
+static inline void heap_push(struct twz_astar_entry *h, size_t *len,
 			     struct twz_astar_entry e)
 {
-	uint64_t i = ++*len;
-
-	while (i > 1 && entry_before(&e, &h[i / 2])) {
-		h[i] = h[i / 2];
-		i /= 2;
-	}
-	h[i] = e;
+	twz_heap_push(h, len, &e, sizeof e, entry_first, NULL, NULL);
 }
 
 static inline struct twz_astar_entry heap_pop(struct twz_astar_entry *h,
-					      uint64_t *len)
+					      size_t *len)
 {
-	struct twz_astar_entry top = h[1];
-	struct twz_astar_entry last = h[(*len)--];
-	uint64_t n = *len, i = 1;
+	struct twz_astar_entry top;
 
-	for (;;) {
-		uint64_t c = 2 * i;
-		if (c > n)
-			break;
-		if (c + 1 <= n)
-			c += entry_before(&h[c + 1], &h[c]);
-		if (!entry_before(&h[c], &last))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (n)
-		h[i] = last;
+	twz_heap_pop(h, len, &top, sizeof top, entry_first, NULL, NULL);
 	return top;
 }
 
@@ -155,7 +141,7 @@ int twz_astar_search(struct twz_astar *a, uint32_t s, uint32_t t,
 		1, 1, 1, 1, SQRT2, SQRT2, SQRT2, SQRT2
 	};
 	struct twz_astar_entry *heap = a->heap;
-	uint64_t len = 0;
+	size_t len = 0;
 
 	/* Stamps of older searches mean "unseen"; start again from zero
 	 * before the generation would wrap. */

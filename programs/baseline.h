@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "twigz.h"
+#include "twz_heap.h"
 
 enum twz_baseline_kind {
 	TWZ_BASELINE_DIJKSTRA,
@@ -86,7 +87,7 @@ struct twz_baseline {
 	uint32_t *cell_node;          /* [(w+2)*(h+2)]: node, NONE on the border */
 	uint8_t *open;                /* [(w+2)*(h+2)]: walkable, 0 border */
 	struct twz_baseline_node *state;   /* [node_count] */
-	struct twz_baseline_entry *heap;   /* 1-based */
+	struct twz_baseline_entry *heap;
 	uint64_t heap_cap;
 	uint32_t *queue;              /* [node_count+1]: BFS queue, DFS stack */
 	uint32_t generation;
@@ -154,54 +155,32 @@ int twz_baseline_evasion(struct twz_baseline *b, twz_node s, twz_node t,
 			 twz_node *path, size_t cap,
 			 struct twz_baseline_result *r);
 
-/* The heap the best-first searches share: 1-based (children of i are 2i
- * and 2i+1), lazy deletion; lower f first, on equal f the smaller h.
- * Inline, as the searches spend most of their time here. */
-static inline int twz_baseline_before(const struct twz_baseline_entry *x,
-				      const struct twz_baseline_entry *y)
+/* The best-first searches' order in the heap of twz_heap.h (lazy
+ * deletion): lower f first, on equal f the smaller h. Bitwise, not
+ * short-circuit: these outcomes are unpredictable. Inline, as the
+ * searches spend most of their time here. */
+static inline int twz_baseline_before(const void *ctx, const void *a,
+				      const void *b)
 {
+	const struct twz_baseline_entry *x = a, *y = b;
+
+	(void)ctx;
 	return (x->f < y->f) | ((x->f == y->f) & (x->h < y->h));
 }
 
 static inline void twz_baseline_push(struct twz_baseline_entry *h,
-				     uint64_t *len, struct twz_baseline_entry e)
+				     size_t *len, struct twz_baseline_entry e)
 {
-	uint64_t i = ++*len;
-
-	while (i > 1 && twz_baseline_before(&e, &h[i / 2])) {
-		h[i] = h[i / 2];
-		i /= 2;
-	}
-	h[i] = e;
+	twz_heap_push(h, len, &e, sizeof e, twz_baseline_before, NULL, NULL);
 }
 
 static inline struct twz_baseline_entry
-twz_baseline_pop(struct twz_baseline_entry *h, uint64_t *len)
+twz_baseline_pop(struct twz_baseline_entry *h, size_t *len)
 {
-	struct twz_baseline_entry top = h[1];
-	struct twz_baseline_entry last = h[(*len)--];
-	uint64_t n = *len, i = 1;
+	struct twz_baseline_entry top;
 
-	for (;;) {
-		uint64_t c = 2 * i;
-		if (c > n)
-			break;
-		if (c + 1 <= n)
-			c += twz_baseline_before(&h[c + 1], &h[c]);
-		if (!twz_baseline_before(&h[c], &last))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (n)
-		h[i] = last;
+	twz_heap_pop(h, len, &top, sizeof top, twz_baseline_before, NULL, NULL);
 	return top;
 }
-
-/* Fill r (and path, when set) from a sequence of len adjacent nodes:
- * source first, or target first when backwards is set. */
-void twz_baseline_emit(const struct twz_baseline *b, const uint32_t *seq,
-		       size_t len, int backwards, twz_node *path, size_t cap,
-		       struct twz_baseline_result *r);
 
 #endif

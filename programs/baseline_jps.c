@@ -130,7 +130,7 @@ int twz_baseline_jps(struct twz_baseline *b, twz_node s, twz_node t,
 	struct twz_baseline_entry *heap = b->heap;
 	const uint32_t gen = twz_baseline_next_generation(b);
 	const uint32_t open = 2 * gen, closed = open + 1;
-	uint64_t len = 0;
+	size_t len = 0;
 
 	double hs = twz_baseline_h(b, s, t);
 	b->state[s] = (struct twz_baseline_node){ 0.0, open, TWZ_NONE };

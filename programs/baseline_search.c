@@ -226,7 +226,7 @@ static inline int best_first(struct twz_baseline *b, const int kind,
 	const uint32_t gen = twz_baseline_next_generation(b);
 	const uint32_t open = 2 * gen, closed = open + 1;
 	const uint32_t goal = b->xy[t];
-	uint64_t len = 0;
+	size_t len = 0;
 
 	double hs = dijkstra ? 0 : octile(b, b->xy[s], goal);
 	b->state[s] = (struct twz_baseline_node){ 0.0, open, TWZ_NONE };

@@ -19,6 +19,7 @@
 #include "cli_common.h"
 #include "file_read.h"
 #include "level_navmesh.h"
+#include "twz_heap.h"
 #include "twz_navmesh_geom.h"
 
 /* ---- build ------------------------------------------------------------ */
@@ -466,37 +467,10 @@ struct heap_item {
 	uint32_t v;
 };
 
-static void heap_push(struct heap_item *h, size_t *n, struct heap_item x)
+static int item_before(const void *ctx, const void *a, const void *b)
 {
-	size_t i = (*n)++;
-
-	while (i > 0 && h[(i - 1) / 2].d > x.d) {
-		h[i] = h[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h[i] = x;
-}
-
-static struct heap_item heap_pop(struct heap_item *h, size_t *n)
-{
-	struct heap_item top = h[0], x = h[--*n];
-	size_t i = 0;
-
-	if (*n == 0)
-		return top;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1].d < h[c].d)
-			c++;
-		if (h[c].d >= x.d)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-	return top;
+	(void)ctx;
+	return ((const struct heap_item *)a)->d < ((const struct heap_item *)b)->d;
 }
 
 /* dist[] from s over g; heap holds an entry per arc plus one. */
@@ -508,16 +482,19 @@ static void dijkstra(const struct nm_graph *g, uint32_t s, double *dist,
 	for (uint32_t v = 0; v < g->n; v++)
 		dist[v] = INFINITY;
 	dist[s] = 0;
-	heap_push(heap, &n, (struct heap_item){ 0, s });
+	struct heap_item it = { 0, s };
+	twz_heap_push(heap, &n, &it, sizeof it, item_before, NULL, NULL);
 	while (n) {
-		struct heap_item it = heap_pop(heap, &n);
+		twz_heap_pop(heap, &n, &it, sizeof it, item_before, NULL, NULL);
 		if (it.d > dist[it.v])
 			continue;
 		for (uint32_t a = g->first[it.v]; a < g->first[it.v + 1]; a++) {
 			double nd = it.d + g->cost[a];
 			if (nd < dist[g->head[a]]) {
+				struct heap_item next = { nd, g->head[a] };
 				dist[g->head[a]] = nd;
-				heap_push(heap, &n, (struct heap_item){ nd, g->head[a] });
+				twz_heap_push(heap, &n, &next, sizeof next,
+					      item_before, NULL, NULL);
 			}
 		}
 	}

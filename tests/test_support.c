@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "twz_heap.h"
 #include "twz_rng.h"
 
 /* ---- levels from text --------------------------------------------- */
@@ -575,38 +576,23 @@ struct heap {
 	size_t len;
 };
 
+static int item_before(const void *ctx, const void *a, const void *b)
+{
+	(void)ctx;
+	return twz_cost_less(((const struct heap_item *)a)->cost,
+			     ((const struct heap_item *)b)->cost);
+}
+
 static void heap_push(struct heap *h, struct heap_item it)
 {
-	size_t i = h->len++;
-
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-		if (!twz_cost_less(it.cost, h->v[parent].cost))
-			break;
-		h->v[i] = h->v[parent];
-		i = parent;
-	}
-	h->v[i] = it;
+	twz_heap_push(h->v, &h->len, &it, sizeof it, item_before, NULL, NULL);
 }
 
 static struct heap_item heap_pop(struct heap *h)
 {
-	struct heap_item top = h->v[0], last = h->v[--h->len];
-	size_t i = 0;
+	struct heap_item top;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= h->len)
-			break;
-		if (c + 1 < h->len && twz_cost_less(h->v[c + 1].cost, h->v[c].cost))
-			c++;
-		if (!twz_cost_less(h->v[c].cost, last.cost))
-			break;
-		h->v[i] = h->v[c];
-		i = c;
-	}
-	if (h->len)
-		h->v[i] = last;
+	twz_heap_pop(h->v, &h->len, &top, sizeof top, item_before, NULL, NULL);
 	return top;
 }
 
