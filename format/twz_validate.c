@@ -336,10 +336,19 @@ twz_status twz_validate_content(const struct twz_container *c,
 		return twz_validate_graph(c, v);
 	if (c->required_features & TWZ_FEATURE_JUNCTIONS)
 		return twz_validate_junctions(c, v);
-	if (c->method == TWZ_METHOD_TRANSIT)
+	if (c->method == TWZ_METHOD_TRANSIT) {
+		/* Bucketed rows are a CPD layout: the runtime would look for
+		 * their sections in a TRANSIT file, which has none. */
+		if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
+			return TWZ_E_DAMAGED;
+		if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
+			return twz_validate_transit_access(c, v);
 		return twz_validate_transit(c, v);
+	}
 	/* Access nodes are a TRANSIT layout. */
 	if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
 		return TWZ_E_DAMAGED;
+	if (c->required_features & TWZ_FEATURE_CPD_INLINE)
+		return twz_validate_cpd_inline(c, v);
 	return twz_validate_cpd(c, v);
 }

@@ -10,13 +10,6 @@
 #include "twz_validate_grid.h"
 #include "twz_validate_method.h"
 
-/* The row symbols the file may hold besides legal moves. */
-static unsigned row_symbols(const struct twz_container *c)
-{
-	return c->required_features & TWZ_FEATURE_DIRECTION_SYMBOLS
-		       ? TWZ_ROW_DIRECTION : 0;
-}
-
 /* The runs of one escaped bucket of `size` targets: rising offsets
  * inside the bucket, symbols the source may hold. *zero: the first is
  * at offset 0 (else the bucket's first targets take the implied
@@ -156,7 +149,7 @@ twz_status twz_validate_cpd_inline(const struct twz_container *c,
 	uint64_t total = row_bytes / 2;
 	if (total > TWZ_ROW_OFFSET_MASK)
 		return TWZ_E_LIMIT;
-	unsigned allow = row_symbols(c);
+	unsigned allow = twz_cpd_row_symbols(c);
 	uint32_t k = 0;
 	for (uint32_t n = 0; n < c->node_count; n++) {
 		const uint8_t *r = rec + (size_t)n * rec_size;

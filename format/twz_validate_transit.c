@@ -1,8 +1,10 @@
 /*
  * twz_validate_transit.c - content validation of a TRANSIT database
- * (method 2), step 4 of FORMAT.md for that method (section 5b, checks T0
- * to T11); the checks it shares with CPD on the grid are in
- * twz_validate_grid.c. After it succeeds
+ * (method 2) of the block-list layout, step 4 of FORMAT.md for that
+ * method (section 5b, checks T1 to T11; T0 is twz_validate_content's);
+ * the checks it shares with CPD on the grid are in twz_validate_grid.c,
+ * those it shares with the access-node layout in
+ * twz_validate_transit_common.c. After it succeeds
  * a query may follow every offset, index and move without checks: node
  * ids, transit indices, list and distance ranges, runs and their moves.
  * Distances themselves cannot be checked without searching; a crafted
@@ -25,46 +27,6 @@ static inline uint32_t at32(const uint8_t *p, uint64_t i)
 	return twz_le32(p + 4 * i);
 }
 
-twz_status twz_transit_params_read(const struct twz_container *c,
-				   const uint8_t *p,
-				   struct twz_tparams *pr)
-{
-	pr->ox = twz_le32(p + TWZ_TP_ORIGIN_X);
-	pr->oy = twz_le32(p + TWZ_TP_ORIGIN_Y);
-	pr->side = twz_le32(p + TWZ_TP_SIDE);
-	pr->cols = twz_le32(p + TWZ_TP_COLS);
-	pr->rows = twz_le32(p + TWZ_TP_ROWS);
-	pr->inner = twz_le32(p + TWZ_TP_INNER);
-	pr->outer = twz_le32(p + TWZ_TP_OUTER);
-	pr->m = twz_le32(p + TWZ_TP_TRANSITS);
-	pr->max_list = twz_le32(p + TWZ_TP_MAX_LIST);
-	pr->dist_bytes = twz_le32(p + TWZ_TP_DIST_BYTES);
-	if (!twz_all_zero(p + TWZ_TP_RESERVED, TWZ_TP_SIZE - TWZ_TP_RESERVED))
-		return TWZ_E_RESERVED;
-	/* The blocks cover the grid's box from the origin, and no more
-	 * than one block past it; the squares' radii make the query rule
-	 * exact only when outer >= 2 inner >= 2. */
-	if (pr->side == 0 || pr->cols == 0 || pr->rows == 0 ||
-	    pr->ox >= c->width || pr->oy >= c->height ||
-	    pr->side > TWZ_MAX_SIDE || pr->cols > TWZ_MAX_SIDE ||
-	    pr->rows > TWZ_MAX_SIDE ||
-	    (uint64_t)(pr->cols - 1) * pr->side >= c->width - pr->ox ||
-	    (uint64_t)(pr->rows - 1) * pr->side >= c->height - pr->oy)
-		return TWZ_E_DAMAGED;
-	if (pr->inner == 0 || pr->outer < 2 * (uint64_t)pr->inner ||
-	    pr->outer > TWZ_MAX_SIDE)
-		return TWZ_E_DAMAGED;
-	/* The access-node layout (1.4) has no distance planes. */
-	if (pr->m > c->node_count ||
-	    ((c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
-		     ? pr->dist_bytes != 0
-		     : pr->dist_bytes != 4 && pr->dist_bytes != 8))
-		return TWZ_E_DAMAGED;
-	if (pr->max_list > TWZ_TRANSIT_MAX_LIST)
-		return TWZ_E_LIMIT;
-	return TWZ_OK;
-}
-
 /* Block b's ranges, from its record and the next one. */
 struct block {
 	uint32_t n0, n1;  /* its nodes */
@@ -84,36 +46,6 @@ static struct block block_at(const uint8_t *blk, uint32_t b)
 		twz_le64(r + TWZ_TB_FIRST_DIST),
 		twz_le64(r + TWZ_TB_SIZE + TWZ_TB_FIRST_DIST),
 	};
-}
-
-uint32_t twz_transit_block_of(const struct twz_container *c,
-			      const struct twz_tparams *pr, uint32_t cell)
-{
-	uint32_t x = cell % c->width, y = cell / c->width;
-
-	if (x < pr->ox || y < pr->oy)
-		return UINT32_MAX;
-	uint32_t bx = (x - pr->ox) / pr->side, by = (y - pr->oy) / pr->side;
-	if (bx >= pr->cols || by >= pr->rows)
-		return UINT32_MAX;
-	return by * pr->cols + bx;
-}
-
-/* Whether cell lies on the ring of block (bx, by): the border of its
- * inner box, where the transit nodes of the block are chosen. */
-int twz_transit_on_ring(const struct twz_container *c,
-			const struct twz_tparams *pr, uint32_t bx, uint32_t by,
-			uint32_t cell)
-{
-	int64_t x = cell % c->width, y = cell / c->width;
-	int64_t x0 = pr->ox + ((int64_t)bx - pr->inner) * pr->side;
-	int64_t y0 = pr->oy + ((int64_t)by - pr->inner) * pr->side;
-	int64_t x1 = pr->ox + ((int64_t)bx + 1 + pr->inner) * pr->side;
-	int64_t y1 = pr->oy + ((int64_t)by + 1 + pr->inner) * pr->side;
-
-	if (x < x0 || x > x1 || y < y0 || y > y1)
-		return 0;
-	return x == x0 || x == x1 || y == y0 || y == y1;
 }
 
 /* Block records: node ranges in block order that hold exactly the
@@ -240,32 +172,6 @@ static twz_status check_table(const struct twz_container *c,
 }
 
 
-/*
- * A local row answers the targets near its source: every run after the
- * row's first starts at a target in a block near the source's. So a row
- * holds at most one run more than there are nodes near its source, and
- * the local rows at most node_count (1 + near) runs (FORMAT.md, section
- * 10a). where (node_count entries) receives each node's block, packed.
- */
-twz_status twz_transit_check_rows(const struct twz_container *c,
-				  const struct twz_tparams *pr,
-				  const uint8_t *offsets, const uint8_t *runs,
-				  const uint32_t *where)
-{
-	for (uint32_t s = 0; s < c->node_count; s++) {
-		uint32_t a = where[s], ax = a & BX_MASK, ay = a >> BX_BITS;
-		uint32_t hi = at32(offsets, (uint64_t)s + 1);
-		for (uint32_t k = at32(offsets, s) + 1; k < hi; k++) {
-			uint32_t w = where[at32(runs, k) >> TWZ_RUN_SYMBOL_BITS];
-			uint32_t tx = w & BX_MASK, ty = w >> BX_BITS;
-			if ((tx > ax ? tx - ax : ax - tx) > pr->outer ||
-			    (ty > ay ? ty - ay : ay - ty) > pr->outer)
-				return TWZ_E_DAMAGED;
-		}
-	}
-	return TWZ_OK;
-}
-
 static twz_status check_local_rows(const struct twz_container *c,
 				   const struct twz_tparams *pr,
 				   const uint8_t *blk, const uint8_t *offsets,
@@ -290,12 +196,6 @@ twz_status twz_validate_transit(const struct twz_container *c,
 	struct twz_tparams pr;
 	twz_status st;
 
-	/* Bucketed rows are a CPD layout: the runtime would look for their
-	 * sections in a TRANSIT file, which has none. */
-	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
-		return TWZ_E_DAMAGED;
-	if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
-		return twz_validate_transit_access(c, v);
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
 		if (!v->data[required[i]] && !twz_transit_deferred(v, required[i]))
 			return TWZ_E_DAMAGED;

@@ -1,8 +1,9 @@
 /*
- * twz_validate_transit.h - what the two TRANSIT validators share, private
- * to format/: twz_validate_transit.c checks the block-list layout (1.1,
- * FORMAT.md 5b) and hands a file of the access-node layout (1.4, 5e) to
- * twz_validate_transit_access.c.
+ * twz_validate_transit.h - what the two TRANSIT validators
+ * (twz_validate_transit.c, the block-list layout of 1.1, FORMAT.md 5b;
+ * twz_validate_transit_access.c, the access-node layout of 1.4, 5j) and
+ * the checks of sections read on use (twz_validate_transit_lazy.c) share,
+ * private to format/; twz_validate_transit_common.c holds it.
  */
 #ifndef TWZ_VALIDATE_TRANSIT_H
 #define TWZ_VALIDATE_TRANSIT_H
@@ -71,9 +72,20 @@ static inline int twz_transit_deferred(const struct twz_content *v,
 twz_status twz_transit_offsets_ok(const struct twz_container *c,
 				  const struct twz_content *v);
 
-/* Step 4 of a TRANSIT file with TWZ_FEATURE_TRANSIT_ACCESS: checks TA1 to
- * TA8 of FORMAT.md 5j. */
-twz_status twz_validate_transit_access(const struct twz_container *c,
-				       const struct twz_content *v);
+/* a < b exactly, for costs (straight, diagonal) below 2^26 in both
+ * halves. */
+static inline int twz_transit_cost_less(uint32_t as, uint32_t ad, uint32_t bs,
+					uint32_t bd)
+{
+	int64_t ds = (int64_t)as - bs, dd = (int64_t)bd - ad;
+
+	if (ds < 0 && dd >= 0)
+		return 1;
+	if (ds >= 0 && dd <= 0)
+		return 0;
+	if (ds >= 0)
+		return ds * ds < 2 * dd * dd;
+	return ds * ds > 2 * dd * dd;
+}
 
 #endif /* TWZ_VALIDATE_TRANSIT_H */

@@ -6,7 +6,8 @@
  * every index without checks: access ranges, transit indices, table rows
  * and their bits, local rows and their moves. Distances stay unproven;
  * a crafted file gets wrong answers from them, never a read outside the
- * file or an endless walk.
+ * file or an endless walk. What it shares with the block-list layout and
+ * the checks of sections read on use is in twz_validate_transit_common.c.
  */
 #include <string.h>
 
@@ -139,20 +140,6 @@ static twz_status check_table(const struct twz_container *c,
 	return TWZ_OK;
 }
 
-/* a < b exactly, for costs below 2^26 in both halves. */
-static int cost_less(uint32_t as, uint32_t ad, uint32_t bs, uint32_t bd)
-{
-	int64_t ds = (int64_t)as - bs, dd = (int64_t)bd - ad;
-
-	if (ds < 0 && dd >= 0)
-		return 1;
-	if (ds >= 0 && dd <= 0)
-		return 0;
-	if (ds >= 0)
-		return ds * ds < 2 * dd * dd;
-	return ds * ds > 2 * dd * dd;
-}
-
 /* TA7a: the block lists of the packed form: they tile BLOCK_LIST, no
  * more entries than ACCESS_PACKED, each at most TWZ_AP_MAX_LIST long,
  * strictly increasing, below M. */
@@ -174,80 +161,6 @@ static twz_status check_block_lists(const struct twz_tparams *pr,
 			if (i >= pr->m || (k > l0 && i <= at32(en->form.block_list, k - 1)))
 				return TWZ_E_DAMAGED;
 		}
-	}
-	return TWZ_OK;
-}
-
-/* Entry k of list (n's cell ncell, block b): its transit index and
- * counts; 0, or -1 when it names no list place or a negative count. */
-static int entry_of(const struct twz_container *c,
-		    const struct twz_access_form *f, const uint8_t *list,
-		    uint32_t k, const uint8_t *rec, uint32_t b, uint32_t ncell,
-		    uint32_t *i, uint32_t *es, uint32_t *ed)
-{
-	if (!f->packed) {
-		const uint8_t *e = list + (uint64_t)k * TWZ_AE_SIZE;
-		*i = twz_le32(e + TWZ_AE_TRANSIT);
-		*es = twz_le16(e + TWZ_AE_STRAIGHT);
-		*ed = twz_le16(e + TWZ_AE_DIAGONAL);
-		return 0;
-	}
-	uint32_t e = at32(list, k);
-	uint32_t l0 = at32(f->block_first, b);
-	uint32_t l1 = at32(f->block_first, (uint64_t)b + 1);
-	if (TWZ_AP_PLACE(e) >= l1 - l0)
-		return -1;
-	*i = at32(f->block_list, l0 + TWZ_AP_PLACE(e));
-	const uint8_t *r = rec + (uint64_t)*i * TWZ_AN_SIZE;
-	uint32_t ax = twz_le16(r + TWZ_AN_X), ay = twz_le16(r + TWZ_AN_Y);
-	uint32_t nx = ncell % c->width, ny = ncell / c->width, rs, rd;
-	twz_transit_reference(c->connectivity, ax > nx ? ax - nx : nx - ax,
-			      ay > ny ? ay - ny : ny - ay, &rs, &rd);
-	int64_t vs = (int64_t)rs + TWZ_AP_STRAIGHT(e) - TWZ_AP_BIAS;
-	int64_t vd = (int64_t)rd + TWZ_AP_DIAGONAL(e) - TWZ_AP_BIAS;
-	if (vs < 0 || vd < 0)
-		return -1;
-	*es = (uint32_t)vs;
-	*ed = (uint32_t)vd;
-	return 0;
-}
-
-/* TA7 for node n's list: each entry a transit node of n's region on its
- * block's ring, in its outer square (so the local rows answer the walk
- * to it), entries in order of cost. where_n: n's block, packed. */
-twz_status twz_transit_access_list(const struct twz_container *c,
-				   const struct twz_tparams *pr,
-				   const struct twz_access_form *f,
-				   const uint8_t *list, uint32_t len,
-				   uint32_t n, const uint8_t *rec,
-				   const uint8_t *node_cell,
-				   const uint8_t *comp, uint32_t where_n)
-{
-	uint32_t bx = where_n & BX_MASK, by = where_n >> BX_BITS;
-	uint32_t ncell = at32(node_cell, n);
-	uint32_t ps = 0, pd = 0;
-
-	for (uint32_t k = 0; k < len; k++) {
-		uint32_t i, es, ed;
-		if (entry_of(c, f, list, k, rec, by * pr->cols + bx, ncell,
-			     &i, &es, &ed) != 0 || i >= pr->m)
-			return TWZ_E_DAMAGED;
-		uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
-		uint32_t cell = at32(node_cell, v);
-		if (at32(comp, v) != at32(comp, n) ||
-		    !twz_transit_on_ring(c, pr, bx, by, cell))
-			return TWZ_E_DAMAGED;
-		uint32_t ab = twz_transit_block_of(c, pr, cell);
-		if (ab == UINT32_MAX)
-			return TWZ_E_DAMAGED;
-		uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
-		if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
-		    (ay > by ? ay - by : by - ay) > pr->outer)
-			return TWZ_E_DAMAGED;
-		if (k && cost_less(es, ed, ps, pd))
-			return TWZ_E_DAMAGED;
-		ps = es;
-		pd = ed;
 	}
 	return TWZ_OK;
 }
@@ -333,7 +246,7 @@ static twz_status check_packed_lists(const struct twz_container *c,
 			int64_t es = (int64_t)rs + TWZ_AP_STRAIGHT(e) - TWZ_AP_BIAS;
 			int64_t ed = (int64_t)rd + TWZ_AP_DIAGONAL(e) - TWZ_AP_BIAS;
 			if (es < 0 || ed < 0 ||
-			    (k > e0 && cost_less((uint32_t)es, (uint32_t)ed, ps, pd)))
+			    (k > e0 && twz_transit_cost_less((uint32_t)es, (uint32_t)ed, ps, pd)))
 				return TWZ_E_DAMAGED;
 			ps = (uint32_t)es;
 			pd = (uint32_t)ed;
