@@ -105,15 +105,30 @@ static twz_status check_blocks(const struct twz_container *c,
 	return TWZ_OK;
 }
 
-/* Entry k of a distance section of count entries between cells a and b:
- * the unreachable mark in both halves, or reference + residual in
- * [0, TWZ_MAX_NODES) in both. */
-static int dist_ok(const struct twz_container *c, const struct twz_tparams *pr,
-		   const uint8_t *d, uint64_t count, uint64_t k, uint32_t a,
-		   uint32_t b)
+/* The cells of nodes a and b, as the differences of their coordinates. */
+static void cell_gap(const struct twz_container *c, const uint8_t *node_cell,
+		     uint32_t a, uint32_t b, uint32_t *dx, uint32_t *dy)
 {
+	uint32_t ca = at32(node_cell, a), cb = at32(node_cell, b);
+	uint32_t ax = ca % c->width, ay = ca / c->width;
+	uint32_t bx = cb % c->width, by = cb / c->width;
+
+	*dx = ax > bx ? ax - bx : bx - ax;
+	*dy = ay > by ? ay - by : by - ay;
+}
+
+/* Entry k of a distance section of count entries, between nodes a and b:
+ * the unreachable mark in both halves exactly when they lie in different
+ * regions, else reference + residual in [0, TWZ_MAX_NODES) in both, and
+ * counts a path between their cells can have. The counts into *s, *d
+ * (unreachable: UINT32_MAX both). */
+static int dist_ok(const struct twz_container *c, const struct twz_tparams *pr,
+		   const struct twz_content *v, const uint8_t *d, uint64_t count,
+		   uint64_t k, uint32_t a, uint32_t b, uint32_t *s, uint32_t *dd)
+{
+	const uint8_t *comp = v->data[TWZ_SECTION_NODE_COMPONENT];
 	int64_t vs, vd, far;
-	uint32_t rs, rd;
+	uint32_t dx, dy, rs, rd;
 
 	if (pr->dist_bytes == 4) {
 		vs = (int16_t)twz_le16(d + 2 * k);
@@ -124,53 +139,97 @@ static int dist_ok(const struct twz_container *c, const struct twz_tparams *pr,
 		vd = (int32_t)twz_le32(d + 4 * (count + k));
 		far = TWZ_TRANSIT_FAR32;
 	}
+	*s = *dd = UINT32_MAX;
 	if (vs == far || vd == far)
-		return vs == vd;
-	uint32_t ax = a % c->width, ay = a / c->width;
-	uint32_t bx = b % c->width, by = b / c->width;
-	twz_transit_reference(c->connectivity, ax > bx ? ax - bx : bx - ax,
-			      ay > by ? ay - by : by - ay, &rs, &rd);
-	return rs + vs >= 0 && rs + vs < TWZ_MAX_NODES && rd + vd >= 0 &&
-	       rd + vd < TWZ_MAX_NODES;
+		return vs == vd && at32(comp, a) != at32(comp, b);
+	if (at32(comp, a) != at32(comp, b))
+		return 0;
+	cell_gap(c, v->data[TWZ_SECTION_NODE_CELL], a, b, &dx, &dy);
+	twz_transit_reference(c->connectivity, dx, dy, &rs, &rd);
+	if (rs + vs < 0 || rs + vs >= TWZ_MAX_NODES || rd + vd < 0 ||
+	    rd + vd >= TWZ_MAX_NODES)
+		return 0;
+	*s = (uint32_t)(rs + vs);
+	*dd = (uint32_t)(rd + vd);
+	return twz_transit_counts_possible(c->connectivity, dx, dy, *s, *dd);
 }
 
 static twz_status check_node_dist(const struct twz_container *c,
-				  const struct twz_tparams *pr, const uint8_t *blk,
-				  const uint8_t *node_cell, const uint8_t *lists,
-				  const uint8_t *nodes, const uint8_t *d,
-				  uint64_t count)
+				  const struct twz_tparams *pr,
+				  const struct twz_content *v, uint64_t count)
 {
-	uint32_t blocks = pr->cols * pr->rows;
+	const uint8_t *blk = v->data[TWZ_SECTION_TRANSIT_BLOCKS];
+	const uint8_t *lists = v->data[TWZ_SECTION_TRANSIT_LISTS];
+	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	const uint8_t *d = v->data[TWZ_SECTION_TRANSIT_NODE_DIST];
+	uint32_t blocks = pr->cols * pr->rows, s, dd;
 	uint64_t k = 0;
 
 	for (uint32_t b = 0; b < blocks; b++) {
 		struct block r = block_at(blk, b);
 		for (uint32_t n = r.n0; n < r.n1; n++)
 			for (uint32_t l = r.l0; l < r.l1; l++, k++)
-				if (!dist_ok(c, pr, d, count, k, at32(node_cell, n),
-					     at32(node_cell, at32(nodes, at32(lists, l)))))
+				if (!dist_ok(c, pr, v, d, count, k, n,
+					     at32(nodes, at32(lists, l)), &s, &dd))
 					return TWZ_E_DAMAGED;
 	}
 	return TWZ_OK;
 }
 
 static twz_status check_table(const struct twz_container *c,
-			      const struct twz_tparams *pr, const uint8_t *node_cell,
-			      const uint8_t *nodes, const uint8_t *d,
-			      uint64_t count)
+			      const struct twz_tparams *pr,
+			      const struct twz_content *v, uint64_t count)
 {
+	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	const uint8_t *d = v->data[TWZ_SECTION_TRANSIT_TABLE];
+	uint32_t s, dd;
 	uint64_t k = 0;
 
-	for (uint32_t i = 0; i < pr->m; i++) {
-		uint32_t a = at32(node_cell, at32(nodes, i));
+	for (uint32_t i = 0; i < pr->m; i++)
 		for (uint32_t j = i + 1; j < pr->m; j++, k++)
-			if (!dist_ok(c, pr, d, count, k, a,
-				     at32(node_cell, at32(nodes, j))))
+			if (!dist_ok(c, pr, v, d, count, k, at32(nodes, i),
+				     at32(nodes, j), &s, &dd))
 				return TWZ_E_DAMAGED;
-	}
 	return TWZ_OK;
 }
 
+/* T10, across the two sections: a transit node's distances to its own
+ * block's list are the table's between the two transit nodes (and 0 to
+ * itself), since both are shortest. */
+static twz_status check_transit_rows(const struct twz_container *c,
+				     const struct twz_tparams *pr,
+				     const struct twz_content *v,
+				     uint64_t node_dist, uint64_t table)
+{
+	const uint8_t *blk = v->data[TWZ_SECTION_TRANSIT_BLOCKS];
+	const uint8_t *lists = v->data[TWZ_SECTION_TRANSIT_LISTS];
+	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	const uint8_t *nd = v->data[TWZ_SECTION_TRANSIT_NODE_DIST];
+	const uint8_t *tab = v->data[TWZ_SECTION_TRANSIT_TABLE];
+	uint32_t b = 0;
+
+	/* Transit nodes ascend (T8), so their blocks do (node order). */
+	for (uint32_t i = 0; i < pr->m; i++) {
+		uint32_t n = at32(nodes, i);
+		while (block_at(blk, b).n1 <= n)
+			b++;
+		struct block r = block_at(blk, b);
+		uint64_t k = r.d0 + (uint64_t)(n - r.n0) * (r.l1 - r.l0);
+		for (uint32_t l = r.l0; l < r.l1; l++, k++) {
+			uint32_t j = at32(lists, l), s, d, ts = 0, td = 0;
+			dist_ok(c, pr, v, nd, node_dist, k, n, at32(nodes, j), &s, &d);
+			if (j != i) {
+				uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+				uint64_t t = (uint64_t)lo * (2 * (uint64_t)pr->m - lo - 1) / 2 +
+					     (hi - lo - 1);
+				dist_ok(c, pr, v, tab, table, t, n, at32(nodes, j), &ts, &td);
+			}
+			if (s != ts || d != td)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
+}
 
 static twz_status check_local_rows(const struct twz_container *c,
 				   const struct twz_tparams *pr,
@@ -244,14 +303,13 @@ twz_status twz_validate_transit(const struct twz_container *c,
 			  nodes, dist_bytes / pr.dist_bytes);
 	if (st != TWZ_OK)
 		return st;
-	st = check_node_dist(c, &pr, v->data[TWZ_SECTION_TRANSIT_BLOCKS], node_cell,
-			     v->data[TWZ_SECTION_TRANSIT_LISTS], nodes,
-			     v->data[TWZ_SECTION_TRANSIT_NODE_DIST],
-			     dist_bytes / pr.dist_bytes);
+	st = check_node_dist(c, &pr, v, dist_bytes / pr.dist_bytes);
 	if (st != TWZ_OK)
 		return st;
-	st = check_table(c, &pr, node_cell, nodes,
-			 v->data[TWZ_SECTION_TRANSIT_TABLE], table);
+	st = check_table(c, &pr, v, table);
+	if (st != TWZ_OK)
+		return st;
+	st = check_transit_rows(c, &pr, v, dist_bytes / pr.dist_bytes, table);
 	if (st != TWZ_OK)
 		return st;
 	/* Direction symbols are decoded, and their moves checked, at query

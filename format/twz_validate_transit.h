@@ -39,6 +39,15 @@ struct twz_access_form {
 	const uint8_t *block_list;    /* packed: u32 transit indices */
 };
 
+/* Entry k of an access list of form f (of the node whose cell is ncell,
+ * in block b): its transit index and counts; 0, or -1 when it names no
+ * list place or a negative count. */
+int twz_transit_access_entry(const struct twz_container *c,
+			     const struct twz_access_form *f,
+			     const uint8_t *list, uint32_t k,
+			     const uint8_t *rec, uint32_t b, uint32_t ncell,
+			     uint32_t *i, uint32_t *es, uint32_t *ed);
+
 /* TA7 for node n's access list of len entries at list (of form f);
  * where_n is n's block, packed (BX_BITS). */
 twz_status twz_transit_access_list(const struct twz_container *c,

@@ -102,7 +102,8 @@ static twz_status check_records(const struct twz_container *c,
 }
 
 /* TA6: every table entry, reference plus base plus field, in
- * [0, TWZ_MAX_NODES) in both halves. */
+ * [0, TWZ_MAX_NODES) in both halves, and counts a path between the two
+ * cells can have (twz_transit_counts_possible). */
 static twz_status check_table(const struct twz_container *c,
 			      const struct twz_tparams *pr, const uint8_t *rec,
 			      const uint8_t *table)
@@ -117,9 +118,11 @@ static twz_status check_table(const struct twz_container *c,
 		uint32_t end = twz_le32(r + TWZ_AN_ROW_END);
 		/* A reference cost is at most width + height in either half:
 		 * with bases >= 0 and room for the widest field above, no
-		 * entry of the row can leave the range. */
+		 * entry of the row can leave the range, nor fall below the
+		 * reference (on a 4-connected level, with no diagonal). */
 		uint64_t span = (uint64_t)c->width + c->height;
 		if (bs >= 0 && bd >= 0 &&
+		    (c->connectivity != 4 || (bd == 0 && wd == 0)) &&
 		    (uint64_t)bs + (UINT64_C(1) << ws) + span <= TWZ_MAX_NODES &&
 		    (uint64_t)bd + (UINT64_C(1) << wd) + span <= TWZ_MAX_NODES)
 			continue;
@@ -133,7 +136,11 @@ static twz_status check_table(const struct twz_container *c,
 					      ay > by ? ay - by : by - ay, &rs, &rd);
 			int64_t s = rs + bs + (int64_t)(f & ((UINT64_C(1) << ws) - 1));
 			int64_t d = rd + bd + (int64_t)(f >> ws);
-			if (s < 0 || s >= TWZ_MAX_NODES || d < 0 || d >= TWZ_MAX_NODES)
+			if (s < 0 || s >= TWZ_MAX_NODES || d < 0 || d >= TWZ_MAX_NODES ||
+			    !twz_transit_counts_possible(c->connectivity,
+							 ax > bx ? ax - bx : bx - ax,
+							 ay > by ? ay - by : by - ay,
+							 (uint64_t)s, (uint64_t)d))
 				return TWZ_E_DAMAGED;
 		}
 	}
@@ -246,6 +253,10 @@ static twz_status check_packed_lists(const struct twz_container *c,
 			int64_t es = (int64_t)rs + TWZ_AP_STRAIGHT(e) - TWZ_AP_BIAS;
 			int64_t ed = (int64_t)rd + TWZ_AP_DIAGONAL(e) - TWZ_AP_BIAS;
 			if (es < 0 || ed < 0 ||
+			    !twz_transit_counts_possible(c->connectivity,
+							 pl.x[p] > nx ? pl.x[p] - nx : nx - pl.x[p],
+							 pl.y[p] > ny ? pl.y[p] - ny : ny - pl.y[p],
+							 (uint64_t)es, (uint64_t)ed) ||
 			    (k > e0 && twz_transit_cost_less((uint32_t)es, (uint32_t)ed, ps, pd)))
 				return TWZ_E_DAMAGED;
 			ps = (uint32_t)es;
@@ -288,6 +299,63 @@ static twz_status check_access(const struct twz_container *c,
 			e1 - e0, n, rec, node_cell, comp, where[n]);
 		if (st != TWZ_OK)
 			return st;
+	}
+	return TWZ_OK;
+}
+
+/* D(i, j) for transit nodes i != j of one region (TA4 puts j in i's row
+ * or i in j's): its counts. */
+static void table_counts(const struct twz_container *c, const uint8_t *rec,
+			 const uint8_t *table, uint32_t i, uint32_t j,
+			 int64_t *s, int64_t *d)
+{
+	uint32_t lo = i < j ? i : j, hi = i < j ? j : i, rs, rd;
+	const uint8_t *r = rec + (uint64_t)lo * TWZ_AN_SIZE;
+	const uint8_t *q = rec + (uint64_t)hi * TWZ_AN_SIZE;
+	unsigned ws = r[TWZ_AN_WIDTH_S], wd = r[TWZ_AN_WIDTH_D];
+	uint32_t ax = twz_le16(r + TWZ_AN_X), ay = twz_le16(r + TWZ_AN_Y);
+	uint32_t bx = twz_le16(q + TWZ_AN_X), by = twz_le16(q + TWZ_AN_Y);
+	uint64_t bit = twz_le64(r + TWZ_AN_ROW_BIT) +
+		       (uint64_t)(hi - lo - 1) * (ws + wd);
+	uint64_t f = TWZ_ACCESS_BITS(table, bit, ws + wd);
+
+	twz_transit_reference(c->connectivity, ax > bx ? ax - bx : bx - ax,
+			      ay > by ? ay - by : by - ay, &rs, &rd);
+	*s = rs + (int64_t)(int32_t)twz_le32(r + TWZ_AN_BASE_S) +
+	     (int64_t)(f & ((UINT64_C(1) << ws) - 1));
+	*d = rd + (int64_t)(int32_t)twz_le32(r + TWZ_AN_BASE_D) +
+	     (int64_t)(f >> ws);
+}
+
+/* TA7b: a transit node's own access entries are the table's distances
+ * between the two transit nodes (0 to itself, TA7), since both are
+ * shortest. */
+static twz_status check_transit_entries(const struct twz_container *c,
+					const struct twz_tparams *pr,
+					const uint8_t *first,
+					const struct entries *en,
+					const uint8_t *rec, const uint8_t *table,
+					const uint8_t *node_cell,
+					const uint32_t *where)
+{
+	unsigned esize = en->form.packed ? 4 : TWZ_AE_SIZE;
+
+	for (uint32_t i = 0; i < pr->m; i++) {
+		uint32_t n = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
+		uint32_t e0 = at32(first, n), e1 = at32(first, (uint64_t)n + 1);
+		uint32_t b = (where[n] >> BX_BITS) * pr->cols + (where[n] & BX_MASK);
+		const uint8_t *list = en->acc + (uint64_t)e0 * esize;
+		for (uint32_t k = 0; k < e1 - e0; k++) {
+			uint32_t j, es, ed;
+			int64_t ts, td;
+			twz_transit_access_entry(c, &en->form, list, k, rec, b,
+						 at32(node_cell, n), &j, &es, &ed);
+			if (j == i)
+				continue;
+			table_counts(c, rec, table, i, j, &ts, &td);
+			if (ts != es || td != ed)
+				return TWZ_E_DAMAGED;
+		}
 	}
 	return TWZ_OK;
 }
@@ -384,6 +452,14 @@ access:
 			  rec, node_cell, comp, v->scratch);
 	if (st != TWZ_OK)
 		return st;
+	/* Only when both are resident: a chunk read on use is checked
+	 * alone (twz_validate_transit_lazy.c). */
+	if (table && en.acc) {
+		st = check_transit_entries(c, &pr, v->data[TWZ_SECTION_ACCESS_FIRST],
+					   &en, rec, table, node_cell, v->scratch);
+		if (st != TWZ_OK)
+			return st;
+	}
 	/* TA8: the local rows as in 1.1 (T11). */
 	if (!v->data[TWZ_SECTION_TRANSIT_RUNS])
 		return twz_transit_offsets_ok(c, v);

@@ -123,12 +123,11 @@ twz_status twz_transit_offsets_ok(const struct twz_container *c,
 	return TWZ_OK;
 }
 
-/* Entry k of list (n's cell ncell, block b): its transit index and
- * counts; 0, or -1 when it names no list place or a negative count. */
-static int entry_of(const struct twz_container *c,
-		    const struct twz_access_form *f, const uint8_t *list,
-		    uint32_t k, const uint8_t *rec, uint32_t b, uint32_t ncell,
-		    uint32_t *i, uint32_t *es, uint32_t *ed)
+int twz_transit_access_entry(const struct twz_container *c,
+			     const struct twz_access_form *f,
+			     const uint8_t *list, uint32_t k,
+			     const uint8_t *rec, uint32_t b, uint32_t ncell,
+			     uint32_t *i, uint32_t *es, uint32_t *ed)
 {
 	if (!f->packed) {
 		const uint8_t *e = list + (uint64_t)k * TWZ_AE_SIZE;
@@ -159,7 +158,8 @@ static int entry_of(const struct twz_container *c,
 
 /* TA7 for node n's list: each entry a transit node of n's region on its
  * block's ring, in its outer square (so the local rows answer the walk
- * to it), entries in order of cost. where_n: n's block, packed. */
+ * to it), at a distance a path can have (twz_transit_counts_possible),
+ * entries in order of cost. where_n: n's block, packed. */
 twz_status twz_transit_access_list(const struct twz_container *c,
 				   const struct twz_tparams *pr,
 				   const struct twz_access_form *f,
@@ -174,13 +174,20 @@ twz_status twz_transit_access_list(const struct twz_container *c,
 
 	for (uint32_t k = 0; k < len; k++) {
 		uint32_t i, es, ed;
-		if (entry_of(c, f, list, k, rec, by * pr->cols + bx, ncell,
-			     &i, &es, &ed) != 0 || i >= pr->m)
+		if (twz_transit_access_entry(c, f, list, k, rec, by * pr->cols + bx,
+					     ncell, &i, &es, &ed) != 0 ||
+		    i >= pr->m)
 			return TWZ_E_DAMAGED;
 		uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
 		uint32_t cell = at32(node_cell, v);
 		if (at32(comp, v) != at32(comp, n) ||
 		    !twz_transit_on_ring(c, pr, bx, by, cell))
+			return TWZ_E_DAMAGED;
+		uint32_t cx = cell % c->width, cy = cell / c->width;
+		uint32_t nx = ncell % c->width, ny = ncell / c->width;
+		if (!twz_transit_counts_possible(c->connectivity,
+						 cx > nx ? cx - nx : nx - cx,
+						 cy > ny ? cy - ny : ny - cy, es, ed))
 			return TWZ_E_DAMAGED;
 		uint32_t ab = twz_transit_block_of(c, pr, cell);
 		if (ab == UINT32_MAX)
