@@ -272,3 +272,18 @@ void twz_cli_operand(struct twz_cli_args *ar, const char *word,
 	}
 	twz_cli_place(ar, word, slots, n);
 }
+
+int twz_cli_verify_status(const char *file, size_t passed, size_t failed,
+			  size_t off, const char *off_what)
+{
+	if (failed)
+		return EXIT_VERIFY;
+	if (passed)
+		return 0;
+	if (off)
+		fprintf(stderr, "twigz: %s: nothing verified: all %zu queries are %s\n",
+			file, off, off_what);
+	else
+		fprintf(stderr, "twigz: %s: nothing verified: it holds no query\n", file);
+	return EXIT_VERIFY;
+}

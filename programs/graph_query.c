@@ -374,7 +374,8 @@ int twz_graph_verify_cmd(int argc, char **argv)
 	}
 	free(order);
 	printf("%zu passed, %zu failed\n", passed, failed);
-	rc = failed ? EXIT_VERIFY : 0;
+	fflush(stdout);
+	rc = twz_cli_verify_status(files[1], passed, failed, 0, NULL);
 out:
 	twz_p2p_free(&q);
 out_db:
