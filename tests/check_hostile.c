@@ -1931,6 +1931,102 @@ START_TEST(test_hostile_crafted_navmesh_grid)
 }
 END_TEST
 
+/* A chain of n nodes, as a graph (.gr), a one-cell-wide corridor that
+ * winds down a grid (.map) and a strip of quads (.obj), written to dir:
+ * n^2 node pairs to search, far beyond a second. */
+static void write_chains(const char *dir, unsigned n, char gr[4400],
+			 char map[4400], char obj[4400])
+{
+	size_t cap = (size_t)n * 64 + 4096, len = 0;
+	char *text = malloc(cap);
+
+	ck_assert_ptr_nonnull(text);
+	snprintf(gr, 4400, "%s/chain.gr", dir);
+	len = (size_t)snprintf(text, cap, "p sp %u %u\n", n, 2 * (n - 1));
+	for (unsigned i = 1; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "a %u %u 1\na %u %u 1\n",
+					i, i + 1, i + 1, i);
+	twz_test_write_file(gr, text, len);
+
+	/* Rows of width cells, every other one a wall open at alternate
+	 * ends: a single corridor of about n cells. */
+	const unsigned width = 200, rows = 2 * (n / width) + 1;
+	snprintf(map, 4400, "%s/chain.map", dir);
+	len = (size_t)snprintf(text, cap, "type octile\nheight %u\nwidth %u\nmap\n",
+			       rows, width);
+	for (unsigned y = 0; y < rows; y++) {
+		for (unsigned x = 0; x < width; x++) {
+			int open = y % 2 == 0 || x == ((y / 2) % 2 ? 0 : width - 1);
+			text[len++] = open ? '.' : '@';
+		}
+		text[len++] = '\n';
+	}
+	twz_test_write_file(map, text, len);
+
+	/* Quad k spans x in [k, k + 1], z in [0, 1]. */
+	snprintf(obj, 4400, "%s/chain.obj", dir);
+	len = 0;
+	for (unsigned k = 0; k <= n; k++)
+		len += (size_t)snprintf(text + len, cap - len, "v %u 0 0\nv %u 0 1\n",
+					k, k);
+	for (unsigned k = 0; k < n; k++)
+		len += (size_t)snprintf(text + len, cap - len, "f %u %u %u %u\n",
+					2 * k + 1, 2 * k + 3, 2 * k + 4, 2 * k + 2);
+	twz_test_write_file(obj, text, len);
+	free(text);
+}
+
+/* A bake says up front how long its searches will take, and
+ * --max-seconds refuses one forecast longer, before the searches: a
+ * chain of 20,000 nodes (4e8 node pairs) as a graph, a grid (CPD and
+ * TRANSIT) and a navmesh. A small level bakes, saying its forecast
+ * unless --quiet. */
+START_TEST(test_hostile_limits_max_seconds)
+{
+	char dir[4096], gr[4400], map[4400], obj[4400], out[4400];
+	struct twz_test_run r;
+
+	ck_assert_ptr_nonnull(twz_test_make_dir(dir, sizeof dir, "twz_forecast_"));
+	write_chains(dir, 20000, gr, map, obj);
+	snprintf(out, sizeof out, "%s/out.twz", dir);
+	const char *const bakes[][8] = {
+		{ "build", gr, "-o", out, "--max-seconds", "1", NULL },
+		{ "build", map, "-o", out, "--max-seconds", "1", NULL },
+		{ "build", map, "-o", out, "--max-seconds", "1", "--method", "transit" },
+		{ "build", obj, "-o", out, "--max-seconds", "1", NULL },
+	};
+	for (size_t k = 0; k < sizeof bakes / sizeof bakes[0]; k++) {
+		const char *args[9];
+		memcpy(args, bakes[k], sizeof bakes[k]);
+		args[8] = NULL;
+		double t0 = twz_now_seconds();
+		twz_test_run_tool(args, NULL, 0, &r);
+		ck_assert_msg(r.status == 3 && strstr(r.err, "more than --max-seconds 1") &&
+			      strstr(r.err, "node pairs"), "%s: exit %d: %s", args[1],
+			      r.status, r.err);
+		ck_assert_msg(strchr(r.err, '\n') == r.err + r.err_len - 1,
+			      "not one line: %s", r.err);
+		ck_assert_int_ne(access(out, F_OK), 0);
+		/* Refused up front, not after the searches. */
+		ck_assert_msg(twz_now_seconds() - t0 < 60, "%s: refused late", args[1]);
+		twz_test_run_free(&r);
+	}
+	/* A small level: its forecast on stderr, or nothing with -q. */
+	const char *small = twz_test_level_file("rooms.map");
+	const char *const said[] = { "build", small, "-o", out, "--max-seconds", "600",
+				     NULL };
+	twz_test_run_tool(said, NULL, 0, &r);
+	ck_assert_msg(r.status == 0 && strstr(r.err, "node pairs at") &&
+		      strstr(r.err, "searches timed): about"), "%s", r.err);
+	twz_test_run_free(&r);
+	const char *const quiet[] = { "build", small, "-o", out, "-q", NULL };
+	twz_test_run_tool(quiet, NULL, 0, &r);
+	ck_assert_msg(r.status == 0 && r.err_len == 0, "%s", r.err);
+	twz_test_run_free(&r);
+	twz_test_remove_tree(dir);
+}
+END_TEST
+
 /* ---- suite --------------------------------------------------------------- */
 
 static Suite *twz_hostile_suite(void)
@@ -1988,6 +2084,7 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_limits_max_nodes);
 	tcase_add_test(tc, test_hostile_limits_memory_estimate);
 	tcase_add_test(tc, test_hostile_limits_tool_refuses_before_baking);
+	tcase_add_test(tc, test_hostile_limits_max_seconds);
 	suite_add_tcase(s, tc);
 	return s;
 }
