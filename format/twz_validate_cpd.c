@@ -179,7 +179,7 @@ static twz_status validate_bucketed(const struct twz_container *c,
 	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
 	const uint8_t *rec = v->data[TWZ_SECTION_NODE_RECORDS];
 	const uint8_t *regions = v->data[TWZ_SECTION_REGIONS];
-	twz_status st = twz_cpd_check_regions(c, regions);
+	twz_status st = twz_check_regions(c, regions);
 	if (st == TWZ_OK)
 		st = twz_cpd_check_records(c, &g, rec, TWZ_RECORD_SIZE, regions);
 	if (st == TWZ_OK)

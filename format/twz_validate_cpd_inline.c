@@ -140,7 +140,7 @@ twz_status twz_validate_cpd_inline(const struct twz_container *c,
 	const uint8_t *regions = v->data[TWZ_SECTION_REGIONS];
 	const uint8_t *rows = v->data[TWZ_SECTION_INLINE_ROWS];
 	/* Checks I3 and I4: as 41 and 42 of the 1.1 layout. */
-	twz_status st = twz_cpd_check_regions(c, regions);
+	twz_status st = twz_check_regions(c, regions);
 	if (st == TWZ_OK)
 		st = twz_cpd_check_records(c, &g, rec, rec_size, regions);
 	if (st != TWZ_OK)

@@ -177,8 +177,8 @@ twz_status twz_check_runs(const struct twz_container *c,
 
 /* ---- regions and node records of the bucketed CPD layouts ------------ */
 
-twz_status twz_cpd_check_regions(const struct twz_container *c,
-				 const uint8_t *regions)
+twz_status twz_check_regions(const struct twz_container *c,
+			     const uint8_t *regions)
 {
 	if (twz_le32(regions) != 0 ||
 	    twz_le32(regions + 4 * (size_t)c->component_count) != c->node_count)

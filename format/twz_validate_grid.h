@@ -2,7 +2,8 @@
  * twz_validate_grid.h - the grid checks the CPD and TRANSIT validators
  * share (twz_validate_grid.c), internal to format/: CELL_NODE in either
  * width as the corner rule sees it, the node map, regions, node records
- * and plain run rows. It calls no validator. The helpers below are inline because the validators call them
+ * and plain run rows (the graph validator takes its region table too).
+ * It calls no validator. The helpers below are inline because the validators call them
  * once a run or a move.
  */
 #ifndef TWZ_VALIDATE_GRID_H
@@ -141,12 +142,15 @@ twz_status twz_check_runs(const struct twz_container *c,
 			  const uint8_t *offsets, const uint8_t *runs,
 			  uint64_t run_count, unsigned allow);
 
-/* Checks 41 and 42 of the bucketed CPD layouts (1.1 and 1.4's inline
- * rows): REGIONS, and node records of `size` bytes that start as
- * NODE_RECORDS' (the inverse of CELL_NODE, no legal move out of a
- * region, and in DFS order each node joined to an earlier one). */
-twz_status twz_cpd_check_regions(const struct twz_container *c,
-				 const uint8_t *regions);
+/* A table of component_count + 1 region starts: 0 first, node_count
+ * last, strictly rising (check 41 of REGIONS, G3 of GRAPH_REGIONS). */
+twz_status twz_check_regions(const struct twz_container *c,
+			     const uint8_t *regions);
+
+/* Check 42 of the bucketed CPD layouts (1.1 and 1.4's inline rows):
+ * node records of `size` bytes that start as NODE_RECORDS' (the inverse
+ * of CELL_NODE, no legal move out of a region, and in DFS order each
+ * node joined to an earlier one). */
 twz_status twz_cpd_check_records(const struct twz_container *c,
 				 const struct twz_cells *g, const uint8_t *rec,
 				 size_t size, const uint8_t *regions);

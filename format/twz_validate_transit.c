@@ -90,15 +90,8 @@ static twz_status check_blocks(const struct twz_container *c,
 			uint32_t i = at32(lists, l);
 			if (i >= pr->m || (l > r.l0 && i <= at32(lists, l - 1)))
 				return TWZ_E_DAMAGED;
-			uint32_t cell = at32(node_cell, at32(nodes, i));
-			if (!twz_transit_on_ring(c, pr, bx, by, cell))
-				return TWZ_E_DAMAGED;
-			uint32_t ab = twz_transit_block_of(c, pr, cell);
-			if (ab == UINT32_MAX)
-				return TWZ_E_DAMAGED;
-			uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
-			if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
-			    (ay > by ? ay - by : by - ay) > pr->outer)
+			if (!twz_transit_ring_near(c, pr, bx, by,
+						   at32(node_cell, at32(nodes, i))))
 				return TWZ_E_DAMAGED;
 		}
 	}

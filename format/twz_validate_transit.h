@@ -23,6 +23,13 @@ int twz_transit_on_ring(const struct twz_container *c,
 			const struct twz_tparams *pr, uint32_t bx, uint32_t by,
 			uint32_t cell);
 
+/* Whether cell lies on the ring of block (bx, by) and in a block near
+ * it: where the block's transit nodes lie, which its nodes' local rows
+ * reach (T9, TA7). */
+int twz_transit_ring_near(const struct twz_container *c,
+			  const struct twz_tparams *pr, uint32_t bx,
+			  uint32_t by, uint32_t cell);
+
 /* Every run of a local row after its first starts at a target near the
  * source's block; where[n] is node n's block, packed (BX_BITS). */
 twz_status twz_transit_check_rows(const struct twz_container *c,

@@ -198,12 +198,7 @@ static int place_check(const struct twz_container *c,
 		return -1;
 	uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
 	uint32_t cell = at32(node_cell, v);
-	uint32_t ab = twz_transit_block_of(c, pr, cell);
-	if (ab == UINT32_MAX || !twz_transit_on_ring(c, pr, bx, by, cell))
-		return -1;
-	uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
-	if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
-	    (ay > by ? ay - by : by - ay) > pr->outer)
+	if (!twz_transit_ring_near(c, pr, bx, by, cell))
 		return -1;
 	pl->region[p] = at32(comp, v);
 	pl->x[p] = (uint16_t)(cell % c->width);

@@ -83,6 +83,20 @@ int twz_transit_on_ring(const struct twz_container *c,
 	return x == x0 || x == x1 || y == y0 || y == y1;
 }
 
+int twz_transit_ring_near(const struct twz_container *c,
+			  const struct twz_tparams *pr, uint32_t bx,
+			  uint32_t by, uint32_t cell)
+{
+	if (!twz_transit_on_ring(c, pr, bx, by, cell))
+		return 0;
+	uint32_t ab = twz_transit_block_of(c, pr, cell);
+	if (ab == UINT32_MAX)
+		return 0;
+	uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
+	return (ax > bx ? ax - bx : bx - ax) <= pr->outer &&
+	       (ay > by ? ay - by : by - ay) <= pr->outer;
+}
+
 /*
  * A local row answers the targets near its source: every run after the
  * row's first starts at a target in a block near the source's. So a row
@@ -181,20 +195,13 @@ twz_status twz_transit_access_list(const struct twz_container *c,
 		uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
 		uint32_t cell = at32(node_cell, v);
 		if (at32(comp, v) != at32(comp, n) ||
-		    !twz_transit_on_ring(c, pr, bx, by, cell))
+		    !twz_transit_ring_near(c, pr, bx, by, cell))
 			return TWZ_E_DAMAGED;
 		uint32_t cx = cell % c->width, cy = cell / c->width;
 		uint32_t nx = ncell % c->width, ny = ncell / c->width;
 		if (!twz_transit_counts_possible(c->connectivity,
 						 cx > nx ? cx - nx : nx - cx,
 						 cy > ny ? cy - ny : ny - cy, es, ed))
-			return TWZ_E_DAMAGED;
-		uint32_t ab = twz_transit_block_of(c, pr, cell);
-		if (ab == UINT32_MAX)
-			return TWZ_E_DAMAGED;
-		uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
-		if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
-		    (ay > by ? ay - by : by - ay) > pr->outer)
 			return TWZ_E_DAMAGED;
 		if (k && twz_transit_cost_less(es, ed, ps, pd))
 			return TWZ_E_DAMAGED;
