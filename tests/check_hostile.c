@@ -1528,6 +1528,20 @@ static uint8_t *rebuild_write(struct rebuild *r, size_t *len)
 	return out;
 }
 
+/* The rebuilt file (r freed) opens with status TWZ_E_DAMAGED; what and
+ * how name the case. */
+static void rebuild_refused(struct rebuild *r, const char *what, int how)
+{
+	size_t n;
+	uint8_t *bad = rebuild_write(r, &n);
+
+	rebuild_free(r);
+	twz_status st = twz_test_try_open(bad, n, 0);
+	ck_assert_msg(st == TWZ_E_DAMAGED, "%s, case %d: %s", what, how,
+		      twz_strerror(st));
+	free(bad);
+}
+
 /* Honest inputs, baked by the tool into a fresh directory: a generated
  * rooms level as CPD, TRANSIT (the access layout, and the block lists of
  * format 1.1) and shards of each; the project's graph and navmesh. */
@@ -1658,10 +1672,7 @@ START_TEST(test_hostile_crafted_build_info)
 			for (size_t f = 0; f < 2; f++) {
 				rebuild_read(&r, buf, len);
 				rebuild_bomb(&r, foreign[f], (uint64_t)64 << 20);
-				uint8_t *bad = rebuild_write(&r, &n);
-				rebuild_free(&r);
-				ck_assert_int_eq(twz_test_try_open(bad, n, 0), TWZ_E_DAMAGED);
-				free(bad);
+				rebuild_refused(&r, honest_name[kinds[k]], (int)f);
 			}
 		}
 		free(buf);
@@ -1797,7 +1808,7 @@ START_TEST(test_hostile_crafted_transit_distances)
 {
 	struct honest h;
 	struct rebuild r;
-	size_t len, n, bytes;
+	size_t len, bytes;
 
 	honest_make(&h);
 	uint8_t *buf = twz_test_read_file(h.path[H_TRANSIT11], &len);
@@ -1826,10 +1837,7 @@ START_TEST(test_hostile_crafted_transit_distances)
 				else
 					twz_put32(e, (uint32_t)(int32_t)v);
 			}
-		uint8_t *bad = rebuild_write(&r, &n);
-		rebuild_free(&r);
-		ck_assert_msg(twz_test_try_open(bad, n, 0) == TWZ_E_DAMAGED, "case %d", how);
-		free(bad);
+		rebuild_refused(&r, "block lists", how);
 	}
 	free(buf);
 
@@ -1840,10 +1848,7 @@ START_TEST(test_hostile_crafted_transit_distances)
 	uint8_t *rec = rebuild_raw(&r, TWZ_SECTION_ACCESS_NODES, &bytes);
 	for (size_t i = 0; i + TWZ_AN_SIZE <= bytes; i += TWZ_AN_SIZE)
 		twz_put32(rec + i + TWZ_AN_BASE_S, twz_le32(rec + i + TWZ_AN_BASE_S) + 2);
-	uint8_t *bad = rebuild_write(&r, &n);
-	rebuild_free(&r);
-	ck_assert_int_eq(twz_test_try_open(bad, n, 0), TWZ_E_DAMAGED);
-	free(bad);
+	rebuild_refused(&r, "access table", 0);
 	/* Every packed entry's counts at the reference's negative: 0. */
 	rebuild_read(&r, buf, len);
 	uint32_t ekind = rebuild_has(&r, TWZ_SECTION_ACCESS_PACKED)
@@ -1855,10 +1860,7 @@ START_TEST(test_hostile_crafted_transit_distances)
 	else
 		for (size_t i = 0; i + TWZ_AE_SIZE <= bytes; i += TWZ_AE_SIZE)
 			twz_put32(acc + i + TWZ_AE_STRAIGHT, 0);
-	bad = rebuild_write(&r, &n);
-	rebuild_free(&r);
-	ck_assert_int_eq(twz_test_try_open(bad, n, 0), TWZ_E_DAMAGED);
-	free(bad);
+	rebuild_refused(&r, "access entries", 0);
 	free(buf);
 	twz_test_remove_tree(h.dir);
 }
@@ -1872,7 +1874,7 @@ START_TEST(test_hostile_crafted_navmesh_grid)
 {
 	struct honest h;
 	struct rebuild r;
-	size_t len, n, bytes;
+	size_t len, bytes;
 
 	honest_make(&h);
 	uint8_t *buf = twz_test_read_file(h.path[H_NAVMESH], &len);
@@ -1907,10 +1909,7 @@ START_TEST(test_hostile_crafted_navmesh_grid)
 			for (uint32_t q = 0; q < polys; q++)
 				twz_put32(list->stored + 4 * (size_t)q, q);
 		}
-		uint8_t *bad = rebuild_write(&r, &n);
-		rebuild_free(&r);
-		ck_assert_msg(twz_test_try_open(bad, n, 0) == TWZ_E_DAMAGED, "case %d", how);
-		free(bad);
+		rebuild_refused(&r, "navmesh grid", how);
 	}
 	free(buf);
 
