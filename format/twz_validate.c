@@ -340,6 +340,48 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 	return transit_limit(c, pr, kind, exact);
 }
 
+/* Whether kind is one of kinds [lo, hi]. */
+static int kind_in(uint32_t kind, uint32_t lo, uint32_t hi)
+{
+	return kind >= lo && kind <= hi;
+}
+
+int twz_section_read(const struct twz_container *c, uint32_t kind)
+{
+	uint64_t f = c->required_features;
+
+	if (kind == TWZ_SECTION_BUILD_INFO)
+		return 1;
+	if (c->level_kind != TWZ_LEVEL_GRID)
+		/* A grid's kinds too, which have no limit here: check G2
+		 * refuses them unread. */
+		return kind_in(kind, 1, TWZ_SECTION_KIND_MAX) ||
+		       kind_in(kind, TWZ_SECTION_INLINE_FIRST, TWZ_SECTION_INLINE_MAX) ||
+		       kind_in(kind, TWZ_SECTION_GRAPH_FIRST, TWZ_SECTION_GRAPH_MAX) ||
+		       (c->level_kind == TWZ_LEVEL_NAVMESH &&
+			kind_in(kind, TWZ_SECTION_NAVMESH_FIRST, TWZ_SECTION_NAVMESH_MAX));
+	if (f & TWZ_FEATURE_JUNCTIONS)
+		return kind_in(kind, TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_COMPONENT) ||
+		       kind_in(kind, TWZ_SECTION_JUNCTION_FIRST, TWZ_SECTION_JUNCTION_MAX);
+	if (c->method == TWZ_METHOD_TRANSIT) {
+		if (kind_in(kind, TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_COMPONENT) ||
+		    kind == TWZ_SECTION_TRANSIT_PARAMS)
+			return 1;
+		if (!(f & TWZ_FEATURE_TRANSIT_ACCESS))
+			return kind_in(kind, TWZ_SECTION_TRANSIT_FIRST, TWZ_SECTION_TRANSIT_MAX);
+		return kind == TWZ_SECTION_TRANSIT_ROW_OFFSETS ||
+		       kind == TWZ_SECTION_TRANSIT_RUNS ||
+		       kind_in(kind, TWZ_SECTION_ACCESS_FIRST_KIND, TWZ_SECTION_ACCESS_MAX);
+	}
+	if (f & TWZ_FEATURE_CPD_INLINE)
+		return kind == TWZ_SECTION_CELL_NODE || kind == TWZ_SECTION_REGIONS ||
+		       kind_in(kind, TWZ_SECTION_INLINE_FIRST, TWZ_SECTION_INLINE_MAX);
+	if (f & TWZ_FEATURE_BUCKETED_ROWS)
+		return kind == TWZ_SECTION_CELL_NODE ||
+		       kind_in(kind, TWZ_SECTION_NODE_RECORDS, TWZ_SECTION_ROWS);
+	return kind_in(kind, TWZ_SECTION_CELL_NODE, TWZ_SECTION_RUNS);
+}
+
 twz_status twz_section_claim(const struct twz_container *c,
 			     const struct twz_tparams *pr,
 			     const struct twz_section_ref *s)

@@ -173,6 +173,14 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 			       const struct twz_tparams *pr,
 			       uint32_t kind, int *exact);
 
+/* Whether the reader reads (claims, decodes, checks) a section of this
+ * kind in this file: the kinds of the file's own layout, which the
+ * header's method and feature bits name (FORMAT.md section 4), and
+ * BUILD_INFO; in a graph or navmesh file also the grid's kinds, to
+ * refuse them (G2). Other kinds, a newer version's or another layout's,
+ * are skipped: they cost nothing. */
+int twz_section_read(const struct twz_container *c, uint32_t kind);
+
 /* Checks 25 to 28 of section s of this file: its raw size against
  * twz_section_raw_limit (and RUNS against the reach of u32 offsets), so
  * that nothing is allocated for a claim the file cannot justify. */

@@ -72,28 +72,12 @@ static twz_status load_transit_params(twz_db *db, unsigned flags,
 	return TWZ_E_DAMAGED;  /* check T1 */
 }
 
-/* Whether this version decodes section kind in db's container (pr: the
- * TRANSIT parameters, in a method 2 file); kinds from a newer minor
- * version are not ours to read. */
-static int decoded_kind(const twz_db *db, const struct twz_tparams *pr,
-			uint32_t kind)
+/* Whether this version decodes section kind of db's container, once the
+ * TRANSIT parameters (read first) are in: the kinds of the file's own
+ * layout (twz_section_read). */
+static int decoded_kind(const twz_db *db, uint32_t kind)
 {
-	int transit = pr && twz_transit_kind(&db->c, kind);
-	int junction = (db->c.required_features & TWZ_FEATURE_JUNCTIONS) &&
-		       kind >= TWZ_SECTION_JUNCTION_FIRST &&
-		       kind <= TWZ_SECTION_JUNCTION_MAX;
-	int graph = db->c.level_kind != TWZ_LEVEL_GRID &&
-		    kind >= TWZ_SECTION_GRAPH_FIRST && kind <= TWZ_SECTION_GRAPH_MAX;
-	graph |= db->c.level_kind == TWZ_LEVEL_NAVMESH &&
-		 kind >= TWZ_SECTION_NAVMESH_FIRST &&
-		 kind <= TWZ_SECTION_NAVMESH_MAX;
-	/* 1.4 inline rows, in CPD files (twz_cpd_inline.h). */
-	int inl = !pr && kind >= TWZ_SECTION_INLINE_FIRST &&
-		  kind <= TWZ_SECTION_INLINE_MAX;
-
-	if (kind == 0 || kind == TWZ_SECTION_TRANSIT_PARAMS)
-		return 0;
-	return kind <= TWZ_SECTION_KIND_MAX || transit || junction || graph || inl;
+	return kind != TWZ_SECTION_TRANSIT_PARAMS && twz_section_read(&db->c, kind);
 }
 
 /* Every section of db's container that this version reads: the TRANSIT
@@ -114,13 +98,13 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 	}
 	for (uint32_t i = 0; i < db->c.section_count; i++) {
 		const struct twz_section_ref *s = &db->c.sections[i];
-		if (decoded_kind(db, pr, s->kind) &&
+		if (decoded_kind(db, s->kind) &&
 		    (st = twz_section_claim(&db->c, pr, s)) != TWZ_OK)
 			return st;
 	}
 	for (uint32_t i = 0; i < db->c.section_count; i++) {
 		const struct twz_section_ref *s = &db->c.sections[i];
-		if (!decoded_kind(db, pr, s->kind))
+		if (!decoded_kind(db, s->kind))
 			continue;
 		st = twz__load_section(db, s, pr, flags);
 		if (st != TWZ_OK)

@@ -1681,6 +1681,54 @@ START_TEST(test_hostile_crafted_build_info)
 }
 END_TEST
 
+/* A section of another layout than the file's (RUNS in a bucketed CPD
+ * file, NODE_DIST in an access-layout TRANSIT file, ACCESS in one of
+ * block lists), inflating to 640 MiB: skipped unread, like a kind from
+ * a newer version, so the file opens and costs nothing more. */
+START_TEST(test_hostile_crafted_other_layouts)
+{
+	static const struct {
+		enum honest_file file;
+		uint32_t kind;
+	} cases[] = {
+		{ H_CPD, TWZ_SECTION_RUNS },
+		{ H_TRANSIT, TWZ_SECTION_TRANSIT_NODE_DIST },
+		{ H_TRANSIT11, TWZ_SECTION_ACCESS },
+	};
+	struct honest h;
+	struct rebuild r;
+	size_t len, n;
+
+	honest_make(&h);
+	int capped = twz_test_cap_address_space(512ul << 20);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		uint8_t *buf = twz_test_read_file(h.path[cases[c].file], &len);
+		rebuild_read(&r, buf, len);
+		rebuild_bomb(&r, cases[c].kind, (uint64_t)640 << 20);
+		uint8_t *file = rebuild_write(&r, &n);
+		rebuild_free(&r);
+		twz_status st = twz_test_try_open(file, n, 0);
+		ck_assert_msg(st == TWZ_OK, "%s with kind %u: %s (%s)",
+			      honest_name[cases[c].file], cases[c].kind, twz_strerror(st),
+			      capped ? "capped" : "not capped");
+		const char *out = honest_out(&h, "other.twz");
+		twz_test_write_file(out, file, n);
+		struct twz_test_run run;
+		const char *const info[] = { "info", out, NULL };
+#ifdef UNDER_ASAN
+		twz_test_run_tool(info, NULL, 0, &run);
+#else
+		twz_test_run_tool(info, NULL, 256ul << 20, &run);
+#endif
+		ck_assert_msg(run.status == 0, "info: exit %d: %s", run.status, run.err);
+		twz_test_run_free(&run);
+		free(file);
+		free(buf);
+	}
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
 /* A partial file whose section inflates to 640 MiB made twigz merge peak
  * at 1.3 GB (and exit 0); each kind is now held to a limit from the
  * part's header and PART_INFO before it is inflated, and refused naming
@@ -2073,6 +2121,7 @@ static Suite *twz_hostile_suite(void)
 
 	tc = tcase_create("Crafted");
 	tcase_add_test(tc, test_hostile_crafted_build_info);
+	tcase_add_test(tc, test_hostile_crafted_other_layouts);
 	tcase_add_test(tc, test_hostile_crafted_part_bombs);
 	tcase_add_test(tc, test_hostile_crafted_part_distances);
 	tcase_add_test(tc, test_hostile_crafted_transit_distances);
