@@ -283,33 +283,46 @@ static uint64_t part_limit(const struct twz_container *c, const struct part *p,
 	return TWZ_NO_LIMIT;
 }
 
-/* Section kind of c in buf, decoded into p through the loader of
- * .twz files, held to part_limit. 0, or -1 with err set. */
+/* Section s of c (a partial file) held to part_limit: 0, or -1 with
+ * err set. */
+static int part_claim(const struct twz_section_ref *s,
+		      const struct twz_container *c, const struct part *p,
+		      struct twz_error *err)
+{
+	int exact;
+	uint64_t limit = part_limit(c, p, s->kind, &exact);
+
+	if (twz_section_fits(s, limit, exact) == TWZ_OK)
+		return 0;
+	if (limit == TWZ_NO_LIMIT)
+		twz_error_set(err, "%s: damaged partial file (section %u not of its method)",
+			      p->name, s->kind);
+	else
+		twz_error_set(err, "%s: damaged partial file (section %u claims %llu bytes, %s %llu)",
+			      p->name, s->kind, (unsigned long long)s->raw_size,
+			      exact ? "not" : "more than", (unsigned long long)limit);
+	return -1;
+}
+
+/* Section s of c in buf, decoded into p through the loader of .twz
+ * files once its claim is held to part_limit. 0, or -1 with err set. */
 static int part_section(const uint8_t *buf, const struct twz_section_ref *s,
 			const struct twz_container *c, struct part *p,
 			struct twz_error *err)
 {
 	unsigned k = s->kind - TWZ_PART_INFO;
-	int exact;
-	uint64_t limit = part_limit(c, p, s->kind, &exact);
-	twz_status st = twz_section_fits(s, limit, exact);
 
-	if (st != TWZ_OK) {
-		if (limit == TWZ_NO_LIMIT)
-			twz_error_set(err, "%s: damaged partial file (section %u not of its method)",
-				      p->name, s->kind);
-		else
-			twz_error_set(err, "%s: damaged partial file (section %u claims %llu bytes, %s %llu)",
-				      p->name, s->kind, (unsigned long long)s->raw_size,
-				      exact ? "not" : "more than", (unsigned long long)limit);
+	if (part_claim(s, c, p, err) != 0)
+		return -1;
+	twz_status st = twz_section_decode(buf, s, 0, &p->sec[k], &p->owned[k]);
+	if (st == TWZ_E_NOMEM) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for section %u",
+				   p->name, s->kind);
 		return -1;
 	}
-	st = twz_section_decode(buf, s, 0, &p->sec[k], &p->owned[k]);
 	if (st != TWZ_OK) {
-		twz_error_kind_set(err, st == TWZ_E_NOMEM ? TWZ_ERR_NOMEM : TWZ_ERR_INPUT,
-				   "%s: damaged partial file (section %u: %s)", p->name,
-				   s->kind, st == TWZ_E_CHECKSUM ? "checksum" :
-				   st == TWZ_E_NOMEM ? "out of memory" : "does not inflate");
+		twz_error_set(err, "%s: damaged partial file (section %u: %s)", p->name,
+			      s->kind, st == TWZ_E_CHECKSUM ? "checksum" : "does not inflate");
 		return -1;
 	}
 	p->size[k] = s->raw_size;
@@ -416,13 +429,9 @@ static int part_read(const uint8_t *buf, size_t len, const char *name,
 	}
 	if (part_section(buf, info, &c, p, err) != 0 || part_info(&c, p, err) != 0)
 		return -1;
-	for (uint32_t i = 0; i < c.section_count; i++) {
-		const struct twz_section_ref *s = &c.sections[i];
-		int exact;
-		uint64_t limit = part_limit(&c, p, s->kind, &exact);
-		if (twz_section_fits(s, limit, exact) != TWZ_OK)
-			return part_section(buf, s, &c, p, err);  /* says why */
-	}
+	for (uint32_t i = 0; i < c.section_count; i++)
+		if (part_claim(&c.sections[i], &c, p, err) != 0)
+			return -1;
 	for (uint32_t i = 0; i < c.section_count; i++)
 		if (c.sections[i].kind != TWZ_PART_INFO &&
 		    part_section(buf, &c.sections[i], &c, p, err) != 0)
@@ -506,7 +515,8 @@ static int same_bake(const struct part *a, const struct part *b,
 }
 
 /* Rows of part p into cpd (row_offsets from p->first, runs at *pos),
- * each checked for what the writer relies on. */
+ * each checked for what the writer relies on and the merged file's
+ * checks ask of its runs. */
 static int part_rows(const struct part *p, const struct twz_graph *gr,
 		     struct twz_cpd *cpd, uint64_t *pos, struct twz_error *err)
 {
@@ -526,7 +536,9 @@ static int part_rows(const struct part *p, const struct twz_graph *gr,
 			uint32_t run = twz_le32(runs + 4 * (at + r));
 			uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
 			uint32_t prev = r ? twz_le32(runs + 4 * (at + r - 1)) >> TWZ_RUN_SYMBOL_BITS : 0;
-			if (r == 0 ? start != 0 : start <= prev || start >= region_end) {
+			if ((r == 0 ? start != 0 : start <= prev || start >= region_end) ||
+			    !twz_part_symbol_ok(gr, s, run & TWZ_RUN_SYMBOL_MASK,
+						p->layout != TWZ_LAYOUT_PLAIN, 0)) {
 				twz_error_set(err, "%s: damaged partial file (row %u's runs)",
 					      p->name, s);
 				return -1;

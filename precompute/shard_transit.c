@@ -425,10 +425,28 @@ static int parts_agree(struct twz_part *const *by_index, unsigned count,
 	return 0;
 }
 
+/* Whether run r of source s's local row can be what the bake made, as
+ * check T11 asks of the merged file: starts from 0, rising, below
+ * node_count, every later one at a target in a block near s's; a legal
+ * move, a direction symbol, or the wildcards' no move. */
+static int local_run_ok(const struct twz_graph *tg, uint32_t s, uint32_t r,
+			uint32_t run, uint32_t prev)
+{
+	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+
+	if (r == 0 ? start != 0
+		   : start <= prev >> TWZ_RUN_SYMBOL_BITS || start >= tg->node_count ||
+		     !twz_blocks_within(tg, tg->node_block[s], tg->node_block[start],
+					tg->outer))
+		return 0;
+	return twz_part_symbol_ok(tg, s, run & TWZ_RUN_SYMBOL_MASK, 1, 1);
+}
+
 /* Rows, distances and table rows of part p into db. */
 static int part_results(const struct twz_part *p, struct twz_transit_db *db,
 			uint64_t *pos, struct twz_error *err)
 {
+	const struct twz_graph *tg = &db->graph;
 	const uint8_t *lens = p->sec[TWZ_PART_ROW_LENGTHS - TWZ_PART_INFO];
 	const uint8_t *runs = p->sec[TWZ_PART_RUNS - TWZ_PART_INFO];
 	const uint8_t *dist = p->sec[TWZ_PART_NODE_DIST - TWZ_PART_INFO];
@@ -450,8 +468,15 @@ static int part_results(const struct twz_part *p, struct twz_transit_db *db,
 				      p->name, s);
 			return -1;
 		}
-		for (uint32_t r = 0; r < n; r++)
-			db->runs[*pos + r] = twz_le32(runs + 4 * (at + r));
+		for (uint32_t r = 0; r < n; r++) {
+			uint32_t run = twz_le32(runs + 4 * (at + r));
+			if (!local_run_ok(tg, s, r, run, r ? db->runs[*pos + r - 1] : 0)) {
+				twz_error_set(err, "%s: damaged partial file (row %u's runs)",
+					      p->name, s);
+				return -1;
+			}
+			db->runs[*pos + r] = run;
+		}
 		db->row_offsets[s + 1] = db->row_offsets[s] + n;
 		at += n;
 		*pos += n;

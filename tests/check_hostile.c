@@ -1847,6 +1847,42 @@ START_TEST(test_hostile_crafted_part_distances)
 }
 END_TEST
 
+/* Parts whose rows hold symbols no source may have (15): refused naming
+ * the part, as the merged file's checks 38, 47 and T11 would refuse its
+ * rows, for a CPD and a TRANSIT part. */
+START_TEST(test_hostile_crafted_part_rows)
+{
+	static const enum honest_file parts[][2] = {
+		{ H_CPD1, H_CPD2 }, { H_TR1, H_TR2 },
+	};
+	struct honest h;
+	struct rebuild r;
+	size_t len, n, bytes;
+	char out[4400];
+
+	honest_make(&h);
+	snprintf(out, sizeof out, "%s/merged.twz", h.dir);
+	for (size_t k = 0; k < 2; k++) {
+		uint8_t *buf = twz_test_read_file(h.path[parts[k][0]], &len);
+		rebuild_read(&r, buf, len);
+		uint8_t *runs = rebuild_raw(&r, TWZ_PART_RUNS, &bytes);
+		for (size_t i = 0; i + 4 <= bytes; i += 4)
+			twz_put32(runs + i, twz_le32(runs + i) | TWZ_RUN_SYMBOL_MASK);
+		uint8_t *bad = rebuild_write(&r, &n);
+		rebuild_free(&r);
+		const char *part = honest_out(&h, "rows.twp");
+		twz_test_write_file(part, bad, n);
+		const char *const merge[] = { "merge", part, h.path[parts[k][1]], "-o",
+					      out, NULL };
+		expect_tool(merge, 3, "rows.twp", "runs");
+		ck_assert_int_ne(access(out, F_OK), 0);
+		free(bad);
+		free(buf);
+	}
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
 /* Stored TRANSIT distances of a whole file, resealed: in the block-list
  * layout's planes, the rows of every node two straight moves longer than
  * the table, the unreachable mark inside a region, a table two moves
@@ -2124,6 +2160,7 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_crafted_other_layouts);
 	tcase_add_test(tc, test_hostile_crafted_part_bombs);
 	tcase_add_test(tc, test_hostile_crafted_part_distances);
+	tcase_add_test(tc, test_hostile_crafted_part_rows);
 	tcase_add_test(tc, test_hostile_crafted_transit_distances);
 	tcase_add_test(tc, test_hostile_crafted_navmesh_grid);
 	suite_add_tcase(s, tc);
