@@ -351,7 +351,8 @@ int twz_graph_verify_cmd(int argc, char **argv)
 		rc = EXIT_NOMEM;
 		goto out;
 	}
-	memcpy(order, q.pair, (size_t)q.count * 2 * sizeof *order);
+	if (q.count)  /* a file of no query has no pairs to copy */
+		memcpy(order, q.pair, (size_t)q.count * 2 * sizeof *order);
 	qsort(order, q.count, 2 * sizeof *order, cmp_query);
 	twz_node last = TWZ_NONE;
 	for (uint32_t i = 0; i < q.count; i++) {
