@@ -1629,6 +1629,23 @@ static void expect_tool(const char *const *args, int status, const char *name,
 	twz_test_run_free(&r);
 }
 
+/* A crafted part (n bytes at bad), written as name in h's directory and
+ * merged with the honest part `other`: refused with one line naming it
+ * and saying `says`, and no output. */
+static void expect_part_refused(struct honest *h, const uint8_t *bad, size_t n,
+				const char *name, enum honest_file other,
+				const char *says)
+{
+	char part[4400], out[4400];
+
+	snprintf(part, sizeof part, "%s/%s", h->dir, name);
+	snprintf(out, sizeof out, "%s/merged.twz", h->dir);
+	twz_test_write_file(part, bad, n);
+	const char *const merge[] = { "merge", part, h->path[other], "-o", out, NULL };
+	expect_tool(merge, 3, name, says);
+	ck_assert_int_ne(access(out, F_OK), 0);
+}
+
 /* A BUILD_INFO frame that inflates to 640 MiB once made twigz info
  * allocate and inflate it all before check B1 (4096 bytes at most);
  * in any level kind it is refused before a byte is allocated for it.
@@ -1756,14 +1773,8 @@ START_TEST(test_hostile_crafted_part_bombs)
 		rebuild_bomb(&r, cases[c].kind, (uint64_t)640 << 20);
 		uint8_t *bad = rebuild_write(&r, &n);
 		rebuild_free(&r);
-		const char *part = honest_out(&h, "bomb.twp");
-		twz_test_write_file(part, bad, n);
-		char out[4400];
-		snprintf(out, sizeof out, "%s/merged.twz", h.dir);
-		const char *const merge[] = { "merge", part, h.path[cases[c].other], "-o",
-					      out, NULL };
-		expect_tool(merge, 3, "bomb.twp", "damaged partial file");
-		ck_assert_int_ne(access(out, F_OK), 0);
+		expect_part_refused(&h, bad, n, "bomb.twp", cases[c].other,
+				    "damaged partial file");
 		free(bad);
 		free(buf);
 	}
@@ -1858,10 +1869,8 @@ START_TEST(test_hostile_crafted_part_rows)
 	struct honest h;
 	struct rebuild r;
 	size_t len, n, bytes;
-	char out[4400];
 
 	honest_make(&h);
-	snprintf(out, sizeof out, "%s/merged.twz", h.dir);
 	for (size_t k = 0; k < 2; k++) {
 		uint8_t *buf = twz_test_read_file(h.path[parts[k][0]], &len);
 		rebuild_read(&r, buf, len);
@@ -1870,12 +1879,7 @@ START_TEST(test_hostile_crafted_part_rows)
 			twz_put32(runs + i, twz_le32(runs + i) | TWZ_RUN_SYMBOL_MASK);
 		uint8_t *bad = rebuild_write(&r, &n);
 		rebuild_free(&r);
-		const char *part = honest_out(&h, "rows.twp");
-		twz_test_write_file(part, bad, n);
-		const char *const merge[] = { "merge", part, h.path[parts[k][1]], "-o",
-					      out, NULL };
-		expect_tool(merge, 3, "rows.twp", "runs");
-		ck_assert_int_ne(access(out, F_OK), 0);
+		expect_part_refused(&h, bad, n, "rows.twp", parts[k][1], "runs");
 		free(bad);
 		free(buf);
 	}
