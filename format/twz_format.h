@@ -304,6 +304,28 @@ static inline void twz_transit_reference(unsigned connectivity, uint32_t dx,
 		*diagonal = lo;
 	}
 }
+
+/* Whether s straight and d diagonal moves can be a shortest path
+ * between two cells dx, dy apart (absolute differences): none between a
+ * cell and itself; else at least as many moves as the larger difference
+ * and s + 2 d at least their sum (each move changes a coordinate by at
+ * most one, a straight move one of them), so never below the reference
+ * cost; no diagonal on a 4-connected level. The checks of stored TRANSIT
+ * distances (T10, TA6, TA7) and the merge of shards hold every distance
+ * to it. */
+static inline int twz_transit_counts_possible(unsigned connectivity,
+					      uint32_t dx, uint32_t dy,
+					      uint64_t s, uint64_t d)
+{
+	uint64_t hi = dx > dy ? dx : dy;
+
+	if (dx == 0 && dy == 0)
+		return s == 0 && d == 0;
+	if (connectivity == 4 && d)
+		return 0;
+	return s + d >= hi && s + 2 * d >= (uint64_t)dx + dy;
+}
+
 _Static_assert(TWZ_SECTION_TRANSIT_MAX < TWZ_SECTION_KIND_LIMIT, "kinds");
 
 /* ACCESS entry: one access node of a node, entries of a node sorted by

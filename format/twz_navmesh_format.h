@@ -73,9 +73,17 @@ static inline void twz_putf64(uint8_t *p, double d)
 	twz_put64(p, u);
 }
 
+/* A column (or row) floor(v) clamped to the grid's n. */
+static inline uint32_t twz_nm_clamp(double v, uint32_t n)
+{
+	return !(v >= 0) ? 0 : v >= n ? n - 1 : (uint32_t)v;
+}
+
 /* The spatial grid cells a box [x0, x1] x [z0, z1] meets: columns
- * c0..c1 and rows r0..r1, clamped to the grid; 0 when it misses. Writer
- * and validator both ask this, so they agree on every cell. */
+ * c0..c1 and rows r0..r1, each range clamped to the grid (FORMAT.md 5f),
+ * so a box off the grid gets the cells of the grid's edge; returns
+ * whether the box meets the grid at all. Writer and validator both ask
+ * this, so they agree on every cell. */
 static inline int twz_nm_cell_range(double ox, double oz, double cell,
 				    uint32_t cols, uint32_t rows, double x0,
 				    double x1, double z0, double z1,
@@ -85,13 +93,22 @@ static inline int twz_nm_cell_range(double ox, double oz, double cell,
 	double a = floor((x0 - ox) / cell), b = floor((x1 - ox) / cell);
 	double c = floor((z0 - oz) / cell), d = floor((z1 - oz) / cell);
 
-	if (!(b >= 0 && d >= 0 && a < cols && c < rows))
-		return 0;
-	*c0 = a < 0 ? 0 : (uint32_t)a;
-	*c1 = b >= cols ? cols - 1 : (uint32_t)b;
-	*r0 = c < 0 ? 0 : (uint32_t)c;
-	*r1 = d >= rows ? rows - 1 : (uint32_t)d;
-	return 1;
+	*c0 = twz_nm_clamp(a, cols);
+	*c1 = twz_nm_clamp(b, cols);
+	*r0 = twz_nm_clamp(c, rows);
+	*r1 = twz_nm_clamp(d, rows);
+	return b >= 0 && d >= 0 && a < cols && c < rows;
+}
+
+/* Whether the point (x, z) lies in the grid's cells, unclamped: the
+ * cell a locate reads. */
+static inline int twz_nm_on_grid(double ox, double oz, double cell,
+				 uint32_t cols, uint32_t rows, double x,
+				 double z)
+{
+	double cx = floor((x - ox) / cell), cz = floor((z - oz) / cell);
+
+	return cx >= 0 && cz >= 0 && cx < cols && cz < rows;
 }
 
 /* The box a polygon is indexed by: its vertices' x-z bounds (box: x0,

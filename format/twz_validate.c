@@ -10,6 +10,8 @@
 #include "twz_validate_graph.h"
 #include "twz_validate_navmesh.h"
 #include "twz_navmesh_format.h"
+#include "twz_section_load.h"
+#include "twz_validate_layers.h"
 
 #include <xxhash.h>
 
@@ -44,9 +46,9 @@ static twz_status parse_graph_header(const struct twz_container *c)
 }
 
 static twz_status parse_header(const uint8_t *buf, size_t len,
-			       struct twz_container *c)
+			       const char *magic, struct twz_container *c)
 {
-	if (len < TWZ_MAGIC_SIZE || memcmp(buf, TWZ_MAGIC, TWZ_MAGIC_SIZE))
+	if (len < TWZ_MAGIC_SIZE || memcmp(buf, magic, TWZ_MAGIC_SIZE))
 		return TWZ_E_NOT_TWIGZ;
 	if (len < TWZ_HEADER_SIZE)
 		return TWZ_E_DAMAGED;
@@ -195,18 +197,24 @@ static twz_status parse_table(const uint8_t *buf, size_t len,
 	return TWZ_OK;
 }
 
-twz_status twz_parse_container(const uint8_t *buf, size_t len,
-			       struct twz_container *c)
+twz_status twz_parse_container_as(const uint8_t *buf, size_t len,
+				  const char *magic, struct twz_container *c)
 {
 	twz_status st;
 
 	memset(c, 0, sizeof *c);
 	if (!buf)
 		return TWZ_E_ARGUMENT;
-	st = parse_header(buf, len, c);
+	st = parse_header(buf, len, magic, c);
 	if (st != TWZ_OK)
 		return st;
 	return parse_table(buf, len, c);
+}
+
+twz_status twz_parse_container(const uint8_t *buf, size_t len,
+			       struct twz_container *c)
+{
+	return twz_parse_container_as(buf, len, TWZ_MAGIC, c);
 }
 
 static uint64_t min64(uint64_t a, uint64_t b)
@@ -263,7 +271,7 @@ static uint64_t transit_limit(const struct twz_container *c,
 		return (m * (m ? m - 1 : 0) / 2 * 2 * TWZ_AN_MAX_WIDTH + 7) / 8 +
 		       TWZ_AT_PAD;
 	}
-	return UINT64_MAX;
+	return TWZ_NO_LIMIT;
 }
 
 uint64_t twz_section_raw_limit(const struct twz_container *c,
@@ -272,12 +280,23 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 {
 	uint64_t n = c->node_count;
 
-	if (c->level_kind == TWZ_LEVEL_NAVMESH &&
-	    kind >= TWZ_SECTION_NAVMESH_FIRST && kind <= TWZ_SECTION_NAVMESH_MAX)
-		return twz_navmesh_section_limit(c, kind, exact);
-	if (c->level_kind != TWZ_LEVEL_GRID)
-		return kind == TWZ_SECTION_BUILD_INFO ? (*exact = 0, UINT64_MAX)
-						      : twz_graph_section_limit(c, kind, exact);
+	*exact = 0;
+	/* Any file may say how it was baked: check B1's largest. */
+	if (kind == TWZ_SECTION_BUILD_INFO)
+		return TWZ_BUILD_INFO_MAX;
+	if (c->level_kind != TWZ_LEVEL_GRID) {
+		if (c->level_kind == TWZ_LEVEL_NAVMESH &&
+		    kind >= TWZ_SECTION_NAVMESH_FIRST &&
+		    kind <= TWZ_SECTION_NAVMESH_MAX)
+			return twz_navmesh_section_limit(c, kind, exact);
+		if (kind >= TWZ_SECTION_GRAPH_FIRST && kind <= TWZ_SECTION_GRAPH_MAX)
+			return twz_graph_section_limit(c, kind, exact);
+		/* Nothing of a grid's (check G2): refused unread. */
+		return TWZ_NO_LIMIT;
+	}
+	/* Agent sizes: the largest table check A1 admits. */
+	if (kind == TWZ_SECTION_AGENT_SIZES)
+		return TWZ_AS_MAX_SIZE;
 	*exact = 1;
 	switch (kind) {
 	case TWZ_SECTION_CELL_NODE:
@@ -317,8 +336,64 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 	    kind >= TWZ_SECTION_JUNCTION_FIRST && kind <= TWZ_SECTION_JUNCTION_MAX)
 		return twz_junctions_raw_limit(c, kind, exact);
 	if (c->method != TWZ_METHOD_TRANSIT || !pr || !twz_transit_kind(c, kind))
-		return UINT64_MAX;
+		return TWZ_NO_LIMIT;
 	return transit_limit(c, pr, kind, exact);
+}
+
+/* Whether kind is one of kinds [lo, hi]. */
+static int kind_in(uint32_t kind, uint32_t lo, uint32_t hi)
+{
+	return kind >= lo && kind <= hi;
+}
+
+int twz_section_read(const struct twz_container *c, uint32_t kind)
+{
+	uint64_t f = c->required_features;
+
+	if (kind == TWZ_SECTION_BUILD_INFO)
+		return 1;
+	if (c->level_kind != TWZ_LEVEL_GRID)
+		/* A grid's kinds too, which have no limit here: check G2
+		 * refuses them unread. */
+		return kind_in(kind, 1, TWZ_SECTION_KIND_MAX) ||
+		       kind_in(kind, TWZ_SECTION_INLINE_FIRST, TWZ_SECTION_INLINE_MAX) ||
+		       kind_in(kind, TWZ_SECTION_GRAPH_FIRST, TWZ_SECTION_GRAPH_MAX) ||
+		       (c->level_kind == TWZ_LEVEL_NAVMESH &&
+			kind_in(kind, TWZ_SECTION_NAVMESH_FIRST, TWZ_SECTION_NAVMESH_MAX));
+	if (f & TWZ_FEATURE_JUNCTIONS)
+		return kind_in(kind, TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_COMPONENT) ||
+		       kind_in(kind, TWZ_SECTION_JUNCTION_FIRST, TWZ_SECTION_JUNCTION_MAX);
+	if (c->method == TWZ_METHOD_TRANSIT) {
+		if (kind_in(kind, TWZ_SECTION_CELL_NODE, TWZ_SECTION_NODE_COMPONENT) ||
+		    kind == TWZ_SECTION_TRANSIT_PARAMS)
+			return 1;
+		if (!(f & TWZ_FEATURE_TRANSIT_ACCESS))
+			return kind_in(kind, TWZ_SECTION_TRANSIT_FIRST, TWZ_SECTION_TRANSIT_MAX);
+		return kind == TWZ_SECTION_TRANSIT_ROW_OFFSETS ||
+		       kind == TWZ_SECTION_TRANSIT_RUNS ||
+		       kind_in(kind, TWZ_SECTION_ACCESS_FIRST_KIND, TWZ_SECTION_ACCESS_MAX);
+	}
+	if (f & TWZ_FEATURE_CPD_INLINE)
+		return kind == TWZ_SECTION_CELL_NODE || kind == TWZ_SECTION_REGIONS ||
+		       kind_in(kind, TWZ_SECTION_INLINE_FIRST, TWZ_SECTION_INLINE_MAX);
+	if (f & TWZ_FEATURE_BUCKETED_ROWS)
+		return kind == TWZ_SECTION_CELL_NODE ||
+		       kind_in(kind, TWZ_SECTION_NODE_RECORDS, TWZ_SECTION_ROWS);
+	return kind_in(kind, TWZ_SECTION_CELL_NODE, TWZ_SECTION_RUNS);
+}
+
+twz_status twz_section_claim(const struct twz_container *c,
+			     const struct twz_tparams *pr,
+			     const struct twz_section_ref *s)
+{
+	int exact;
+	uint64_t limit = twz_section_raw_limit(c, pr, s->kind, &exact);
+
+	/* Check 26 before 27: more runs than u32 offsets reach. */
+	if (s->kind == TWZ_SECTION_RUNS &&
+	    s->raw_size > (uint64_t)TWZ_MAX_RUNS * 4)
+		return TWZ_E_LIMIT;
+	return twz_section_fits(s, limit, exact);
 }
 
 twz_status twz_validate_content(const struct twz_container *c,
@@ -336,10 +411,19 @@ twz_status twz_validate_content(const struct twz_container *c,
 		return twz_validate_graph(c, v);
 	if (c->required_features & TWZ_FEATURE_JUNCTIONS)
 		return twz_validate_junctions(c, v);
-	if (c->method == TWZ_METHOD_TRANSIT)
+	if (c->method == TWZ_METHOD_TRANSIT) {
+		/* Bucketed rows are a CPD layout: the runtime would look for
+		 * their sections in a TRANSIT file, which has none. */
+		if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
+			return TWZ_E_DAMAGED;
+		if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
+			return twz_validate_transit_access(c, v);
 		return twz_validate_transit(c, v);
+	}
 	/* Access nodes are a TRANSIT layout. */
 	if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
 		return TWZ_E_DAMAGED;
+	if (c->required_features & TWZ_FEATURE_CPD_INLINE)
+		return twz_validate_cpd_inline(c, v);
 	return twz_validate_cpd(c, v);
 }

@@ -90,6 +90,12 @@ static inline int twz_needs_scratch(const struct twz_container *c)
 twz_status twz_parse_container(const uint8_t *buf, size_t len,
 			       struct twz_container *c);
 
+/* Step 1 of a file in the same container under another magic of
+ * TWZ_MAGIC_SIZE bytes: the partial files of `twigz build --shard`
+ * (FORMAT.md section 11). TWZ_E_NOT_TWIGZ when the magic differs. */
+twz_status twz_parse_container_as(const uint8_t *buf, size_t len,
+				  const char *magic, struct twz_container *c);
+
 /* The raw size a known section must have, from the header alone; 0 when
  * it depends on the contents (RUNS). Used before allocating. */
 static inline uint64_t twz_expected_raw_size(const struct twz_container *c,
@@ -160,11 +166,27 @@ static inline uint64_t twz_transit_list_cap(const struct twz_tparams *pr)
  * header and, for the TRANSIT kinds, the parameters pr (NULL in a CPD
  * file); *exact is set when it is the only size the kind may have. The
  * reader checks it before anything is allocated for the section
- * (FORMAT.md section 10a). UINT64_MAX for a kind it does not decode.
+ * (FORMAT.md section 10a). TWZ_NO_LIMIT (UINT64_MAX) for a kind it does
+ * not decode, which twz_section_claim refuses.
  */
 uint64_t twz_section_raw_limit(const struct twz_container *c,
 			       const struct twz_tparams *pr,
 			       uint32_t kind, int *exact);
+
+/* Whether the reader reads (claims, decodes, checks) a section of this
+ * kind in this file: the kinds of the file's own layout, which the
+ * header's method and feature bits name (FORMAT.md section 4), and
+ * BUILD_INFO; in a graph or navmesh file also the grid's kinds, to
+ * refuse them (G2). Other kinds, a newer version's or another layout's,
+ * are skipped: they cost nothing. */
+int twz_section_read(const struct twz_container *c, uint32_t kind);
+
+/* Checks 25 to 28 of section s of this file: its raw size against
+ * twz_section_raw_limit (and RUNS against the reach of u32 offsets), so
+ * that nothing is allocated for a claim the file cannot justify. */
+twz_status twz_section_claim(const struct twz_container *c,
+			     const struct twz_tparams *pr,
+			     const struct twz_section_ref *s);
 
 /* Step 2, by the validator of the header's method (twz_validate_cpd.c,
  * twz_validate_transit.c). */

@@ -2,18 +2,12 @@
  * twz_validate_cpd.c - content validation of a CPD database (method 1),
  * step 4 of FORMAT.md for that method: the plain layout (checks 33 to 38)
  * and bucketed rows (1.1, checks 39 to 47); 1.4's inline-summarised rows
- * are in twz_validate_cpd_inline.c. The checks both methods make
- * on the grid are in twz_validate_grid.c.
+ * are a peer, twz_validate_cpd_inline.c. The checks they share with each
+ * other and with TRANSIT (node maps, regions, records, runs) are in
+ * twz_validate_grid.c.
  */
 #include "twz_validate_grid.h"
 #include "twz_validate_method.h"
-
-/* The row symbols a CPD file may hold besides legal moves. */
-static unsigned row_symbols(const struct twz_container *c)
-{
-	return c->required_features & TWZ_FEATURE_DIRECTION_SYMBOLS
-		       ? TWZ_ROW_DIRECTION : 0;
-}
 
 /* ---- plain layout (1.0) ---------------------------------------------- */
 
@@ -40,73 +34,10 @@ static twz_status validate_plain(const struct twz_container *c,
 	return twz_check_runs(c, &g, v->data[TWZ_SECTION_NODE_CELL],
 			      v->data[TWZ_SECTION_ROW_OFFSETS],
 			      v->data[TWZ_SECTION_RUNS], run_bytes / 4,
-			      row_symbols(c));
+			      twz_cpd_row_symbols(c));
 }
 
 /* ---- bucketed rows (1.1) --------------------------------------------- */
-
-twz_status twz_cpd_check_regions(const struct twz_container *c,
-				 const uint8_t *regions)
-{
-	if (twz_le32(regions) != 0 ||
-	    twz_le32(regions + 4 * (size_t)c->component_count) != c->node_count)
-		return TWZ_E_DAMAGED;
-	for (uint32_t k = 0; k < c->component_count; k++)
-		if (twz_le32(regions + 4 * (size_t)k) >=
-		    twz_le32(regions + 4 * ((size_t)k + 1)))
-			return TWZ_E_DAMAGED;
-	return TWZ_OK;
-}
-
-/* NODE_RECORDS (or 1.4's INLINE_RECORDS, records of `size` bytes that
- * start alike) and the grid's width, for record_at. */
-struct records {
-	const uint8_t *rec;
-	uint32_t width;
-	size_t size;
-};
-
-static int record_at(const void *ctx, uint32_t n, uint64_t i)
-{
-	const struct records *rs = ctx;
-	const uint8_t *r = rs->rec + (size_t)n * rs->size;
-
-	return twz_le16(r + TWZ_R_X) == i % rs->width &&
-	       twz_le16(r + TWZ_R_Y) == i / rs->width;
-}
-
-/* Records: the inverse of CELL_NODE; and no legal move leaves a region. */
-twz_status twz_cpd_check_records(const struct twz_container *c,
-				 const struct twz_cells *g, const uint8_t *rec,
-				 size_t size, const uint8_t *regions)
-{
-	struct records rs = { rec, c->width, size };
-	twz_status st = twz_check_node_map(c, g, record_at, &rs);
-
-	if (st != TWZ_OK)
-		return st;
-	for (uint32_t k = 0; k < c->component_count; k++) {
-		uint32_t lo = twz_le32(regions + 4 * (size_t)k);
-		uint32_t hi = twz_le32(regions + 4 * ((size_t)k + 1));
-		for (uint32_t n = lo; n < hi; n++) {
-			const uint8_t *r = rec + (size_t)n * size;
-			uint32_t x = twz_le16(r + TWZ_R_X), y = twz_le16(r + TWZ_R_Y);
-			/* DFS preorder: as in twz_check_nodes. */
-			int joined = n == lo || c->node_order != TWZ_ORDER_DFS;
-			for (unsigned m = 0; m < c->connectivity; m++) {
-				uint32_t v = twz_cells_neighbour(g, x, y, m);
-				if (v == TWZ_NODE_NONE)
-					continue;
-				if (v < lo || v >= hi)
-					return TWZ_E_DAMAGED;
-				joined |= v < n;
-			}
-			if (!joined)
-				return TWZ_E_DAMAGED;
-		}
-	}
-	return TWZ_OK;
-}
 
 /* Row n's index and symbols, rows[begin, end) in u16 units at bytes
  * (begin, end and the region's len checked against each other). */
@@ -116,7 +47,7 @@ static twz_status check_row_content(const struct twz_container *c,
 				    const uint8_t *bytes, uint64_t begin,
 				    uint64_t end)
 {
-	unsigned allow = row_symbols(c);
+	unsigned allow = twz_cpd_row_symbols(c);
 	unsigned shift = twz_le32(r + TWZ_R_ROW) >> TWZ_ROW_OFFSET_BITS;
 	uint32_t buckets = ((len - 1) >> shift) + 1;
 	uint64_t runs = end - begin - buckets - 1;
@@ -248,7 +179,7 @@ static twz_status validate_bucketed(const struct twz_container *c,
 	struct twz_cells g = twz_cells_of(c, v->data[TWZ_SECTION_CELL_NODE]);
 	const uint8_t *rec = v->data[TWZ_SECTION_NODE_RECORDS];
 	const uint8_t *regions = v->data[TWZ_SECTION_REGIONS];
-	twz_status st = twz_cpd_check_regions(c, regions);
+	twz_status st = twz_check_regions(c, regions);
 	if (st == TWZ_OK)
 		st = twz_cpd_check_records(c, &g, rec, TWZ_RECORD_SIZE, regions);
 	if (st == TWZ_OK)
@@ -260,8 +191,6 @@ static twz_status validate_bucketed(const struct twz_container *c,
 twz_status twz_validate_cpd(const struct twz_container *c,
 			    const struct twz_content *v)
 {
-	if (c->required_features & TWZ_FEATURE_CPD_INLINE)
-		return twz_validate_cpd_inline(c, v);
 	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
 		return validate_bucketed(c, v);
 	return validate_plain(c, v);

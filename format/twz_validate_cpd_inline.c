@@ -10,13 +10,6 @@
 #include "twz_validate_grid.h"
 #include "twz_validate_method.h"
 
-/* The row symbols the file may hold besides legal moves. */
-static unsigned row_symbols(const struct twz_container *c)
-{
-	return c->required_features & TWZ_FEATURE_DIRECTION_SYMBOLS
-		       ? TWZ_ROW_DIRECTION : 0;
-}
-
 /* The runs of one escaped bucket of `size` targets: rising offsets
  * inside the bucket, symbols the source may hold. *zero: the first is
  * at offset 0 (else the bucket's first targets take the implied
@@ -147,7 +140,7 @@ twz_status twz_validate_cpd_inline(const struct twz_container *c,
 	const uint8_t *regions = v->data[TWZ_SECTION_REGIONS];
 	const uint8_t *rows = v->data[TWZ_SECTION_INLINE_ROWS];
 	/* Checks I3 and I4: as 41 and 42 of the 1.1 layout. */
-	twz_status st = twz_cpd_check_regions(c, regions);
+	twz_status st = twz_check_regions(c, regions);
 	if (st == TWZ_OK)
 		st = twz_cpd_check_records(c, &g, rec, rec_size, regions);
 	if (st != TWZ_OK)
@@ -156,7 +149,7 @@ twz_status twz_validate_cpd_inline(const struct twz_container *c,
 	uint64_t total = row_bytes / 2;
 	if (total > TWZ_ROW_OFFSET_MASK)
 		return TWZ_E_LIMIT;
-	unsigned allow = row_symbols(c);
+	unsigned allow = twz_cpd_row_symbols(c);
 	uint32_t k = 0;
 	for (uint32_t n = 0; n < c->node_count; n++) {
 		const uint8_t *r = rec + (size_t)n * rec_size;

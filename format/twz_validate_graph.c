@@ -7,6 +7,7 @@
  * bisection in O(log region) steps.
  */
 #include "twz_validate_graph.h"
+#include "twz_validate_grid.h"
 
 static twz_status params_read(const struct twz_container *c,
 			      const struct twz_content *v,
@@ -74,20 +75,6 @@ static twz_status check_sizes(const struct twz_container *c,
 	/* No grid section in a graph file. */
 	for (uint32_t k = 1; k <= TWZ_SECTION_KIND_MAX; k++)
 		if (k != TWZ_SECTION_BUILD_INFO && v->data[k])
-			return TWZ_E_DAMAGED;
-	return TWZ_OK;
-}
-
-/* G3: regions are consecutive, non-empty node ranges covering all. */
-static twz_status check_regions(const struct twz_container *c,
-				const uint8_t *regions)
-{
-	if (twz_le32(regions) != 0 ||
-	    twz_le32(regions + 4 * (size_t)c->component_count) != c->node_count)
-		return TWZ_E_DAMAGED;
-	for (uint32_t k = 0; k < c->component_count; k++)
-		if (twz_le32(regions + 4 * (size_t)k) >=
-		    twz_le32(regions + 4 * ((size_t)k + 1)))
 			return TWZ_E_DAMAGED;
 	return TWZ_OK;
 }
@@ -208,7 +195,7 @@ twz_status twz_validate_graph(const struct twz_container *c,
 	if (st == TWZ_OK)
 		st = check_sizes(c, v, &p);
 	if (st == TWZ_OK)
-		st = check_regions(c, v->data[TWZ_SECTION_GRAPH_REGIONS]);
+		st = twz_check_regions(c, v->data[TWZ_SECTION_GRAPH_REGIONS]);
 	if (st == TWZ_OK)
 		st = check_arcs(c, v, &p);
 	if (st == TWZ_OK)

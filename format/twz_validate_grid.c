@@ -1,6 +1,7 @@
 /*
  * twz_validate_grid.c - the grid checks the CPD and TRANSIT validators
- * share: node map, regions and plain run rows; see twz_validate_grid.h.
+ * share: node map, regions, node records and plain run rows; see
+ * twz_validate_grid.h.
  */
 #include "twz_validate_grid.h"
 
@@ -172,4 +173,69 @@ twz_status twz_check_runs(const struct twz_container *c,
 	}
 	return runs_of(c, g, node_cell, offsets, runs, run_count, g->narrow,
 		       allow);
+}
+
+/* ---- regions and node records of the bucketed CPD layouts ------------ */
+
+twz_status twz_check_regions(const struct twz_container *c,
+			     const uint8_t *regions)
+{
+	if (twz_le32(regions) != 0 ||
+	    twz_le32(regions + 4 * (size_t)c->component_count) != c->node_count)
+		return TWZ_E_DAMAGED;
+	for (uint32_t k = 0; k < c->component_count; k++)
+		if (twz_le32(regions + 4 * (size_t)k) >=
+		    twz_le32(regions + 4 * ((size_t)k + 1)))
+			return TWZ_E_DAMAGED;
+	return TWZ_OK;
+}
+
+/* NODE_RECORDS (or 1.4's INLINE_RECORDS, records of `size` bytes that
+ * start alike) and the grid's width, for record_at. */
+struct records {
+	const uint8_t *rec;
+	uint32_t width;
+	size_t size;
+};
+
+static int record_at(const void *ctx, uint32_t n, uint64_t i)
+{
+	const struct records *rs = ctx;
+	const uint8_t *r = rs->rec + (size_t)n * rs->size;
+
+	return twz_le16(r + TWZ_R_X) == i % rs->width &&
+	       twz_le16(r + TWZ_R_Y) == i / rs->width;
+}
+
+/* Records: the inverse of CELL_NODE; and no legal move leaves a region. */
+twz_status twz_cpd_check_records(const struct twz_container *c,
+				 const struct twz_cells *g, const uint8_t *rec,
+				 size_t size, const uint8_t *regions)
+{
+	struct records rs = { rec, c->width, size };
+	twz_status st = twz_check_node_map(c, g, record_at, &rs);
+
+	if (st != TWZ_OK)
+		return st;
+	for (uint32_t k = 0; k < c->component_count; k++) {
+		uint32_t lo = twz_le32(regions + 4 * (size_t)k);
+		uint32_t hi = twz_le32(regions + 4 * ((size_t)k + 1));
+		for (uint32_t n = lo; n < hi; n++) {
+			const uint8_t *r = rec + (size_t)n * size;
+			uint32_t x = twz_le16(r + TWZ_R_X), y = twz_le16(r + TWZ_R_Y);
+			/* DFS preorder: as in twz_check_nodes. */
+			int joined = n == lo || c->node_order != TWZ_ORDER_DFS;
+			for (unsigned m = 0; m < c->connectivity; m++) {
+				uint32_t v = twz_cells_neighbour(g, x, y, m);
+				if (v == TWZ_NODE_NONE)
+					continue;
+				if (v < lo || v >= hi)
+					return TWZ_E_DAMAGED;
+				joined |= v < n;
+			}
+			if (!joined)
+				return TWZ_E_DAMAGED;
+		}
+	}
+	return TWZ_OK;
 }

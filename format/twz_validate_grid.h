@@ -1,8 +1,9 @@
 /*
  * twz_validate_grid.h - the grid checks the CPD and TRANSIT validators
  * share (twz_validate_grid.c), internal to format/: CELL_NODE in either
- * width as the corner rule sees it, the node map, regions and plain run
- * rows. The helpers below are inline because the validators call them
+ * width as the corner rule sees it, the node map, regions, node records
+ * and plain run rows (the graph validator takes its region table too).
+ * It calls no validator. The helpers below are inline because the validators call them
  * once a run or a move.
  */
 #ifndef TWZ_VALIDATE_GRID_H
@@ -73,6 +74,13 @@ static inline int twz_cells_has_move(const struct twz_cells *g, uint32_t x,
 				 else only from one without a move, where it
 				 cannot call a reachable goal unreachable */
 
+/* The row symbols a CPD file may hold besides legal moves. */
+static inline unsigned twz_cpd_row_symbols(const struct twz_container *c)
+{
+	return c->required_features & TWZ_FEATURE_DIRECTION_SYMBOLS
+		       ? TWZ_ROW_DIRECTION : 0;
+}
+
 /* Whether sym may stand in a row of the source (x, y). */
 static inline int twz_row_symbol_ok(const struct twz_cells *g, uint32_t x,
 				    uint32_t y, unsigned sym, unsigned allow)
@@ -133,5 +141,18 @@ twz_status twz_check_runs(const struct twz_container *c,
 			  const struct twz_cells *g, const uint8_t *node_cell,
 			  const uint8_t *offsets, const uint8_t *runs,
 			  uint64_t run_count, unsigned allow);
+
+/* A table of component_count + 1 region starts: 0 first, node_count
+ * last, strictly rising (check 41 of REGIONS, G3 of GRAPH_REGIONS). */
+twz_status twz_check_regions(const struct twz_container *c,
+			     const uint8_t *regions);
+
+/* Check 42 of the bucketed CPD layouts (1.1 and 1.4's inline rows):
+ * node records of `size` bytes that start as NODE_RECORDS' (the inverse
+ * of CELL_NODE, no legal move out of a region, and in DFS order each
+ * node joined to an earlier one). */
+twz_status twz_cpd_check_records(const struct twz_container *c,
+				 const struct twz_cells *g, const uint8_t *rec,
+				 size_t size, const uint8_t *regions);
 
 #endif /* TWZ_VALIDATE_GRID_H */

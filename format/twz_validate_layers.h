@@ -30,6 +30,10 @@
 #define TWZ_AZ_SIZE 0                /* u32  agent size, cells */
 #define TWZ_AZ_LAYER 4               /* u32  the layer answering it */
 #define TWZ_AZ_RECORD 8
+/* The largest table check A1 admits. */
+#define TWZ_AS_MAX_SIZE \
+	(TWZ_AS_HEAD_SIZE + TWZ_MAX_LAYERS * TWZ_AL_SIZE + \
+	 TWZ_MAX_AGENT_SIZE * TWZ_AZ_RECORD)
 
 /* What AGENT_SIZES says, once checked. */
 struct twz_layer_table {

@@ -329,8 +329,9 @@ twz_status twz_validate_navmesh(const struct twz_container *c,
 				return TWZ_E_DAMAGED;
 		}
 	}
-	/* N7: the spatial grid: ascending lists of valid polygons, and
-	 * every polygon in each cell its index box meets. */
+	/* N7: the spatial grid: ascending lists of valid polygons, every
+	 * polygon's vertices on the grid, and every polygon in each cell its
+	 * index box meets, the range clamped to the grid. */
 	if (!offsets_ok(cf, cells, p.entries, 0, UINT32_MAX))
 		return TWZ_E_DAMAGED;
 	for (uint64_t k = 0; k < cells; k++) {
@@ -354,10 +355,14 @@ twz_status twz_validate_navmesh(const struct twz_container *c,
 			if (z < box[2]) box[2] = z;
 			if (z > box[3]) box[3] = z;
 		}
+		/* A point of the polygon finds its cell: the grid covers
+		 * the polygon's vertices. */
+		if (!twz_nm_on_grid(p.ox, p.oz, p.cell, p.cols, p.rows, box[0], box[2]) ||
+		    !twz_nm_on_grid(p.ox, p.oz, p.cell, p.cols, p.rows, box[1], box[3]))
+			return TWZ_E_DAMAGED;
 		twz_nm_box_pad(box, p.cell);
-		if (!twz_nm_cell_range(p.ox, p.oz, p.cell, p.cols, p.rows, box[0],
-				       box[1], box[2], box[3], &c0, &c1, &r0, &r1))
-			continue;
+		twz_nm_cell_range(p.ox, p.oz, p.cell, p.cols, p.rows, box[0], box[1],
+				  box[2], box[3], &c0, &c1, &r0, &r1);
 		/* Each cell of the range holds q, so this costs no more than
 		 * the lists' entries. */
 		for (uint32_t r = r0; r <= r1; r++)

@@ -1,8 +1,10 @@
 /*
  * twz_validate_transit.c - content validation of a TRANSIT database
- * (method 2), step 4 of FORMAT.md for that method (section 5b, checks T0
- * to T11); the checks it shares with CPD on the grid are in
- * twz_validate_grid.c. After it succeeds
+ * (method 2) of the block-list layout, step 4 of FORMAT.md for that
+ * method (section 5b, checks T1 to T11; T0 is twz_validate_content's);
+ * the checks it shares with CPD on the grid are in twz_validate_grid.c,
+ * those it shares with the access-node layout in
+ * twz_validate_transit_common.c. After it succeeds
  * a query may follow every offset, index and move without checks: node
  * ids, transit indices, list and distance ranges, runs and their moves.
  * Distances themselves cannot be checked without searching; a crafted
@@ -25,46 +27,6 @@ static inline uint32_t at32(const uint8_t *p, uint64_t i)
 	return twz_le32(p + 4 * i);
 }
 
-twz_status twz_transit_params_read(const struct twz_container *c,
-				   const uint8_t *p,
-				   struct twz_tparams *pr)
-{
-	pr->ox = twz_le32(p + TWZ_TP_ORIGIN_X);
-	pr->oy = twz_le32(p + TWZ_TP_ORIGIN_Y);
-	pr->side = twz_le32(p + TWZ_TP_SIDE);
-	pr->cols = twz_le32(p + TWZ_TP_COLS);
-	pr->rows = twz_le32(p + TWZ_TP_ROWS);
-	pr->inner = twz_le32(p + TWZ_TP_INNER);
-	pr->outer = twz_le32(p + TWZ_TP_OUTER);
-	pr->m = twz_le32(p + TWZ_TP_TRANSITS);
-	pr->max_list = twz_le32(p + TWZ_TP_MAX_LIST);
-	pr->dist_bytes = twz_le32(p + TWZ_TP_DIST_BYTES);
-	if (!twz_all_zero(p + TWZ_TP_RESERVED, TWZ_TP_SIZE - TWZ_TP_RESERVED))
-		return TWZ_E_RESERVED;
-	/* The blocks cover the grid's box from the origin, and no more
-	 * than one block past it; the squares' radii make the query rule
-	 * exact only when outer >= 2 inner >= 2. */
-	if (pr->side == 0 || pr->cols == 0 || pr->rows == 0 ||
-	    pr->ox >= c->width || pr->oy >= c->height ||
-	    pr->side > TWZ_MAX_SIDE || pr->cols > TWZ_MAX_SIDE ||
-	    pr->rows > TWZ_MAX_SIDE ||
-	    (uint64_t)(pr->cols - 1) * pr->side >= c->width - pr->ox ||
-	    (uint64_t)(pr->rows - 1) * pr->side >= c->height - pr->oy)
-		return TWZ_E_DAMAGED;
-	if (pr->inner == 0 || pr->outer < 2 * (uint64_t)pr->inner ||
-	    pr->outer > TWZ_MAX_SIDE)
-		return TWZ_E_DAMAGED;
-	/* The access-node layout (1.4) has no distance planes. */
-	if (pr->m > c->node_count ||
-	    ((c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
-		     ? pr->dist_bytes != 0
-		     : pr->dist_bytes != 4 && pr->dist_bytes != 8))
-		return TWZ_E_DAMAGED;
-	if (pr->max_list > TWZ_TRANSIT_MAX_LIST)
-		return TWZ_E_LIMIT;
-	return TWZ_OK;
-}
-
 /* Block b's ranges, from its record and the next one. */
 struct block {
 	uint32_t n0, n1;  /* its nodes */
@@ -84,36 +46,6 @@ static struct block block_at(const uint8_t *blk, uint32_t b)
 		twz_le64(r + TWZ_TB_FIRST_DIST),
 		twz_le64(r + TWZ_TB_SIZE + TWZ_TB_FIRST_DIST),
 	};
-}
-
-uint32_t twz_transit_block_of(const struct twz_container *c,
-			      const struct twz_tparams *pr, uint32_t cell)
-{
-	uint32_t x = cell % c->width, y = cell / c->width;
-
-	if (x < pr->ox || y < pr->oy)
-		return UINT32_MAX;
-	uint32_t bx = (x - pr->ox) / pr->side, by = (y - pr->oy) / pr->side;
-	if (bx >= pr->cols || by >= pr->rows)
-		return UINT32_MAX;
-	return by * pr->cols + bx;
-}
-
-/* Whether cell lies on the ring of block (bx, by): the border of its
- * inner box, where the transit nodes of the block are chosen. */
-int twz_transit_on_ring(const struct twz_container *c,
-			const struct twz_tparams *pr, uint32_t bx, uint32_t by,
-			uint32_t cell)
-{
-	int64_t x = cell % c->width, y = cell / c->width;
-	int64_t x0 = pr->ox + ((int64_t)bx - pr->inner) * pr->side;
-	int64_t y0 = pr->oy + ((int64_t)by - pr->inner) * pr->side;
-	int64_t x1 = pr->ox + ((int64_t)bx + 1 + pr->inner) * pr->side;
-	int64_t y1 = pr->oy + ((int64_t)by + 1 + pr->inner) * pr->side;
-
-	if (x < x0 || x > x1 || y < y0 || y > y1)
-		return 0;
-	return x == x0 || x == x1 || y == y0 || y == y1;
 }
 
 /* Block records: node ranges in block order that hold exactly the
@@ -158,30 +90,38 @@ static twz_status check_blocks(const struct twz_container *c,
 			uint32_t i = at32(lists, l);
 			if (i >= pr->m || (l > r.l0 && i <= at32(lists, l - 1)))
 				return TWZ_E_DAMAGED;
-			uint32_t cell = at32(node_cell, at32(nodes, i));
-			if (!twz_transit_on_ring(c, pr, bx, by, cell))
-				return TWZ_E_DAMAGED;
-			uint32_t ab = twz_transit_block_of(c, pr, cell);
-			if (ab == UINT32_MAX)
-				return TWZ_E_DAMAGED;
-			uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
-			if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
-			    (ay > by ? ay - by : by - ay) > pr->outer)
+			if (!twz_transit_ring_near(c, pr, bx, by,
+						   at32(node_cell, at32(nodes, i))))
 				return TWZ_E_DAMAGED;
 		}
 	}
 	return TWZ_OK;
 }
 
-/* Entry k of a distance section of count entries between cells a and b:
- * the unreachable mark in both halves, or reference + residual in
- * [0, TWZ_MAX_NODES) in both. */
-static int dist_ok(const struct twz_container *c, const struct twz_tparams *pr,
-		   const uint8_t *d, uint64_t count, uint64_t k, uint32_t a,
-		   uint32_t b)
+/* The cells of nodes a and b, as the differences of their coordinates. */
+static void cell_gap(const struct twz_container *c, const uint8_t *node_cell,
+		     uint32_t a, uint32_t b, uint32_t *dx, uint32_t *dy)
 {
+	uint32_t ca = at32(node_cell, a), cb = at32(node_cell, b);
+	uint32_t ax = ca % c->width, ay = ca / c->width;
+	uint32_t bx = cb % c->width, by = cb / c->width;
+
+	*dx = ax > bx ? ax - bx : bx - ax;
+	*dy = ay > by ? ay - by : by - ay;
+}
+
+/* Entry k of a distance section of count entries, between nodes a and b:
+ * the unreachable mark in both halves exactly when they lie in different
+ * regions, else reference + residual in [0, TWZ_MAX_NODES) in both, and
+ * counts a path between their cells can have. The counts into *s, *d
+ * (unreachable: UINT32_MAX both). */
+static int dist_ok(const struct twz_container *c, const struct twz_tparams *pr,
+		   const struct twz_content *v, const uint8_t *d, uint64_t count,
+		   uint64_t k, uint32_t a, uint32_t b, uint32_t *s, uint32_t *dd)
+{
+	const uint8_t *comp = v->data[TWZ_SECTION_NODE_COMPONENT];
 	int64_t vs, vd, far;
-	uint32_t rs, rd;
+	uint32_t dx, dy, rs, rd;
 
 	if (pr->dist_bytes == 4) {
 		vs = (int16_t)twz_le16(d + 2 * k);
@@ -192,74 +132,92 @@ static int dist_ok(const struct twz_container *c, const struct twz_tparams *pr,
 		vd = (int32_t)twz_le32(d + 4 * (count + k));
 		far = TWZ_TRANSIT_FAR32;
 	}
+	*s = *dd = UINT32_MAX;
 	if (vs == far || vd == far)
-		return vs == vd;
-	uint32_t ax = a % c->width, ay = a / c->width;
-	uint32_t bx = b % c->width, by = b / c->width;
-	twz_transit_reference(c->connectivity, ax > bx ? ax - bx : bx - ax,
-			      ay > by ? ay - by : by - ay, &rs, &rd);
-	return rs + vs >= 0 && rs + vs < TWZ_MAX_NODES && rd + vd >= 0 &&
-	       rd + vd < TWZ_MAX_NODES;
+		return vs == vd && at32(comp, a) != at32(comp, b);
+	if (at32(comp, a) != at32(comp, b))
+		return 0;
+	cell_gap(c, v->data[TWZ_SECTION_NODE_CELL], a, b, &dx, &dy);
+	twz_transit_reference(c->connectivity, dx, dy, &rs, &rd);
+	if (rs + vs < 0 || rs + vs >= TWZ_MAX_NODES || rd + vd < 0 ||
+	    rd + vd >= TWZ_MAX_NODES)
+		return 0;
+	*s = (uint32_t)(rs + vs);
+	*dd = (uint32_t)(rd + vd);
+	return twz_transit_counts_possible(c->connectivity, dx, dy, *s, *dd);
 }
 
 static twz_status check_node_dist(const struct twz_container *c,
-				  const struct twz_tparams *pr, const uint8_t *blk,
-				  const uint8_t *node_cell, const uint8_t *lists,
-				  const uint8_t *nodes, const uint8_t *d,
-				  uint64_t count)
+				  const struct twz_tparams *pr,
+				  const struct twz_content *v, uint64_t count)
 {
-	uint32_t blocks = pr->cols * pr->rows;
+	const uint8_t *blk = v->data[TWZ_SECTION_TRANSIT_BLOCKS];
+	const uint8_t *lists = v->data[TWZ_SECTION_TRANSIT_LISTS];
+	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	const uint8_t *d = v->data[TWZ_SECTION_TRANSIT_NODE_DIST];
+	uint32_t blocks = pr->cols * pr->rows, s, dd;
 	uint64_t k = 0;
 
 	for (uint32_t b = 0; b < blocks; b++) {
 		struct block r = block_at(blk, b);
 		for (uint32_t n = r.n0; n < r.n1; n++)
 			for (uint32_t l = r.l0; l < r.l1; l++, k++)
-				if (!dist_ok(c, pr, d, count, k, at32(node_cell, n),
-					     at32(node_cell, at32(nodes, at32(lists, l)))))
+				if (!dist_ok(c, pr, v, d, count, k, n,
+					     at32(nodes, at32(lists, l)), &s, &dd))
 					return TWZ_E_DAMAGED;
 	}
 	return TWZ_OK;
 }
 
 static twz_status check_table(const struct twz_container *c,
-			      const struct twz_tparams *pr, const uint8_t *node_cell,
-			      const uint8_t *nodes, const uint8_t *d,
-			      uint64_t count)
+			      const struct twz_tparams *pr,
+			      const struct twz_content *v, uint64_t count)
 {
+	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	const uint8_t *d = v->data[TWZ_SECTION_TRANSIT_TABLE];
+	uint32_t s, dd;
 	uint64_t k = 0;
 
-	for (uint32_t i = 0; i < pr->m; i++) {
-		uint32_t a = at32(node_cell, at32(nodes, i));
+	for (uint32_t i = 0; i < pr->m; i++)
 		for (uint32_t j = i + 1; j < pr->m; j++, k++)
-			if (!dist_ok(c, pr, d, count, k, a,
-				     at32(node_cell, at32(nodes, j))))
+			if (!dist_ok(c, pr, v, d, count, k, at32(nodes, i),
+				     at32(nodes, j), &s, &dd))
 				return TWZ_E_DAMAGED;
-	}
 	return TWZ_OK;
 }
 
-
-/*
- * A local row answers the targets near its source: every run after the
- * row's first starts at a target in a block near the source's. So a row
- * holds at most one run more than there are nodes near its source, and
- * the local rows at most node_count (1 + near) runs (FORMAT.md, section
- * 10a). where (node_count entries) receives each node's block, packed.
- */
-twz_status twz_transit_check_rows(const struct twz_container *c,
-				  const struct twz_tparams *pr,
-				  const uint8_t *offsets, const uint8_t *runs,
-				  const uint32_t *where)
+/* T10, across the two sections: a transit node's distances to its own
+ * block's list are the table's between the two transit nodes (and 0 to
+ * itself), since both are shortest. */
+static twz_status check_transit_rows(const struct twz_container *c,
+				     const struct twz_tparams *pr,
+				     const struct twz_content *v,
+				     uint64_t node_dist, uint64_t table)
 {
-	for (uint32_t s = 0; s < c->node_count; s++) {
-		uint32_t a = where[s], ax = a & BX_MASK, ay = a >> BX_BITS;
-		uint32_t hi = at32(offsets, (uint64_t)s + 1);
-		for (uint32_t k = at32(offsets, s) + 1; k < hi; k++) {
-			uint32_t w = where[at32(runs, k) >> TWZ_RUN_SYMBOL_BITS];
-			uint32_t tx = w & BX_MASK, ty = w >> BX_BITS;
-			if ((tx > ax ? tx - ax : ax - tx) > pr->outer ||
-			    (ty > ay ? ty - ay : ay - ty) > pr->outer)
+	const uint8_t *blk = v->data[TWZ_SECTION_TRANSIT_BLOCKS];
+	const uint8_t *lists = v->data[TWZ_SECTION_TRANSIT_LISTS];
+	const uint8_t *nodes = v->data[TWZ_SECTION_TRANSIT_NODES];
+	const uint8_t *nd = v->data[TWZ_SECTION_TRANSIT_NODE_DIST];
+	const uint8_t *tab = v->data[TWZ_SECTION_TRANSIT_TABLE];
+	uint32_t b = 0;
+
+	/* Transit nodes ascend (T8), so their blocks do (node order). */
+	for (uint32_t i = 0; i < pr->m; i++) {
+		uint32_t n = at32(nodes, i);
+		while (block_at(blk, b).n1 <= n)
+			b++;
+		struct block r = block_at(blk, b);
+		uint64_t k = r.d0 + (uint64_t)(n - r.n0) * (r.l1 - r.l0);
+		for (uint32_t l = r.l0; l < r.l1; l++, k++) {
+			uint32_t j = at32(lists, l), s, d, ts = 0, td = 0;
+			dist_ok(c, pr, v, nd, node_dist, k, n, at32(nodes, j), &s, &d);
+			if (j != i) {
+				uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+				uint64_t t = (uint64_t)lo * (2 * (uint64_t)pr->m - lo - 1) / 2 +
+					     (hi - lo - 1);
+				dist_ok(c, pr, v, tab, table, t, n, at32(nodes, j), &ts, &td);
+			}
+			if (s != ts || d != td)
 				return TWZ_E_DAMAGED;
 		}
 	}
@@ -290,12 +248,6 @@ twz_status twz_validate_transit(const struct twz_container *c,
 	struct twz_tparams pr;
 	twz_status st;
 
-	/* Bucketed rows are a CPD layout: the runtime would look for their
-	 * sections in a TRANSIT file, which has none. */
-	if (c->required_features & TWZ_FEATURE_BUCKETED_ROWS)
-		return TWZ_E_DAMAGED;
-	if (c->required_features & TWZ_FEATURE_TRANSIT_ACCESS)
-		return twz_validate_transit_access(c, v);
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
 		if (!v->data[required[i]] && !twz_transit_deferred(v, required[i]))
 			return TWZ_E_DAMAGED;
@@ -344,14 +296,13 @@ twz_status twz_validate_transit(const struct twz_container *c,
 			  nodes, dist_bytes / pr.dist_bytes);
 	if (st != TWZ_OK)
 		return st;
-	st = check_node_dist(c, &pr, v->data[TWZ_SECTION_TRANSIT_BLOCKS], node_cell,
-			     v->data[TWZ_SECTION_TRANSIT_LISTS], nodes,
-			     v->data[TWZ_SECTION_TRANSIT_NODE_DIST],
-			     dist_bytes / pr.dist_bytes);
+	st = check_node_dist(c, &pr, v, dist_bytes / pr.dist_bytes);
 	if (st != TWZ_OK)
 		return st;
-	st = check_table(c, &pr, node_cell, nodes,
-			 v->data[TWZ_SECTION_TRANSIT_TABLE], table);
+	st = check_table(c, &pr, v, table);
+	if (st != TWZ_OK)
+		return st;
+	st = check_transit_rows(c, &pr, v, dist_bytes / pr.dist_bytes, table);
 	if (st != TWZ_OK)
 		return st;
 	/* Direction symbols are decoded, and their moves checked, at query

@@ -1,8 +1,9 @@
 /*
- * twz_validate_transit.h - what the two TRANSIT validators share, private
- * to format/: twz_validate_transit.c checks the block-list layout (1.1,
- * FORMAT.md 5b) and hands a file of the access-node layout (1.4, 5e) to
- * twz_validate_transit_access.c.
+ * twz_validate_transit.h - what the two TRANSIT validators
+ * (twz_validate_transit.c, the block-list layout of 1.1, FORMAT.md 5b;
+ * twz_validate_transit_access.c, the access-node layout of 1.4, 5j) and
+ * the checks of sections read on use (twz_validate_transit_lazy.c) share,
+ * private to format/; twz_validate_transit_common.c holds it.
  */
 #ifndef TWZ_VALIDATE_TRANSIT_H
 #define TWZ_VALIDATE_TRANSIT_H
@@ -22,6 +23,13 @@ int twz_transit_on_ring(const struct twz_container *c,
 			const struct twz_tparams *pr, uint32_t bx, uint32_t by,
 			uint32_t cell);
 
+/* Whether cell lies on the ring of block (bx, by) and in a block near
+ * it: where the block's transit nodes lie, which its nodes' local rows
+ * reach (T9, TA7). */
+int twz_transit_ring_near(const struct twz_container *c,
+			  const struct twz_tparams *pr, uint32_t bx,
+			  uint32_t by, uint32_t cell);
+
 /* Every run of a local row after its first starts at a target near the
  * source's block; where[n] is node n's block, packed (BX_BITS). */
 twz_status twz_transit_check_rows(const struct twz_container *c,
@@ -37,6 +45,15 @@ struct twz_access_form {
 	const uint8_t *block_first;   /* packed: u32[blocks + 1] */
 	const uint8_t *block_list;    /* packed: u32 transit indices */
 };
+
+/* Entry k of an access list of form f (of the node whose cell is ncell,
+ * in block b): its transit index and counts; 0, or -1 when it names no
+ * list place or a negative count. */
+int twz_transit_access_entry(const struct twz_container *c,
+			     const struct twz_access_form *f,
+			     const uint8_t *list, uint32_t k,
+			     const uint8_t *rec, uint32_t b, uint32_t ncell,
+			     uint32_t *i, uint32_t *es, uint32_t *ed);
 
 /* TA7 for node n's access list of len entries at list (of form f);
  * where_n is n's block, packed (BX_BITS). */
@@ -71,9 +88,20 @@ static inline int twz_transit_deferred(const struct twz_content *v,
 twz_status twz_transit_offsets_ok(const struct twz_container *c,
 				  const struct twz_content *v);
 
-/* Step 4 of a TRANSIT file with TWZ_FEATURE_TRANSIT_ACCESS: checks TA1 to
- * TA8 of FORMAT.md 5j. */
-twz_status twz_validate_transit_access(const struct twz_container *c,
-				       const struct twz_content *v);
+/* a < b exactly, for costs (straight, diagonal) below 2^26 in both
+ * halves. */
+static inline int twz_transit_cost_less(uint32_t as, uint32_t ad, uint32_t bs,
+					uint32_t bd)
+{
+	int64_t ds = (int64_t)as - bs, dd = (int64_t)bd - ad;
+
+	if (ds < 0 && dd >= 0)
+		return 1;
+	if (ds >= 0 && dd <= 0)
+		return 0;
+	if (ds >= 0)
+		return ds * ds < 2 * dd * dd;
+	return ds * ds > 2 * dd * dd;
+}
 
 #endif /* TWZ_VALIDATE_TRANSIT_H */

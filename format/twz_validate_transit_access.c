@@ -6,7 +6,8 @@
  * every index without checks: access ranges, transit indices, table rows
  * and their bits, local rows and their moves. Distances stay unproven;
  * a crafted file gets wrong answers from them, never a read outside the
- * file or an endless walk.
+ * file or an endless walk. What it shares with the block-list layout and
+ * the checks of sections read on use is in twz_validate_transit_common.c.
  */
 #include <string.h>
 
@@ -101,7 +102,8 @@ static twz_status check_records(const struct twz_container *c,
 }
 
 /* TA6: every table entry, reference plus base plus field, in
- * [0, TWZ_MAX_NODES) in both halves. */
+ * [0, TWZ_MAX_NODES) in both halves, and counts a path between the two
+ * cells can have (twz_transit_counts_possible). */
 static twz_status check_table(const struct twz_container *c,
 			      const struct twz_tparams *pr, const uint8_t *rec,
 			      const uint8_t *table)
@@ -116,9 +118,11 @@ static twz_status check_table(const struct twz_container *c,
 		uint32_t end = twz_le32(r + TWZ_AN_ROW_END);
 		/* A reference cost is at most width + height in either half:
 		 * with bases >= 0 and room for the widest field above, no
-		 * entry of the row can leave the range. */
+		 * entry of the row can leave the range, nor fall below the
+		 * reference (on a 4-connected level, with no diagonal). */
 		uint64_t span = (uint64_t)c->width + c->height;
 		if (bs >= 0 && bd >= 0 &&
+		    (c->connectivity != 4 || (bd == 0 && wd == 0)) &&
 		    (uint64_t)bs + (UINT64_C(1) << ws) + span <= TWZ_MAX_NODES &&
 		    (uint64_t)bd + (UINT64_C(1) << wd) + span <= TWZ_MAX_NODES)
 			continue;
@@ -132,25 +136,15 @@ static twz_status check_table(const struct twz_container *c,
 					      ay > by ? ay - by : by - ay, &rs, &rd);
 			int64_t s = rs + bs + (int64_t)(f & ((UINT64_C(1) << ws) - 1));
 			int64_t d = rd + bd + (int64_t)(f >> ws);
-			if (s < 0 || s >= TWZ_MAX_NODES || d < 0 || d >= TWZ_MAX_NODES)
+			if (s < 0 || s >= TWZ_MAX_NODES || d < 0 || d >= TWZ_MAX_NODES ||
+			    !twz_transit_counts_possible(c->connectivity,
+							 ax > bx ? ax - bx : bx - ax,
+							 ay > by ? ay - by : by - ay,
+							 (uint64_t)s, (uint64_t)d))
 				return TWZ_E_DAMAGED;
 		}
 	}
 	return TWZ_OK;
-}
-
-/* a < b exactly, for costs below 2^26 in both halves. */
-static int cost_less(uint32_t as, uint32_t ad, uint32_t bs, uint32_t bd)
-{
-	int64_t ds = (int64_t)as - bs, dd = (int64_t)bd - ad;
-
-	if (ds < 0 && dd >= 0)
-		return 1;
-	if (ds >= 0 && dd <= 0)
-		return 0;
-	if (ds >= 0)
-		return ds * ds < 2 * dd * dd;
-	return ds * ds > 2 * dd * dd;
 }
 
 /* TA7a: the block lists of the packed form: they tile BLOCK_LIST, no
@@ -174,80 +168,6 @@ static twz_status check_block_lists(const struct twz_tparams *pr,
 			if (i >= pr->m || (k > l0 && i <= at32(en->form.block_list, k - 1)))
 				return TWZ_E_DAMAGED;
 		}
-	}
-	return TWZ_OK;
-}
-
-/* Entry k of list (n's cell ncell, block b): its transit index and
- * counts; 0, or -1 when it names no list place or a negative count. */
-static int entry_of(const struct twz_container *c,
-		    const struct twz_access_form *f, const uint8_t *list,
-		    uint32_t k, const uint8_t *rec, uint32_t b, uint32_t ncell,
-		    uint32_t *i, uint32_t *es, uint32_t *ed)
-{
-	if (!f->packed) {
-		const uint8_t *e = list + (uint64_t)k * TWZ_AE_SIZE;
-		*i = twz_le32(e + TWZ_AE_TRANSIT);
-		*es = twz_le16(e + TWZ_AE_STRAIGHT);
-		*ed = twz_le16(e + TWZ_AE_DIAGONAL);
-		return 0;
-	}
-	uint32_t e = at32(list, k);
-	uint32_t l0 = at32(f->block_first, b);
-	uint32_t l1 = at32(f->block_first, (uint64_t)b + 1);
-	if (TWZ_AP_PLACE(e) >= l1 - l0)
-		return -1;
-	*i = at32(f->block_list, l0 + TWZ_AP_PLACE(e));
-	const uint8_t *r = rec + (uint64_t)*i * TWZ_AN_SIZE;
-	uint32_t ax = twz_le16(r + TWZ_AN_X), ay = twz_le16(r + TWZ_AN_Y);
-	uint32_t nx = ncell % c->width, ny = ncell / c->width, rs, rd;
-	twz_transit_reference(c->connectivity, ax > nx ? ax - nx : nx - ax,
-			      ay > ny ? ay - ny : ny - ay, &rs, &rd);
-	int64_t vs = (int64_t)rs + TWZ_AP_STRAIGHT(e) - TWZ_AP_BIAS;
-	int64_t vd = (int64_t)rd + TWZ_AP_DIAGONAL(e) - TWZ_AP_BIAS;
-	if (vs < 0 || vd < 0)
-		return -1;
-	*es = (uint32_t)vs;
-	*ed = (uint32_t)vd;
-	return 0;
-}
-
-/* TA7 for node n's list: each entry a transit node of n's region on its
- * block's ring, in its outer square (so the local rows answer the walk
- * to it), entries in order of cost. where_n: n's block, packed. */
-twz_status twz_transit_access_list(const struct twz_container *c,
-				   const struct twz_tparams *pr,
-				   const struct twz_access_form *f,
-				   const uint8_t *list, uint32_t len,
-				   uint32_t n, const uint8_t *rec,
-				   const uint8_t *node_cell,
-				   const uint8_t *comp, uint32_t where_n)
-{
-	uint32_t bx = where_n & BX_MASK, by = where_n >> BX_BITS;
-	uint32_t ncell = at32(node_cell, n);
-	uint32_t ps = 0, pd = 0;
-
-	for (uint32_t k = 0; k < len; k++) {
-		uint32_t i, es, ed;
-		if (entry_of(c, f, list, k, rec, by * pr->cols + bx, ncell,
-			     &i, &es, &ed) != 0 || i >= pr->m)
-			return TWZ_E_DAMAGED;
-		uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
-		uint32_t cell = at32(node_cell, v);
-		if (at32(comp, v) != at32(comp, n) ||
-		    !twz_transit_on_ring(c, pr, bx, by, cell))
-			return TWZ_E_DAMAGED;
-		uint32_t ab = twz_transit_block_of(c, pr, cell);
-		if (ab == UINT32_MAX)
-			return TWZ_E_DAMAGED;
-		uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
-		if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
-		    (ay > by ? ay - by : by - ay) > pr->outer)
-			return TWZ_E_DAMAGED;
-		if (k && cost_less(es, ed, ps, pd))
-			return TWZ_E_DAMAGED;
-		ps = es;
-		pd = ed;
 	}
 	return TWZ_OK;
 }
@@ -278,12 +198,7 @@ static int place_check(const struct twz_container *c,
 		return -1;
 	uint32_t v = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
 	uint32_t cell = at32(node_cell, v);
-	uint32_t ab = twz_transit_block_of(c, pr, cell);
-	if (ab == UINT32_MAX || !twz_transit_on_ring(c, pr, bx, by, cell))
-		return -1;
-	uint32_t ax = ab % pr->cols, ay = ab / pr->cols;
-	if ((ax > bx ? ax - bx : bx - ax) > pr->outer ||
-	    (ay > by ? ay - by : by - ay) > pr->outer)
+	if (!twz_transit_ring_near(c, pr, bx, by, cell))
 		return -1;
 	pl->region[p] = at32(comp, v);
 	pl->x[p] = (uint16_t)(cell % c->width);
@@ -333,7 +248,11 @@ static twz_status check_packed_lists(const struct twz_container *c,
 			int64_t es = (int64_t)rs + TWZ_AP_STRAIGHT(e) - TWZ_AP_BIAS;
 			int64_t ed = (int64_t)rd + TWZ_AP_DIAGONAL(e) - TWZ_AP_BIAS;
 			if (es < 0 || ed < 0 ||
-			    (k > e0 && cost_less((uint32_t)es, (uint32_t)ed, ps, pd)))
+			    !twz_transit_counts_possible(c->connectivity,
+							 pl.x[p] > nx ? pl.x[p] - nx : nx - pl.x[p],
+							 pl.y[p] > ny ? pl.y[p] - ny : ny - pl.y[p],
+							 (uint64_t)es, (uint64_t)ed) ||
+			    (k > e0 && twz_transit_cost_less((uint32_t)es, (uint32_t)ed, ps, pd)))
 				return TWZ_E_DAMAGED;
 			ps = (uint32_t)es;
 			pd = (uint32_t)ed;
@@ -375,6 +294,63 @@ static twz_status check_access(const struct twz_container *c,
 			e1 - e0, n, rec, node_cell, comp, where[n]);
 		if (st != TWZ_OK)
 			return st;
+	}
+	return TWZ_OK;
+}
+
+/* D(i, j) for transit nodes i != j of one region (TA4 puts j in i's row
+ * or i in j's): its counts. */
+static void table_counts(const struct twz_container *c, const uint8_t *rec,
+			 const uint8_t *table, uint32_t i, uint32_t j,
+			 int64_t *s, int64_t *d)
+{
+	uint32_t lo = i < j ? i : j, hi = i < j ? j : i, rs, rd;
+	const uint8_t *r = rec + (uint64_t)lo * TWZ_AN_SIZE;
+	const uint8_t *q = rec + (uint64_t)hi * TWZ_AN_SIZE;
+	unsigned ws = r[TWZ_AN_WIDTH_S], wd = r[TWZ_AN_WIDTH_D];
+	uint32_t ax = twz_le16(r + TWZ_AN_X), ay = twz_le16(r + TWZ_AN_Y);
+	uint32_t bx = twz_le16(q + TWZ_AN_X), by = twz_le16(q + TWZ_AN_Y);
+	uint64_t bit = twz_le64(r + TWZ_AN_ROW_BIT) +
+		       (uint64_t)(hi - lo - 1) * (ws + wd);
+	uint64_t f = TWZ_ACCESS_BITS(table, bit, ws + wd);
+
+	twz_transit_reference(c->connectivity, ax > bx ? ax - bx : bx - ax,
+			      ay > by ? ay - by : by - ay, &rs, &rd);
+	*s = rs + (int64_t)(int32_t)twz_le32(r + TWZ_AN_BASE_S) +
+	     (int64_t)(f & ((UINT64_C(1) << ws) - 1));
+	*d = rd + (int64_t)(int32_t)twz_le32(r + TWZ_AN_BASE_D) +
+	     (int64_t)(f >> ws);
+}
+
+/* TA7b: a transit node's own access entries are the table's distances
+ * between the two transit nodes (0 to itself, TA7), since both are
+ * shortest. */
+static twz_status check_transit_entries(const struct twz_container *c,
+					const struct twz_tparams *pr,
+					const uint8_t *first,
+					const struct entries *en,
+					const uint8_t *rec, const uint8_t *table,
+					const uint8_t *node_cell,
+					const uint32_t *where)
+{
+	unsigned esize = en->form.packed ? 4 : TWZ_AE_SIZE;
+
+	for (uint32_t i = 0; i < pr->m; i++) {
+		uint32_t n = twz_le32(rec + (uint64_t)i * TWZ_AN_SIZE + TWZ_AN_NODE);
+		uint32_t e0 = at32(first, n), e1 = at32(first, (uint64_t)n + 1);
+		uint32_t b = (where[n] >> BX_BITS) * pr->cols + (where[n] & BX_MASK);
+		const uint8_t *list = en->acc + (uint64_t)e0 * esize;
+		for (uint32_t k = 0; k < e1 - e0; k++) {
+			uint32_t j, es, ed;
+			int64_t ts, td;
+			twz_transit_access_entry(c, &en->form, list, k, rec, b,
+						 at32(node_cell, n), &j, &es, &ed);
+			if (j == i)
+				continue;
+			table_counts(c, rec, table, i, j, &ts, &td);
+			if (ts != es || td != ed)
+				return TWZ_E_DAMAGED;
+		}
 	}
 	return TWZ_OK;
 }
@@ -471,6 +447,14 @@ access:
 			  rec, node_cell, comp, v->scratch);
 	if (st != TWZ_OK)
 		return st;
+	/* Only when both are resident: a chunk read on use is checked
+	 * alone (twz_validate_transit_lazy.c). */
+	if (table && en.acc) {
+		st = check_transit_entries(c, &pr, v->data[TWZ_SECTION_ACCESS_FIRST],
+					   &en, rec, table, node_cell, v->scratch);
+		if (st != TWZ_OK)
+			return st;
+	}
 	/* TA8: the local rows as in 1.1 (T11). */
 	if (!v->data[TWZ_SECTION_TRANSIT_RUNS])
 		return twz_transit_offsets_ok(c, v);

@@ -13,20 +13,6 @@ static inline uint32_t at32(const uint8_t *p, uint64_t i)
 	return twz_le32(p + 4 * i);
 }
 
-twz_status twz_transit_offsets_ok(const struct twz_container *c,
-				  const struct twz_content *v)
-{
-	const uint8_t *off = v->data[TWZ_SECTION_TRANSIT_ROW_OFFSETS];
-	uint64_t runs = v->size[TWZ_SECTION_TRANSIT_RUNS] / 4;
-
-	if (at32(off, 0) != 0 || at32(off, c->node_count) != runs)
-		return TWZ_E_DAMAGED;
-	for (uint32_t s = 0; s < c->node_count; s++)
-		if (at32(off, (uint64_t)s + 1) <= at32(off, s))
-			return TWZ_E_DAMAGED;
-	return TWZ_OK;
-}
-
 /* The block of node n, packed as the validators' where[] holds it. */
 static uint32_t packed_block(const struct twz_container *c,
 			     const struct twz_tparams *pr,

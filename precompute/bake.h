@@ -42,6 +42,11 @@ struct twz_bake_options {
 	uint64_t chunk;          /* store the row and distance sections as
 				    zstd chunks of about this many bytes
 				    (format 1.4, --chunk); 0 one frame */
+	int forecast;            /* say on stderr how long the searches
+				    will take, before they start (twigz
+				    build without --quiet; bake_forecast.h) */
+	double max_seconds;      /* refuse a bake forecast to take longer
+				    (--max-seconds); 0: no cap */
 	int transit_access;      /* TRANSIT: 1 each node's access nodes
 				    (format 1.4); 2 those where they take
 				    less memory than the block lists, else

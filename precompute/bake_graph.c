@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "apsp_dense.h"
+#include "bake_forecast.h"
 #include "twigz.h"
 #include "twz_graph_format.h"
 
@@ -349,23 +350,55 @@ static void worker_fini(void *wk)
 	free(w->heap);
 }
 
+/* Source s's row, onto out. */
+static int graph_row(const struct bake_ctx *c, struct worker *w, uint32_t s,
+		     struct row_runs *out)
+{
+	if (c->apsp)
+		dense_sets(c->o, c->apsp, w, s);
+	else
+		search(c->o, w, s);
+	return encode_row(c->o, w, s, out);
+}
+
 static int bake_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 {
 	struct bake_ctx *c = ctx;
-	struct worker *w = wk;
 	struct row_runs *out = &c->chunk[lo / CHUNK];
 
 	for (uint32_t s = lo; s < hi; s++) {
 		uint32_t before = out->len;
-		if (c->apsp)
-			dense_sets(c->o, c->apsp, w, s);
-		else
-			search(c->o, w, s);
-		if (encode_row(c->o, w, s, out))
+		if (graph_row(c, wk, s, out))
 			return -1;
 		c->row_len[s] = out->len - before;
 	}
 	return 0;
+}
+
+/* The forecast's sample: source s's row, made and thrown away, and the
+ * node pairs its search settled (its region). */
+static int64_t graph_sample(void *ctx, void *wk, uint32_t s)
+{
+	const struct bake_ctx *c = ctx;
+	uint32_t r = c->o->node_region[s];
+	struct row_runs row = { NULL, NULL, 0, 0 };
+	int rc = graph_row(c, wk, s, &row);
+
+	free(row.start);
+	free(row.arc);
+	return rc ? -1 : (int64_t)(c->o->region_first[r + 1] - c->o->region_first[r]);
+}
+
+/* The node pairs the searches settle: each source its region. */
+static double graph_pairs(const struct ordered *o)
+{
+	double pairs = 0;
+
+	for (uint32_t r = 0; r < o->region_count; r++) {
+		double n = o->region_first[r + 1] - o->region_first[r];
+		pairs += n * n;
+	}
+	return pairs;
 }
 
 /* ---- limits --------------------------------------------------------------- */
@@ -466,6 +499,14 @@ static int bake_rows(const struct ordered *o, const struct twz_bake_options *opt
 	out->row_offsets = malloc(((size_t)n + 1) * sizeof *out->row_offsets);
 	if (!c.chunk || !c.row_len || !out->row_offsets)
 		goto nomem;
+	struct twz_pool pool = {
+		.opt = opt, .items = n, .chunk = CHUNK,
+		.worker_size = sizeof(struct worker),
+		.init = worker_init, .fini = worker_fini,
+		.run = bake_chunk, .ctx = &c,
+	};
+	if (twz_bake_forecast(&pool, graph_sample, graph_pairs(o), 0, NULL, err) != 0)
+		goto out;
 	double started = twz_now_seconds();
 	if (opt->apsp != TWZ_APSP_DIJKSTRA) {
 		dg = (struct twz_apsp_graph){
@@ -481,12 +522,6 @@ static int bake_rows(const struct ordered *o, const struct twz_bake_options *opt
 			goto out;
 		c.apsp = &dense;
 	}
-	struct twz_pool pool = {
-		.opt = opt, .items = n, .chunk = CHUNK,
-		.worker_size = sizeof(struct worker),
-		.init = worker_init, .fini = worker_fini,
-		.run = bake_chunk, .ctx = &c,
-	};
 	if (twz_pool_run(&pool, twz_bake_threads(opt)) != 0) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory during the "
 				   "searches", opt->name);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "apsp_dense.h"
+#include "bake_forecast.h"
 #include "first_moves.h"
 #include "rows.h"
 #include "rows_inline.h"
@@ -42,27 +43,73 @@ static void cpd_worker_fini(void *wk)
 	twz_search_free(wk);
 }
 
+/* Source s's row, onto out. */
+static int cpd_row(const struct cpd_ctx *c, struct twz_search *ws, uint32_t s,
+		   struct twz_runs *out)
+{
+	const struct twz_graph *gr = c->graph;
+
+	if (c->apsp)
+		twz_apsp_moves(c->apsp, s, ws->moves);
+	if ((!c->apsp && twz_search_run(ws, s) != 0) ||
+	    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
+			  : twz_row_encode(gr, s, ws->moves, out)) != 0)
+		return -1;
+	return 0;
+}
+
 /* The rows of sources [lo, hi), into their chunk's runs. */
 static int cpd_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 {
 	struct cpd_ctx *c = ctx;
-	const struct twz_graph *gr = c->graph;
-	struct twz_search *ws = wk;
 	struct twz_runs *out = &c->chunk_runs[lo / CHUNK];
 
 	for (uint32_t s = c->first + lo; s < c->first + hi; s++) {
 		uint32_t before = out->len;
-		if (c->apsp)
-			twz_apsp_moves(c->apsp, s, ws->moves);
-		if ((!c->apsp && twz_search_run(ws, s) != 0) ||
-		    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
-				  : twz_row_encode(gr, s, ws->moves, out)) != 0)
+		if (cpd_row(c, wk, s, out) != 0)
 			return -1;
 		c->row_len[s] = out->len - before;
 	}
 	if (c->spill)
 		return c->spill->chunk(c->spill->ctx, lo / CHUNK, out);
 	return 0;
+}
+
+/* The forecast's sample: source `item`'s row, made and thrown away, and
+ * the node pairs its search settled (its region). */
+static int64_t cpd_sample(void *ctx, void *wk, uint32_t item)
+{
+	const struct cpd_ctx *c = ctx;
+	const struct twz_graph *gr = c->graph;
+	uint32_t s = c->first + item;
+	struct twz_runs row = { NULL, 0, 0 };
+	int rc = cpd_row(c, wk, s, &row);
+
+	twz_runs_free(&row);
+	if (rc != 0)
+		return -1;
+	if (!gr->comp_first)
+		return gr->node_count;
+	uint32_t r = gr->node_comp[s];
+	return gr->comp_first[r + 1] - gr->comp_first[r];
+}
+
+/* The node pairs the searches from sources [first, end) settle: each
+ * its source's region. */
+static double cpd_pairs(const struct twz_graph *gr, uint32_t first,
+			uint32_t end)
+{
+	double pairs = 0;
+
+	if (!gr->comp_first)
+		return (double)(end - first) * gr->node_count;
+	for (uint32_t r = 0; r < gr->component_count; r++) {
+		uint32_t lo = gr->comp_first[r], hi = gr->comp_first[r + 1];
+		uint32_t a = lo > first ? lo : first, b = hi < end ? hi : end;
+		if (a < b)
+			pairs += (double)(b - a) * (hi - lo);
+	}
+	return pairs;
 }
 
 /* The rows of shard index of count (1 of 1: every row); the rows of
@@ -104,6 +151,9 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 		goto out_free;
 	}
+	if (twz_bake_forecast(&pool, cpd_sample, cpd_pairs(gr, first, end), 0,
+			      NULL, err) != 0)
+		goto out_free;
 	double started = twz_now_seconds();
 	if (opt->apsp != TWZ_APSP_DIJKSTRA) {
 		if (twz_apsp_grid_graph(gr, &c.dense_graph) != 0) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bake_forecast.h"
 #include "rows.h"
 #include "search_transit.h"
 #include "method_transit_select.h"
@@ -514,6 +515,103 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 	return 0;
 }
 
+/* ---- the forecast, once the transit nodes are known ----------------- */
+
+/* The forecast's sample keeps nothing it makes. */
+static int discard_block(void *ctx, const struct twz_transit_db *db, uint32_t b,
+			 const uint32_t *runs, uint32_t nruns, uint64_t dist_at,
+			 const struct twz_tdist *dist, uint64_t ndist)
+{
+	(void)ctx, (void)db, (void)b, (void)runs, (void)nruns, (void)dist_at,
+	(void)dist, (void)ndist;
+	return 0;
+}
+
+/* The node pairs of block b's local searches: its nodes with those of
+ * its outer square (range: room for its ranges). */
+static double block_pairs(const struct twz_graph *tg, uint32_t b,
+			  uint32_t *range)
+{
+	uint32_t ranges = twz_block_ranges(tg, b, tg->outer, range);
+	double near = 0;
+
+	for (uint32_t k = 0; k < ranges; k++)
+		near += range[2 * k + 1] - range[2 * k];
+	return near * (tg->block_first[b + 1] - tg->block_first[b]);
+}
+
+/* The forecast's sample: block item's local rows and distances, made as
+ * the bake makes them and handed to a sink that keeps nothing (ctx: a
+ * copy of the stages with that sink); the node pairs of its searches. */
+static int64_t local_sample(void *ctx, void *w, uint32_t item)
+{
+	struct stages *st = ctx;
+	struct worker *wk = w;
+	uint32_t b = st->range.block_lo + item;
+	double pairs = block_pairs(&st->db->graph, b, wk->range);
+
+	return local_chunk(st, w, item, item + 1) != 0 ? -1 : (int64_t)pairs;
+}
+
+/* The node pairs of the range's searches: each node of its blocks with
+ * the nodes of its outer square, each transit node of its table rows
+ * with its region (at most); size[r] holds region r's nodes. */
+static double transit_pairs(const struct stages *st, uint32_t *range,
+			    const uint32_t *size)
+{
+	const struct twz_transit_db *db = st->db;
+	const struct twz_graph *tg = &db->graph;
+	double pairs = 0;
+
+	for (uint32_t b = st->range.block_lo; b < st->range.block_hi; b++)
+		pairs += block_pairs(tg, b, range);
+	for (uint32_t i = st->range.table_lo; i < st->range.table_hi; i++)
+		pairs += size[tg->node_comp[db->transit_node[i]]];
+	return pairs;
+}
+
+/* Say how long the local rows and the table will take, and refuse a
+ * bake over --max-seconds, before either starts. */
+static int transit_forecast(struct stages *st, const struct twz_bake_options *opt,
+			    struct twz_error *err)
+{
+	static const struct twz_transit_sink discard = { discard_block, NULL, NULL };
+	const struct twz_graph *tg = &st->db->graph;
+	uint32_t blocks = tg->cols * tg->rows;
+	struct stages fs = *st;
+	uint32_t *range = malloc((2 * (size_t)tg->rows + 2) * sizeof *range);
+	uint32_t *size = calloc(tg->component_count ? tg->component_count : 1,
+				sizeof *size);
+	uint64_t *dist_first = calloc((size_t)blocks + 1, sizeof *dist_first);
+	struct twz_pool p = {
+		.opt = opt, .items = st->range.block_hi - st->range.block_lo,
+		.chunk = 1, .worker_size = sizeof(struct worker),
+		.init = worker_init, .fini = worker_fini, .ctx = &fs,
+	};
+	int rc = -1;
+
+	/* The sample's rows go nowhere; their lengths to a scratch array. */
+	fs.sink = &discard;
+	fs.dist_first = dist_first;
+	fs.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof *fs.row_len);
+	atomic_init(&fs.searched, 0);
+	atomic_init(&fs.shortcut_searched, 0);
+	if (!range || !size || !dist_first || !fs.row_len) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		goto out;
+	}
+	for (uint32_t v = 0; v < tg->node_count; v++)
+		size[tg->node_comp[v]]++;
+	rc = twz_bake_forecast(&p, local_sample, transit_pairs(st, range, size),
+			       st->db->select_seconds, NULL, err);
+out:
+	free(range);
+	free(size);
+	free(dist_first);
+	free(fs.row_len);
+	return rc;
+}
+
 /* ---- the pipeline --------------------------------------------------- */
 
 void twz_transit_db_free(struct twz_transit_db *db)
@@ -764,7 +862,8 @@ static int bake_transit(const struct twz_grid *g,
 	if (stage_select(&st, opt, tindex, err) != 0)
 		goto out;
 	twz_transit_shard_range(out, index ? index : 1, count, &st.range);
-	if (stage_local(&st, opt, err) != 0 ||
+	if (transit_forecast(&st, opt, err) != 0 ||
+	    stage_local(&st, opt, err) != 0 ||
 	    stage_table(&st, opt, tindex, err) != 0)
 		goto out;
 	/* A shard's rows are a part (index 0 is the whole bake): its

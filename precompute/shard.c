@@ -17,11 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zstd.h>
-
 #include "file_read.h"
 #include "twigz.h"
 #include "twz_format.h"
+#include "twz_section_load.h"
 #include "twz_validate.h"
 #include "twz_writer.h"
 
@@ -233,105 +232,115 @@ static const char *status_words(twz_status st)
 				    : twz_strerror(st);
 }
 
-/* Check and decode one partial file. 0, or -1 with err set. */
-static int part_read(const uint8_t *buf, size_t len, const char *name,
-		     struct part *p, struct twz_error *err)
+/* The most bytes a level file of a width x height map holds in a
+ * partial file: its rows with CR LF line ends, twice over for blanks,
+ * and room for the header lines. A longer one is no honest level. */
+static uint64_t part_level_limit(const struct twz_container *c)
 {
-	struct twz_container c;
-	uint8_t head[TWZ_HEADER_SIZE];
+	return 2 * ((uint64_t)c->width + 2) * c->height + 65536;
+}
 
-	memset(p, 0, sizeof *p);
-	p->name = name;
-	if (!twz_shard_is_partial(buf, len)) {
-		if (len >= TWZ_MAGIC_SIZE && !memcmp(buf, TWZ_MAGIC, TWZ_MAGIC_SIZE))
-			twz_error_set(err, "%s: a whole database, not a shard's partial file",
-				      name);
-		else
-			twz_error_set(err, "%s: not a partial file of twigz build --shard", name);
+/* The raw size section kind of partial p may claim (FORMAT.md section 11),
+ * from its header c and its PART_INFO (read first): *exact when it is
+ * the only size the kind may have; TWZ_NO_LIMIT for a kind the method's
+ * partial file does not hold. */
+static uint64_t part_limit(const struct twz_container *c, const struct part *p,
+			   uint32_t kind, int *exact)
+{
+	uint64_t n = c->node_count, sources = p->end - p->first;
+	uint64_t cells = (uint64_t)c->width * c->height;
+	uint64_t runs = sources * n < TWZ_MAX_RUNS ? sources * n : TWZ_MAX_RUNS;
+
+	*exact = kind == TWZ_PART_INFO || kind == TWZ_PART_ROW_LENGTHS;
+	switch (kind) {
+	case TWZ_PART_INFO:
+		return TWZ_PI_SIZE;
+	case TWZ_PART_LEVEL:
+		return part_level_limit(c);
+	case TWZ_PART_NAME:
+		return TWZ_PART_NAME_MAX;
+	case TWZ_PART_ROW_LENGTHS:
+		return 4 * sources;
+	case TWZ_PART_RUNS:
+		/* a row has at most a run a node */
+		return 4 * runs;
+	}
+	if (p->version != 2)
+		return TWZ_NO_LIMIT;
+	switch (kind) {
+	case TWZ_PART_NODE_DIST:
+		/* each node's distances to its block's list */
+		return 8 * sources * TWZ_TRANSIT_MAX_LIST;
+	case TWZ_PART_TABLE:
+		/* a table row has fewer entries than nodes */
+		return 8 * (uint64_t)(p->table_hi - p->table_lo) * n;
+	case TWZ_PART_TRANSITS:
+		/* M <= n transit nodes, at most a block a cell, and lists of
+		 * at most TWZ_TRANSIT_MAX_LIST in the blocks with nodes */
+		return 4 * (3 + n + cells + (cells < n ? cells : n) *
+			    (uint64_t)TWZ_TRANSIT_MAX_LIST);
+	}
+	return TWZ_NO_LIMIT;
+}
+
+/* Section s of c (a partial file) held to part_limit: 0, or -1 with
+ * err set. */
+static int part_claim(const struct twz_section_ref *s,
+		      const struct twz_container *c, const struct part *p,
+		      struct twz_error *err)
+{
+	int exact;
+	uint64_t limit = part_limit(c, p, s->kind, &exact);
+
+	if (twz_section_fits(s, limit, exact) == TWZ_OK)
+		return 0;
+	if (limit == TWZ_NO_LIMIT)
+		twz_error_set(err, "%s: damaged partial file (section %u not of its method)",
+			      p->name, s->kind);
+	else
+		twz_error_set(err, "%s: damaged partial file (section %u claims %llu bytes, %s %llu)",
+			      p->name, s->kind, (unsigned long long)s->raw_size,
+			      exact ? "not" : "more than", (unsigned long long)limit);
+	return -1;
+}
+
+/* Section s of c in buf, decoded into p through the loader of .twz
+ * files once its claim is held to part_limit. 0, or -1 with err set. */
+static int part_section(const uint8_t *buf, const struct twz_section_ref *s,
+			const struct twz_container *c, struct part *p,
+			struct twz_error *err)
+{
+	unsigned k = s->kind - TWZ_PART_INFO;
+
+	if (part_claim(s, c, p, err) != 0)
+		return -1;
+	twz_status st = twz_section_decode(buf, s, 0, &p->sec[k], &p->owned[k]);
+	if (st == TWZ_E_NOMEM) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for section %u",
+				   p->name, s->kind);
 		return -1;
 	}
-	if (len < TWZ_HEADER_SIZE ||
-	    twz_checksum(buf, TWZ_H_HEADER_CHECKSUM) !=
-	    twz_le64(buf + TWZ_H_HEADER_CHECKSUM)) {
-		twz_error_set(err, "%s: damaged partial file (header checksum)", name);
-		return -1;
-	}
-	/* The container check of a database, on the header under a
-	 * database's magic; the table and sections are checked in place. */
-	uint8_t *copy = malloc(len);
-	if (!copy) {
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
-		return -1;
-	}
-	memcpy(copy, buf, len);
-	memcpy(copy, TWZ_MAGIC, TWZ_MAGIC_SIZE);
-	twz_put64(copy + TWZ_H_HEADER_CHECKSUM,
-		  twz_checksum(copy, TWZ_H_HEADER_CHECKSUM));
-	twz_status st = twz_parse_container(copy, len, &c);
-	memcpy(head, copy, sizeof head);
-	free(copy);
 	if (st != TWZ_OK) {
-		twz_error_set(err, "%s: damaged partial file (%s)", name,
-			      status_words(st));
+		twz_error_set(err, "%s: damaged partial file (section %u: %s)", p->name,
+			      s->kind, st == TWZ_E_CHECKSUM ? "checksum" : "does not inflate");
 		return -1;
 	}
-	if (c.method != TWZ_METHOD_CPD && c.method != TWZ_METHOD_TRANSIT) {
-		twz_error_set(err, "%s: damaged partial file (not a CPD or TRANSIT shard)",
-			      name);
-		return -1;
-	}
-	p->level_hash = c.level_hash;
-	p->node_count = c.node_count;
-	for (uint32_t i = 0; i < c.section_count; i++) {
-		const struct twz_section_ref *s = &c.sections[i];
-		if (s->kind < TWZ_PART_INFO ||
-		    s->kind >= TWZ_PART_INFO + TWZ_PART_KINDS) {
-			twz_error_set(err, "%s: section kind %u is not one of a partial file (made by a newer twigz?)",
-				      name, s->kind);
-			return -1;
-		}
-		unsigned k = s->kind - TWZ_PART_INFO;
-		const uint8_t *stored = buf + s->offset;
-		const uint8_t *raw = stored;
-		if (s->codec == TWZ_CODEC_ZSTD) {
-			uint8_t *d = malloc(s->raw_size ? s->raw_size : 1);
-			if (!d) {
-				twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
-				return -1;
-			}
-			p->owned[k] = d;
-			size_t got = ZSTD_decompress(d, s->raw_size, stored, s->size);
-			if (ZSTD_isError(got) || got != s->raw_size) {
-				twz_error_set(err, "%s: damaged partial file (section %u does not inflate)",
-					      name, s->kind);
-				return -1;
-			}
-			raw = d;
-		}
-		if (twz_checksum(raw, s->raw_size) != s->raw_checksum) {
-			twz_error_set(err, "%s: damaged partial file (section %u checksum)",
-				      name, s->kind);
-			return -1;
-		}
-		p->sec[k] = raw;
-		p->size[k] = s->raw_size;
-	}
-	unsigned kinds = c.method == TWZ_METHOD_TRANSIT ? TWZ_PART_KINDS
-							: TWZ_PART_RUNS - TWZ_PART_INFO + 1;
-	for (unsigned k = 0; k < TWZ_PART_KINDS; k++)
-		if ((k < kinds) != (p->sec[k] != NULL)) {
-			twz_error_set(err, "%s: damaged partial file (section %u %s)",
-				      name, TWZ_PART_INFO + k,
-				      k < kinds ? "missing" : "not of its method");
-			return -1;
-		}
+	p->size[k] = s->raw_size;
+	return 0;
+}
+
+/* PART_INFO's fields into p, checked against the header c. 0, or -1. */
+static int part_info(const struct twz_container *c, struct part *p,
+		     struct twz_error *err)
+{
 	const uint8_t *info = p->sec[0];
-	unsigned version = c.method == TWZ_METHOD_TRANSIT ? 2 : 1;
+	unsigned version = c->method == TWZ_METHOD_TRANSIT ? 2 : 1;
 	size_t used = version == 2 ? TWZ_PI_TOUTER + 4 : TWZ_PI_LEVEL + 1;
-	if (p->size[0] != TWZ_PI_SIZE || twz_le32(info + TWZ_PI_VERSION) != version ||
+
+	if (twz_le32(info + TWZ_PI_VERSION) != version ||
 	    !twz_all_zero(info + used, TWZ_PI_SIZE - used) ||
 	    (version == 1 && !twz_all_zero(info + TWZ_PI_LEVEL + 1, 3))) {
-		twz_error_set(err, "%s: partial file of another version of twigz", name);
+		twz_error_set(err, "%s: partial file of another version of twigz", p->name);
 		return -1;
 	}
 	p->version = version;
@@ -354,14 +363,88 @@ static int part_read(const uint8_t *buf, size_t len, const char *name,
 	p->connectivity = info[TWZ_PI_CONNECTIVITY];
 	p->codec = info[TWZ_PI_CODEC];
 	p->level = (int8_t)info[TWZ_PI_LEVEL];
+	/* Blocks and transit table rows are at most a cell and a node
+	 * each: the limits of the other sections rest on these. */
 	if (p->count < 1 || p->count > TWZ_SHARD_MAX || p->index < 1 ||
 	    p->index > p->count || p->first > p->end || p->end > p->node_count ||
-	    p->method != c.method || p->layout < TWZ_LAYOUT_PLAIN ||
-	    p->layout > TWZ_LAYOUT_INLINE || p->connectivity != c.connectivity ||
-	    p->codec != c.build_codec || p->level != c.build_level ||
-	    p->size[3] != 4ull * (p->end - p->first) || p->size[4] % 4 ||
-	    p->block_lo > p->block_hi || p->table_lo > p->table_hi ||
-	    p->size[5] % 8 || p->size[6] % 8 || p->size[7] % 4) {
+	    p->method != c->method || p->layout < TWZ_LAYOUT_PLAIN ||
+	    p->layout > TWZ_LAYOUT_INLINE || p->connectivity != c->connectivity ||
+	    p->codec != c->build_codec || p->level != c->build_level ||
+	    p->block_lo > p->block_hi ||
+	    p->block_hi > (uint64_t)c->width * c->height ||
+	    p->table_lo > p->table_hi || p->table_hi > c->node_count) {
+		twz_error_set(err, "%s: damaged partial file (shard description)", p->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check and decode one partial file: the container as a database's,
+ * PART_INFO, then every other section's claim before any is inflated,
+ * then the sections. 0, or -1 with err set. */
+static int part_read(const uint8_t *buf, size_t len, const char *name,
+		     struct part *p, struct twz_error *err)
+{
+	struct twz_container c;
+	const struct twz_section_ref *info = NULL;
+
+	memset(p, 0, sizeof *p);
+	p->name = name;
+	if (!twz_shard_is_partial(buf, len)) {
+		if (len >= TWZ_MAGIC_SIZE && !memcmp(buf, TWZ_MAGIC, TWZ_MAGIC_SIZE))
+			twz_error_set(err, "%s: a whole database, not a shard's partial file",
+				      name);
+		else
+			twz_error_set(err, "%s: not a partial file of twigz build --shard", name);
+		return -1;
+	}
+	twz_status st = twz_parse_container_as(buf, len, TWZ_PARTIAL_MAGIC, &c);
+	if (st != TWZ_OK) {
+		twz_error_set(err, "%s: damaged partial file (%s)", name,
+			      status_words(st));
+		return -1;
+	}
+	if (c.method != TWZ_METHOD_CPD && c.method != TWZ_METHOD_TRANSIT) {
+		twz_error_set(err, "%s: damaged partial file (not a CPD or TRANSIT shard)",
+			      name);
+		return -1;
+	}
+	p->level_hash = c.level_hash;
+	p->node_count = c.node_count;
+	for (uint32_t i = 0; i < c.section_count; i++) {
+		const struct twz_section_ref *s = &c.sections[i];
+		if (s->kind < TWZ_PART_INFO ||
+		    s->kind >= TWZ_PART_INFO + TWZ_PART_KINDS) {
+			twz_error_set(err, "%s: section kind %u is not one of a partial file (made by a newer twigz?)",
+				      name, s->kind);
+			return -1;
+		}
+		if (s->kind == TWZ_PART_INFO)
+			info = s;
+	}
+	if (!info) {
+		twz_error_set(err, "%s: damaged partial file (section %u missing)",
+			      name, TWZ_PART_INFO);
+		return -1;
+	}
+	if (part_section(buf, info, &c, p, err) != 0 || part_info(&c, p, err) != 0)
+		return -1;
+	for (uint32_t i = 0; i < c.section_count; i++)
+		if (part_claim(&c.sections[i], &c, p, err) != 0)
+			return -1;
+	for (uint32_t i = 0; i < c.section_count; i++)
+		if (c.sections[i].kind != TWZ_PART_INFO &&
+		    part_section(buf, &c.sections[i], &c, p, err) != 0)
+			return -1;
+	unsigned kinds = c.method == TWZ_METHOD_TRANSIT ? TWZ_PART_KINDS
+							: TWZ_PART_RUNS - TWZ_PART_INFO + 1;
+	for (unsigned k = 0; k < kinds; k++)
+		if (!p->sec[k]) {
+			twz_error_set(err, "%s: damaged partial file (section %u missing)",
+				      name, TWZ_PART_INFO + k);
+			return -1;
+		}
+	if (p->size[4] % 4 || p->size[5] % 8 || p->size[6] % 8 || p->size[7] % 4) {
 		twz_error_set(err, "%s: damaged partial file (shard description)", name);
 		return -1;
 	}
@@ -432,7 +515,8 @@ static int same_bake(const struct part *a, const struct part *b,
 }
 
 /* Rows of part p into cpd (row_offsets from p->first, runs at *pos),
- * each checked for what the writer relies on. */
+ * each checked for what the writer relies on and the merged file's
+ * checks ask of its runs. */
 static int part_rows(const struct part *p, const struct twz_graph *gr,
 		     struct twz_cpd *cpd, uint64_t *pos, struct twz_error *err)
 {
@@ -452,7 +536,9 @@ static int part_rows(const struct part *p, const struct twz_graph *gr,
 			uint32_t run = twz_le32(runs + 4 * (at + r));
 			uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
 			uint32_t prev = r ? twz_le32(runs + 4 * (at + r - 1)) >> TWZ_RUN_SYMBOL_BITS : 0;
-			if (r == 0 ? start != 0 : start <= prev || start >= region_end) {
+			if ((r == 0 ? start != 0 : start <= prev || start >= region_end) ||
+			    !twz_part_symbol_ok(gr, s, run & TWZ_RUN_SYMBOL_MASK,
+						p->layout != TWZ_LAYOUT_PLAIN, 0)) {
 				twz_error_set(err, "%s: damaged partial file (row %u's runs)",
 					      p->name, s);
 				return -1;

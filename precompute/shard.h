@@ -42,6 +42,8 @@ enum twz_partial_section {
 				       block_transit[listed] */
 };
 #define TWZ_PART_KINDS 8
+/* The longest level name a partial file carries, bytes. */
+#define TWZ_PART_NAME_MAX 4096u
 
 /* TWZ_PART_INFO: the shard and every option the rows' bytes depend on.
  * Version 1: a CPD shard, bytes from TWZ_PI_LEVEL + 1 zero; version 2:

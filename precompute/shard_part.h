@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graph.h"
 #include "shard.h"
+#include "twz_format.h"
 #include "twz_writer.h"
 
 /* One partial file, checked and decoded. */
@@ -30,6 +32,21 @@ struct twz_part {
 	uint64_t size[TWZ_PART_KINDS];
 	void *owned[TWZ_PART_KINDS];
 };
+
+/* Whether run symbol sym may stand in source s's row, as the merged
+ * file's checks ask (FORMAT.md checks 38, 47 and T11): a legal move from
+ * s; 9 or 10 with direction symbols; 8 (no move) from a source without
+ * a move, or from any source where it marks a wildcard (any_none, a
+ * TRANSIT local row). */
+static inline int twz_part_symbol_ok(const struct twz_graph *gr, uint32_t s,
+				     unsigned sym, int direction, int any_none)
+{
+	if (sym == TWZ_SYMBOL_NONE)
+		return any_none || !twz_graph_moves(gr, s);
+	if (sym == TWZ_SYMBOL_TOWARD || sym == TWZ_SYMBOL_NEAREST)
+		return direction;
+	return sym < gr->connectivity && (twz_graph_moves(gr, s) >> sym & 1);
+}
 
 /* f (a partial file's sections, header made by twz_bake_header) encoded
  * under the partial magic; frees what f owns. */

@@ -310,10 +310,143 @@ bad:
 	return -1;
 }
 
+/* Why distance d between nodes a and b cannot be what a bake found, as
+ * the validator judges a stored one (FORMAT.md check T10): unreachable
+ * exactly between regions, else counts below 2^26 that a path between
+ * the two cells can have; NULL when it can. */
+static const char *distance_wrong(const struct twz_graph *tg, uint32_t a,
+				  uint32_t b, struct twz_tdist d)
+{
+	uint32_t ca = tg->node_cell[a], cb = tg->node_cell[b];
+	uint32_t ax = ca % tg->width, ay = ca / tg->width;
+	uint32_t bx = cb % tg->width, by = cb / tg->width;
+	int far = d.straight == UINT32_MAX && d.diagonal == UINT32_MAX;
+
+	if (tg->node_comp[a] != tg->node_comp[b])
+		return far ? NULL : "a distance between two regions";
+	if (far)
+		return "unreachable inside one region";
+	if (d.straight >= TWZ_MAX_NODES || d.diagonal >= TWZ_MAX_NODES ||
+	    !twz_transit_counts_possible(tg->connectivity,
+					 ax > bx ? ax - bx : bx - ax,
+					 ay > by ? ay - by : by - ay,
+					 d.straight, d.diagonal))
+		return a == b ? "not 0 from a node to itself"
+			      : "shorter than any path, or out of range";
+	return NULL;
+}
+
+/* distance_wrong of d between nodes a and b of part p: 0, or -1 naming
+ * the part. */
+static int part_distance_ok(const struct twz_part *p, const struct twz_graph *tg,
+			    uint32_t a, uint32_t b, struct twz_tdist d,
+			    struct twz_error *err)
+{
+	const char *why = distance_wrong(tg, a, b, d);
+
+	if (!why)
+		return 0;
+	twz_error_set(err, "%s: damaged partial file (distance from node %u to node %u: %s)",
+		      p->name, a, b, why);
+	return -1;
+}
+
+/* Part p's distances in db (its blocks' rows of NODE_DIST, its rows of
+ * the table), each as the validator would judge it. 0, or -1. */
+static int part_distances_ok(const struct twz_part *p,
+			     const struct twz_transit_db *db,
+			     struct twz_error *err)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint32_t m = db->transit_count;
+	uint64_t k = dist_first(db, p->block_lo);
+
+	for (uint32_t blk = p->block_lo; blk < p->block_hi; blk++) {
+		uint32_t l0 = db->block_transit_first[blk];
+		uint32_t l1 = db->block_transit_first[blk + 1];
+		for (uint32_t a = tg->block_first[blk]; a < tg->block_first[blk + 1]; a++)
+			for (uint32_t l = l0; l < l1; l++, k++)
+				if (part_distance_ok(p, tg, a,
+						     db->transit_node[db->block_transit[l]],
+						     db->node_dist[k], err) != 0)
+					return -1;
+	}
+	k = table_row(m, p->table_lo);
+	for (uint32_t i = p->table_lo; i < p->table_hi; i++)
+		for (uint32_t j = i + 1; j < m; j++, k++)
+			if (part_distance_ok(p, tg, db->transit_node[i],
+					     db->transit_node[j], db->table[k], err) != 0)
+				return -1;
+	return 0;
+}
+
+/* The part of by_index[1..count] that holds block b (blocks: 0) or table
+ * row b (else). */
+static const struct twz_part *part_holding(struct twz_part *const *by_index,
+					   unsigned count, int blocks, uint32_t b)
+{
+	for (unsigned k = 1; k < count; k++)
+		if (blocks ? b < by_index[k]->block_hi : b < by_index[k]->table_hi)
+			return by_index[k];
+	return by_index[count];
+}
+
+/* What two parts both say: a transit node's distances to its block's
+ * list (from the part of its block) are the table's between the two
+ * transit nodes (from the part of the table row), as check T10 asks of
+ * the merged file. 0, or -1 naming both parts. */
+static int parts_agree(struct twz_part *const *by_index, unsigned count,
+		       const struct twz_transit_db *db, struct twz_error *err)
+{
+	const struct twz_graph *tg = &db->graph;
+	uint32_t m = db->transit_count;
+
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t a = db->transit_node[i], blk = tg->node_block[a];
+		uint32_t l0 = db->block_transit_first[blk];
+		uint32_t l1 = db->block_transit_first[blk + 1];
+		uint64_t k = dist_first(db, blk) +
+			     (uint64_t)(a - tg->block_first[blk]) * (l1 - l0);
+		for (uint32_t l = l0; l < l1; l++, k++) {
+			uint32_t j = db->block_transit[l];
+			struct twz_tdist d = db->node_dist[k], t = { 0, 0 };
+			uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+			if (j != i)
+				t = db->table[table_row(m, lo) + (hi - lo - 1)];
+			if (d.straight == t.straight && d.diagonal == t.diagonal)
+				continue;
+			twz_error_set(err, "%s and %s: damaged partial files (the distance between "
+				      "transit nodes %u and %u differs between them)",
+				      part_holding(by_index, count, 1, blk)->name,
+				      part_holding(by_index, count, 0, lo)->name, i, j);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Whether run r of source s's local row can be what the bake made, as
+ * check T11 asks of the merged file: starts from 0, rising, below
+ * node_count, every later one at a target in a block near s's; a legal
+ * move, a direction symbol, or the wildcards' no move. */
+static int local_run_ok(const struct twz_graph *tg, uint32_t s, uint32_t r,
+			uint32_t run, uint32_t prev)
+{
+	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+
+	if (r == 0 ? start != 0
+		   : start <= prev >> TWZ_RUN_SYMBOL_BITS || start >= tg->node_count ||
+		     !twz_blocks_within(tg, tg->node_block[s], tg->node_block[start],
+					tg->outer))
+		return 0;
+	return twz_part_symbol_ok(tg, s, run & TWZ_RUN_SYMBOL_MASK, 1, 1);
+}
+
 /* Rows, distances and table rows of part p into db. */
 static int part_results(const struct twz_part *p, struct twz_transit_db *db,
 			uint64_t *pos, struct twz_error *err)
 {
+	const struct twz_graph *tg = &db->graph;
 	const uint8_t *lens = p->sec[TWZ_PART_ROW_LENGTHS - TWZ_PART_INFO];
 	const uint8_t *runs = p->sec[TWZ_PART_RUNS - TWZ_PART_INFO];
 	const uint8_t *dist = p->sec[TWZ_PART_NODE_DIST - TWZ_PART_INFO];
@@ -335,8 +468,15 @@ static int part_results(const struct twz_part *p, struct twz_transit_db *db,
 				      p->name, s);
 			return -1;
 		}
-		for (uint32_t r = 0; r < n; r++)
-			db->runs[*pos + r] = twz_le32(runs + 4 * (at + r));
+		for (uint32_t r = 0; r < n; r++) {
+			uint32_t run = twz_le32(runs + 4 * (at + r));
+			if (!local_run_ok(tg, s, r, run, r ? db->runs[*pos + r - 1] : 0)) {
+				twz_error_set(err, "%s: damaged partial file (row %u's runs)",
+					      p->name, s);
+				return -1;
+			}
+			db->runs[*pos + r] = run;
+		}
 		db->row_offsets[s + 1] = db->row_offsets[s] + n;
 		at += n;
 		*pos += n;
@@ -435,8 +575,11 @@ int twz_shard_merge_transit(struct twz_part *const *by_index, unsigned count,
 	db.row_offsets[0] = 0;
 	uint64_t pos = 0;
 	for (unsigned k = 1; k <= count; k++)
-		if (part_results(by_index[k], &db, &pos, err) != 0)
+		if (part_results(by_index[k], &db, &pos, err) != 0 ||
+		    part_distances_ok(by_index[k], &db, err) != 0)
 			goto done;
+	if (parts_agree(by_index, count, &db, err) != 0)
+		goto done;
 	db.run_count = total;
 	/* twigz build's choice of layout (cmd_build.c), made on the whole. */
 	opt.transit_access = opt.layout != TWZ_LAYOUT_BUCKETED ? 2 : 0;

@@ -16,7 +16,8 @@ const char twz_usage_text[] =
 	"usage:\n"
 	"  twigz build LEVEL.map -o OUT.twz [--method cpd|transit] [--threads N]\n"
 	"              [--codec zstd|raw] [--level N] [--connectivity 8|4]\n"
-	"              [--format 1.2|1.4|1.1|1.0] [--max-nodes N] [--quiet]\n"
+	"              [--format 1.2|1.4|1.1|1.0] [--max-nodes N] [--max-seconds N]\n"
+	"              [--quiet]\n"
 	"              [--apsp dijkstra|floyd|squaring] [--junctions]\n"
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
 	"              [--agent-sizes 1,2,3] [--chunk SIZE]\n"
@@ -24,6 +25,7 @@ const char twz_usage_text[] =
 	"  twigz build LEVEL.map -o OUT.twz --mpi [options] (under mpirun -np K)\n"
 	"  twigz build LEVEL.gr -o OUT.twz [--coords FILE.co] [--apsp ...]\n"
 	"              [--threads N] [--codec zstd|raw] [--level N] [--max-nodes N]\n"
+	"              [--max-seconds N]\n"
 	"  twigz build LEVEL.obj -o OUT.twz [--apsp ...] [--threads N] [--codec ...]\n"
 	"  twigz query DB SX SY GX GY [--json] [--closed FILE] [--agent-size K]\n"
 	"              [--smooth] [--cache SIZE]\n"
@@ -271,4 +273,19 @@ void twz_cli_operand(struct twz_cli_args *ar, const char *word,
 		return;
 	}
 	twz_cli_place(ar, word, slots, n);
+}
+
+int twz_cli_verify_status(const char *file, size_t passed, size_t failed,
+			  size_t off, const char *off_what)
+{
+	if (failed)
+		return EXIT_VERIFY;
+	if (passed)
+		return 0;
+	if (off)
+		fprintf(stderr, "twigz: %s: nothing verified: all %zu queries are %s\n",
+			file, off, off_what);
+	else
+		fprintf(stderr, "twigz: %s: nothing verified: it holds no query\n", file);
+	return EXIT_VERIFY;
 }

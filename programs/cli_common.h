@@ -39,6 +39,14 @@ int twz_cli_check_output(const char *opt, const char *path);
 /* Prints the error's one line; returns the exit status for its kind. */
 int twz_cli_error(const struct twz_error *err);
 
+/* The exit status of a verify of the queries in file: passed and failed
+ * were checked, off were not (off the level, mesh or graph, named by
+ * off_what). EXIT_VERIFY when any failed, and when none was checked at
+ * all, which it says on stderr: a verify that checked nothing proves
+ * nothing. */
+int twz_cli_verify_status(const char *file, size_t passed, size_t failed,
+			  size_t off, const char *off_what);
+
 /* Opens a database, printing a one-line error; 0 or an exit status. */
 int twz_cli_open_db(const char *path, twz_db **db);
 /* The same with a chunk cache of cache bytes (0: none; twz_open_ex). */

@@ -205,6 +205,9 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 		} else if (!strcmp(a, "--max-nodes")) {
 			opt->max_nodes = (uint32_t)twz_cli_number(&ar, a, 1,
 				TWZ_MAX_NODES, "a number from 1 to 67108864");
+		} else if (!strcmp(a, "--max-seconds")) {
+			opt->max_seconds = (double)twz_cli_number(&ar, a, 1, 1000000000,
+				"a number of seconds from 1 to 1000000000");
 		} else if (!strcmp(a, "--memory-limit")) {
 			memory_limit_option(&ar, a, opt);
 		} else if (!strcmp(a, "--agent-sizes")) {
@@ -466,6 +469,7 @@ int twz_cmd_build(int argc, char **argv)
 	if (rc)
 		return rc;
 	b.opt.record_build = 1;     /* twigz info and twigz check read it */
+	b.opt.forecast = !b.quiet;  /* how long, before the searches */
 	if (twz_navmesh_is_obj_path(b.level)) {
 		b.opt.name = b.level;
 		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);

@@ -134,6 +134,7 @@ int twz_cmd_verify(int argc, char **argv)
 		printf("{\"passed\":%zu,\"failed\":%zu}\n", passed, failed);
 	else
 		printf("%zu passed, %zu failed\n", passed, failed);
+	fflush(stdout);
 	twz_session_close(&qs);
-	return failed ? EXIT_VERIFY : 0;
+	return twz_cli_verify_status(scen, passed, failed, 0, NULL);
 }

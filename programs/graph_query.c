@@ -351,7 +351,8 @@ int twz_graph_verify_cmd(int argc, char **argv)
 		rc = EXIT_NOMEM;
 		goto out;
 	}
-	memcpy(order, q.pair, (size_t)q.count * 2 * sizeof *order);
+	if (q.count)  /* a file of no query has no pairs to copy */
+		memcpy(order, q.pair, (size_t)q.count * 2 * sizeof *order);
 	qsort(order, q.count, 2 * sizeof *order, cmp_query);
 	twz_node last = TWZ_NONE;
 	for (uint32_t i = 0; i < q.count; i++) {
@@ -374,7 +375,8 @@ int twz_graph_verify_cmd(int argc, char **argv)
 	}
 	free(order);
 	printf("%zu passed, %zu failed\n", passed, failed);
-	rc = failed ? EXIT_VERIFY : 0;
+	fflush(stdout);
+	rc = twz_cli_verify_status(files[1], passed, failed, 0, NULL);
 out:
 	twz_p2p_free(&q);
 out_db:

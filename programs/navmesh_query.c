@@ -598,7 +598,8 @@ int twz_navmesh_verify_cmd(int argc, char **argv)
 			fprintf(stderr, "twigz: %s:%lu: %s\n", files[1], q.line[i], why);
 	}
 	printf("%zu passed, %zu failed, %zu off the mesh\n", passed, failed, off);
-	rc = failed ? EXIT_VERIFY : 0;
+	fflush(stdout);
+	rc = twz_cli_verify_status(files[1], passed, failed, off, "off the mesh");
 out:
 	bufs_free(&b);
 	free(dist);

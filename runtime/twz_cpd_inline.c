@@ -101,7 +101,9 @@ unsigned twz__inline_escaped(const twz_db *db, uint32_t n, uint32_t lo,
 	unsigned prev = b >= 1 ? twz__inline_nibble(db, rec, b - 1)
 			       : TWZ_INLINE_ESCAPE;
 	int from_prev = k == 0 && prev != TWZ_INLINE_ESCAPE;
-	const uint8_t *at = runs + 2 * ((size_t)first + k - 1);
+	/* first + k - 1 is -1 only when from_prev: no pointer before the
+	 * row is formed then. */
+	const uint8_t *at = runs + 2 * ((size_t)first + k - !from_prev);
 	at = from_prev ? rec : at;
 	unsigned sym = twz_le16(at) & TWZ_RUN_SYMBOL_MASK;
 	return from_prev ? prev : sym;

@@ -47,10 +47,6 @@ twz_status twz__layers_open(twz_db *db, unsigned flags)
 	/* Agent sizes are a grid's: no graph level has them (G2). */
 	if (db->c.level_kind != TWZ_LEVEL_GRID)
 		return TWZ_E_DAMAGED;
-	/* The largest table A1 admits: refused before it is decoded. */
-	if (as->raw_size > TWZ_AS_HEAD_SIZE + TWZ_MAX_LAYERS * TWZ_AL_SIZE +
-				   TWZ_MAX_AGENT_SIZE * TWZ_AZ_RECORD)
-		return TWZ_E_DAMAGED;
 	if (!db->content.data[TWZ_SECTION_AGENT_SIZES]) {
 		st = twz__load_section(db, as, NULL, flags);
 		if (st != TWZ_OK)

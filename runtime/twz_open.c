@@ -11,31 +11,23 @@
 #include "twz_navmesh_format.h"
 #include "twz_cpd_inline.h"
 
-#include <stdlib.h>
-#include <zstd.h>
+#include "twz_section_load.h"
 
-/* Decode one section into db->content; zstd sections are inflated into a
- * buffer the database owns. pr: the TRANSIT parameters, once decoded. */
+#include <stdlib.h>
+
+/* Decode one section into db->content: its claim held to the limit of
+ * its kind before a byte is allocated for it (FORMAT.md, section 10a),
+ * then its bytes in place, or inflated into a buffer the database owns,
+ * by the loader format/ shares with the merge of partial files.
+ * pr: the TRANSIT parameters, once decoded. */
 twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
 			     const struct twz_tparams *pr, unsigned flags)
 {
-	const uint8_t *stored = db->file + s->offset;
-	const uint8_t *raw = stored;
-	int exact;
+	const uint8_t *raw;
+	twz_status st = twz_section_claim(&db->c, pr, s);
 
-	/* What the header and the parameters allow the kind, checked
-	 * before a byte is allocated for it (FORMAT.md, section 10a). */
-	uint64_t limit = twz_section_raw_limit(&db->c, pr, s->kind, &exact);
-	if (exact && s->raw_size != limit)
-		return TWZ_E_DAMAGED;
-	if (s->kind == TWZ_SECTION_RUNS &&
-	    s->raw_size > (uint64_t)TWZ_MAX_RUNS * 4)
-		return TWZ_E_LIMIT;
-	if (s->raw_size > limit)
-		return TWZ_E_DAMAGED;
-	if (s->raw_size > SIZE_MAX)
-		return TWZ_E_LIMIT;
-
+	if (st != TWZ_OK)
+		return st;
 	if (twz__chunks_lazy(db, s))
 		return twz__chunks_defer(db, s);
 	if (s->flags & TWZ_SF_CHUNKED) {
@@ -43,32 +35,19 @@ twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
 		if (!buf)
 			return TWZ_E_NOMEM;
 		db->inflated[s->kind] = buf;
-		twz_status st = twz__chunks_inflate(stored, s, buf, flags);
+		st = twz__chunks_inflate(db->file + s->offset, s, buf, flags);
 		if (st != TWZ_OK)
 			return st;
 		raw = buf;
-	} else if (s->codec == TWZ_CODEC_ZSTD) {
-		unsigned long long content =
-			ZSTD_getFrameContentSize(stored, (size_t)s->size);
-		if (content == ZSTD_CONTENTSIZE_ERROR ||
-		    content == ZSTD_CONTENTSIZE_UNKNOWN || content != s->raw_size)
-			return TWZ_E_DAMAGED;
-		if (ZSTD_findFrameCompressedSize(stored, (size_t)s->size) !=
-		    s->size)
-			return TWZ_E_DAMAGED;
-		void *buf = malloc(s->raw_size ? (size_t)s->raw_size : 1);
-		if (!buf)
-			return TWZ_E_NOMEM;
-		db->inflated[s->kind] = buf;
-		size_t got = ZSTD_decompress(buf, (size_t)s->raw_size, stored,
-					     (size_t)s->size);
-		if (ZSTD_isError(got) || got != s->raw_size)
-			return TWZ_E_DAMAGED;
-		raw = buf;
+		if (!(flags & TWZ_OPEN_SKIP_CHECKSUMS) &&
+		    twz_checksum(raw, (size_t)s->raw_size) != s->raw_checksum)
+			return TWZ_E_CHECKSUM;
+	} else {
+		st = twz_section_decode(db->file, s, flags, &raw,
+					&db->inflated[s->kind]);
+		if (st != TWZ_OK)
+			return st;
 	}
-	if (!(flags & TWZ_OPEN_SKIP_CHECKSUMS) &&
-	    twz_checksum(raw, (size_t)s->raw_size) != s->raw_checksum)
-		return TWZ_E_CHECKSUM;
 	db->content.data[s->kind] = raw;
 	db->content.size[s->kind] = s->raw_size;
 	db->memory_size += s->raw_size;
@@ -93,9 +72,19 @@ static twz_status load_transit_params(twz_db *db, unsigned flags,
 	return TWZ_E_DAMAGED;  /* check T1 */
 }
 
+/* Whether this version decodes section kind of db's container, once the
+ * TRANSIT parameters (read first) are in: the kinds of the file's own
+ * layout (twz_section_read). */
+static int decoded_kind(const twz_db *db, uint32_t kind)
+{
+	return kind != TWZ_SECTION_TRANSIT_PARAMS && twz_section_read(&db->c, kind);
+}
+
 /* Every section of db's container that this version reads: the TRANSIT
  * parameters first, since the sizes of the other TRANSIT sections follow
- * from them. Used for the file and for each agent-size layer. */
+ * from them; then every claim, before any section is inflated, so one
+ * false claim costs nothing; then the sections. Used for the file and
+ * for each agent-size layer. */
 twz_status twz__load_sections(twz_db *db, unsigned flags)
 {
 	struct twz_tparams params, *pr = NULL;
@@ -109,24 +98,13 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 	}
 	for (uint32_t i = 0; i < db->c.section_count; i++) {
 		const struct twz_section_ref *s = &db->c.sections[i];
-		/* Kinds from a newer minor version are not ours to read. */
-		int transit = pr && twz_transit_kind(&db->c, s->kind);
-		int junction = (db->c.required_features & TWZ_FEATURE_JUNCTIONS) &&
-			       s->kind >= TWZ_SECTION_JUNCTION_FIRST &&
-			       s->kind <= TWZ_SECTION_JUNCTION_MAX;
-		int graph = db->c.level_kind != TWZ_LEVEL_GRID &&
-			    s->kind >= TWZ_SECTION_GRAPH_FIRST &&
-			    s->kind <= TWZ_SECTION_GRAPH_MAX;
-		graph |= db->c.level_kind == TWZ_LEVEL_NAVMESH &&
-			 s->kind >= TWZ_SECTION_NAVMESH_FIRST &&
-			 s->kind <= TWZ_SECTION_NAVMESH_MAX;
-		/* 1.4 inline rows, in CPD files (twz_cpd_inline.h). */
-		int inl = !pr && s->kind >= TWZ_SECTION_INLINE_FIRST &&
-			  s->kind <= TWZ_SECTION_INLINE_MAX;
-		if (s->kind == 0 ||
-		    (s->kind > TWZ_SECTION_KIND_MAX && !transit && !junction &&
-		     !graph && !inl) ||
-		    s->kind == TWZ_SECTION_TRANSIT_PARAMS)
+		if (decoded_kind(db, s->kind) &&
+		    (st = twz_section_claim(&db->c, pr, s)) != TWZ_OK)
+			return st;
+	}
+	for (uint32_t i = 0; i < db->c.section_count; i++) {
+		const struct twz_section_ref *s = &db->c.sections[i];
+		if (!decoded_kind(db, s->kind))
 			continue;
 		st = twz__load_section(db, s, pr, flags);
 		if (st != TWZ_OK)

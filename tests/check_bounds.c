@@ -365,6 +365,19 @@ static void half_put(const struct tfile *f, uint8_t *d, uint64_t count,
 
 /* ---- 2. TRANSIT lists and rows that cost more than their blocks allow --- */
 
+/* The two residuals of the table's entry between transit nodes i != j. */
+static void table_halves(struct tfile *f, uint32_t i, uint32_t j,
+			 int64_t v[2])
+{
+	const struct piece *t = part(&f->ps, TWZ_SECTION_TRANSIT_TABLE);
+	uint64_t m = f->tp.m, lo = i < j ? i : j, hi = i < j ? j : i;
+	uint64_t count = t->size / f->tp.dist_bytes;
+	uint64_t k = lo * (2 * m - lo - 1) / 2 + (hi - lo - 1);
+
+	for (int pl = 0; pl < 2; pl++)
+		v[pl] = half_at(f, t->bytes, count, k, pl);
+}
+
 /*
  * One block's transit list made every transit node of its outer square:
  * as valid as any list before the ring was checked (ascending, in the
@@ -431,10 +444,18 @@ static twz_status relist(struct tfile *f, uint32_t best, int off_ring,
 		for (uint32_t j = 0; j < len; j++)
 			twz_put32(nl + 4 * (size_t)lk++, near[j]);
 		for (uint32_t n = 0; n < bn; n++) {
+			uint32_t node = u32(blk, 4 * (size_t)b) + n, self = UINT32_MAX;
+			for (uint32_t i = 0; i < m; i++)
+				if (u32(nodes, i) == node)
+					self = i;
 			for (uint32_t j = 0; j < len; j++, dk++) {
-				/* The old distance where there was one, else
-				 * the reference cost (residual 0). */
+				/* The old distance where there was one, a
+				 * transit node's the table's (T10 holds the
+				 * two alike), else the reference cost
+				 * (residual 0). */
 				int64_t v[2] = { 0, 0 };
+				if (self != UINT32_MAX && self != near[j])
+					table_halves(f, self, near[j], v);
 				for (uint32_t l = b0; l < b1; l++)
 					if (u32(lists, l) == near[j])
 						for (int pl = 0; pl < 2; pl++)
@@ -1052,13 +1073,20 @@ START_TEST(test_bounds_verify_cost_disagrees)
 	struct tfile f;
 
 	tfile_load(&f);
-	struct piece *tbl = part(&f.ps, TWZ_SECTION_TRANSIT_NODE_DIST);
-	uint64_t count = tbl->size / f.tp.dist_bytes;
+	/* Every distance a straight move longer, in both sections alike,
+	 * so each is one a path can have and a transit node's agree with
+	 * the table's (T10): the file opens, and answers wrong. */
+	static const uint32_t kinds[] = { TWZ_SECTION_TRANSIT_NODE_DIST,
+					  TWZ_SECTION_TRANSIT_TABLE };
 	int64_t far = f.tp.dist_bytes == 4 ? -32768 : INT32_MIN;
-	for (uint64_t k = 0; k < count; k++) {
-		int64_t v = half_at(&f, tbl->bytes, count, k, 0);
-		if (v != far)
-			half_put(&f, tbl->bytes, count, k, 0, v + 1);
+	for (size_t sec = 0; sec < 2; sec++) {
+		struct piece *tbl = part(&f.ps, kinds[sec]);
+		uint64_t count = tbl->size / f.tp.dist_bytes;
+		for (uint64_t k = 0; k < count; k++) {
+			int64_t v = half_at(&f, tbl->bytes, count, k, 0);
+			if (v != far)
+				half_put(&f, tbl->bytes, count, k, 0, v + 1);
+		}
 	}
 	size_t clen;
 	uint8_t *crafted = assemble(&f.ps, &clen);

@@ -6,22 +6,29 @@
  * justify, and nothing damaged accepted.
  *
  * Crafted files have their checksums recomputed ("resealed"): the point is
- * what the structural checks catch once a checksum no longer can.
+ * what the structural checks catch once a checksum no longer can. The
+ * Crafted cases rebuild whole files section by section (zstd frames that
+ * truly inflate to what they claim), and run the tool on them under an
+ * address-space cap.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include <zstd.h>
 
 #include "bake.h"
 #include "level_map.h"
 #include "level_scen.h"
+#include "shard.h"
 #include "test_support.h"
 #include "transit.h"
 #include "twigz.h"
+#include "twz_build_info.h"
 #include "twz_format.h"
+#include "twz_navmesh_format.h"
 #include "twz_validate.h"
 
 /* ---- files -------------------------------------------------------------- */
@@ -1357,6 +1364,756 @@ START_TEST(test_hostile_limits_tool_refuses_before_baking)
 }
 END_TEST
 
+/* ---- Crafted: whole sections replaced, every checksum valid ----------- */
+
+/* A file rebuilt section by section (a .twz or a partial file: the header
+ * keeps its magic), so a crafted section may take any size and codec. */
+struct piece {
+	uint32_t kind;
+	uint16_t codec;
+	uint8_t *stored;          /* owned */
+	uint64_t size, raw_size, checksum;
+};
+
+struct rebuild {
+	uint8_t head[TWZ_HEADER_SIZE];
+	unsigned count;
+	struct piece p[TWZ_MAX_SECTIONS];
+};
+
+static void rebuild_read(struct rebuild *r, const uint8_t *buf, size_t len)
+{
+	memset(r, 0, sizeof *r);
+	ck_assert_uint_ge(len, TWZ_HEADER_SIZE);
+	memcpy(r->head, buf, TWZ_HEADER_SIZE);
+	r->count = twz_le32(buf + TWZ_H_SECTION_COUNT);
+	ck_assert_uint_le(r->count, TWZ_MAX_SECTIONS);
+	for (unsigned i = 0; i < r->count; i++) {
+		const uint8_t *e = entry_at((uint8_t *)buf, i);
+		struct piece *p = &r->p[i];
+		p->kind = twz_le32(e + TWZ_S_KIND);
+		p->codec = twz_le16(e + TWZ_S_CODEC);
+		p->size = twz_le64(e + TWZ_S_SIZE);
+		p->raw_size = twz_le64(e + TWZ_S_RAW_SIZE);
+		p->checksum = twz_le64(e + TWZ_S_RAW_CHECKSUM);
+		p->stored = twz_test_dup_bytes(buf + twz_le64(e + TWZ_S_OFFSET),
+					       (size_t)p->size);
+	}
+}
+
+static void rebuild_free(struct rebuild *r)
+{
+	for (unsigned i = 0; i < r->count; i++)
+		free(r->p[i].stored);
+	r->count = 0;
+}
+
+static int rebuild_has(const struct rebuild *r, uint32_t kind)
+{
+	for (unsigned i = 0; i < r->count; i++)
+		if (r->p[i].kind == kind)
+			return 1;
+	return 0;
+}
+
+/* The piece of kind, added last when the file has none. */
+static struct piece *rebuild_piece(struct rebuild *r, uint32_t kind)
+{
+	for (unsigned i = 0; i < r->count; i++)
+		if (r->p[i].kind == kind)
+			return &r->p[i];
+	ck_assert_uint_lt(r->count, TWZ_MAX_SECTIONS);
+	struct piece *p = &r->p[r->count++];
+	memset(p, 0, sizeof *p);
+	p->kind = kind;
+	return p;
+}
+
+/* The decoded bytes of kind's piece, stored raw from now on, for the
+ * caller to edit in place; *n their count. */
+static uint8_t *rebuild_raw(struct rebuild *r, uint32_t kind, size_t *n)
+{
+	struct piece *p = rebuild_piece(r, kind);
+
+	if (p->codec == TWZ_CODEC_ZSTD) {
+		uint8_t *raw = malloc(p->raw_size ? (size_t)p->raw_size : 1);
+		ck_assert_ptr_nonnull(raw);
+		size_t got = ZSTD_decompress(raw, (size_t)p->raw_size, p->stored,
+					     (size_t)p->size);
+		ck_assert(!ZSTD_isError(got) && got == p->raw_size);
+		free(p->stored);
+		p->stored = raw;
+		p->codec = TWZ_CODEC_RAW;
+		p->size = p->raw_size;
+	}
+	*n = (size_t)p->size;
+	return p->stored;
+}
+
+/* Kind's piece := a zstd frame of RLE blocks that truly inflates to
+ * raw_size zero bytes, 4 stored bytes a 128 KiB block (as dense as
+ * FORMAT.md check 22 allows), with the checksum of those bytes. */
+static void rebuild_bomb(struct rebuild *r, uint32_t kind, uint64_t raw_size)
+{
+	struct piece *p = rebuild_piece(r, kind);
+	uint64_t blocks = raw_size ? (raw_size + 131071) / 131072 : 1;
+	uint8_t *f = malloc(13 + 4 * (size_t)blocks);
+	static const uint8_t zero[1 << 16];
+	XXH3_state_t *h = XXH3_createState();
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(h);
+	twz_put32(f, 0xFD2FB528u);              /* zstd magic */
+	f[4] = 0xE0;                            /* 8-byte size, one segment */
+	twz_put64(f + 5, raw_size);
+	n = 13;
+	for (uint64_t b = 0, left = raw_size; b < blocks; b++) {
+		uint32_t size = left > 131072 ? 131072 : (uint32_t)left;
+		uint32_t head = (b + 1 == blocks) | (raw_size ? 1u << 1 : 0) | size << 3;
+		f[n++] = (uint8_t)head;
+		f[n++] = (uint8_t)(head >> 8);
+		f[n++] = (uint8_t)(head >> 16);
+		if (raw_size)
+			f[n++] = 0;             /* the byte an RLE block repeats */
+		left -= size;
+	}
+	XXH3_64bits_reset(h);
+	for (uint64_t left = raw_size; left;) {
+		size_t k = left > sizeof zero ? sizeof zero : (size_t)left;
+		XXH3_64bits_update(h, zero, k);
+		left -= k;
+	}
+	free(p->stored);
+	p->stored = f;
+	p->codec = TWZ_CODEC_ZSTD;
+	p->size = n;
+	p->raw_size = raw_size;
+	p->checksum = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+}
+
+/* The file: header, table, 64-aligned pieces, every checksum computed. */
+static uint8_t *rebuild_write(struct rebuild *r, size_t *len)
+{
+	uint64_t at = TWZ_HEADER_SIZE + (uint64_t)r->count * TWZ_SECTION_ENTRY_SIZE;
+	uint64_t end = at;
+
+	for (unsigned i = 0; i < r->count; i++)
+		end = (end + TWZ_SECTION_ALIGN - 1) / TWZ_SECTION_ALIGN *
+			      TWZ_SECTION_ALIGN + r->p[i].size;
+	uint8_t *out = calloc(1, (size_t)end);
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, r->head, TWZ_HEADER_SIZE);
+	for (unsigned i = 0; i < r->count; i++) {
+		const struct piece *p = &r->p[i];
+		uint8_t *e = entry_at(out, i);
+		at = (at + TWZ_SECTION_ALIGN - 1) / TWZ_SECTION_ALIGN * TWZ_SECTION_ALIGN;
+		twz_put32(e + TWZ_S_KIND, p->kind);
+		twz_put16(e + TWZ_S_CODEC, p->codec);
+		twz_put64(e + TWZ_S_OFFSET, at);
+		twz_put64(e + TWZ_S_SIZE, p->size);
+		twz_put64(e + TWZ_S_RAW_SIZE, p->raw_size);
+		/* Raw pieces edited in place get theirs here. */
+		twz_put64(e + TWZ_S_RAW_CHECKSUM,
+			  p->codec == TWZ_CODEC_RAW ? twz_checksum(p->stored, (size_t)p->size)
+						    : p->checksum);
+		memcpy(out + at, p->stored, (size_t)p->size);
+		at += p->size;
+	}
+	twz_put32(out + TWZ_H_SECTION_COUNT, r->count);
+	twz_put64(out + TWZ_H_FILE_SIZE, end);
+	reseal(out, (size_t)end);
+	*len = (size_t)end;
+	return out;
+}
+
+/* The rebuilt file (r freed) opens with status TWZ_E_DAMAGED; what and
+ * how name the case. */
+static void rebuild_refused(struct rebuild *r, const char *what, int how)
+{
+	size_t n;
+	uint8_t *bad = rebuild_write(r, &n);
+
+	rebuild_free(r);
+	twz_status st = twz_test_try_open(bad, n, 0);
+	ck_assert_msg(st == TWZ_E_DAMAGED, "%s, case %d: %s", what, how,
+		      twz_strerror(st));
+	free(bad);
+}
+
+/* Honest inputs, baked by the tool into a fresh directory: a generated
+ * rooms level as CPD, TRANSIT (the access layout, and the block lists of
+ * format 1.1) and shards of each; the project's graph and navmesh. */
+struct honest {
+	char dir[4096];
+	char path[16][4400];
+};
+
+enum honest_file {
+	H_MAP, H_CPD, H_TRANSIT, H_TRANSIT11, H_GRAPH, H_NAVMESH,
+	H_CPD1, H_CPD2, H_TR1, H_TR2, H_FILES
+};
+
+static const char *const honest_name[H_FILES] = {
+	"level.map", "cpd.twz", "transit.twz", "transit11.twz", "graph.twz",
+	"nav.twz", "cpd1.twp", "cpd2.twp", "tr1.twp", "tr2.twp",
+};
+
+static void run_ok(const char *const *args)
+{
+	struct twz_test_run r;
+
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.status == 0, "twigz %s: exit %d: %s", args[0], r.status, r.err);
+	twz_test_run_free(&r);
+}
+
+static void honest_make(struct honest *h)
+{
+	struct twz_grid g;
+
+	ck_assert_ptr_nonnull(twz_test_make_dir(h->dir, sizeof h->dir, "twz_crafted_"));
+	for (unsigned i = 0; i < H_FILES; i++)
+		snprintf(h->path[i], sizeof h->path[i], "%s/%s", h->dir, honest_name[i]);
+	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 5);
+	twz_test_write_map(h->path[H_MAP], &g);
+	twz_grid_free(&g);
+	const char *map = h->path[H_MAP];
+	const char *const bakes[][10] = {
+		{ "build", map, "-o", h->path[H_CPD], "-q", NULL },
+		{ "build", map, "-o", h->path[H_TRANSIT], "--method", "transit", "-q", NULL },
+		{ "build", map, "-o", h->path[H_TRANSIT11], "--method", "transit",
+		  "--format", "1.1", "-q", NULL },
+		{ "build", twz_test_source_file("data/city.gr"), "-o", h->path[H_GRAPH],
+		  "-q", NULL },
+		{ "build", twz_test_source_file("data/rooms.obj"), "-o", h->path[H_NAVMESH],
+		  "-q", NULL },
+		{ "build", map, "-o", h->path[H_CPD1], "--shard", "1/2", "-q", NULL },
+		{ "build", map, "-o", h->path[H_CPD2], "--shard", "2/2", "-q", NULL },
+		{ "build", map, "-o", h->path[H_TR1], "--method", "transit", "--shard",
+		  "1/2", "-q", NULL },
+		{ "build", map, "-o", h->path[H_TR2], "--method", "transit", "--shard",
+		  "2/2", "-q", NULL },
+	};
+	for (size_t i = 0; i < sizeof bakes / sizeof bakes[0]; i++)
+		run_ok(bakes[i]);
+}
+
+/* path of a crafted file in h's directory. */
+static const char *honest_out(struct honest *h, const char *name)
+{
+	snprintf(h->path[H_FILES], sizeof h->path[H_FILES], "%s/%s", h->dir, name);
+	return h->path[H_FILES];
+}
+
+/* The tool, run on a crafted file under an address-space cap that an
+ * honest run of these small files stays far below: it exits `status`
+ * with one line on stderr naming `name` (and saying `says`). */
+static void expect_tool(const char *const *args, int status, const char *name,
+			const char *says)
+{
+	struct twz_test_run r;
+
+#ifdef UNDER_ASAN
+	unsigned long cap = 0;
+#else
+	unsigned long cap = 256ul << 20;
+#endif
+	twz_test_run_tool(args, NULL, cap, &r);
+	ck_assert_msg(r.status == status, "twigz %s %s: exit %d, not %d: %s", args[0],
+		      args[1], r.status, status, r.err);
+	ck_assert_msg(strstr(r.err, name) && strchr(r.err, '\n') == r.err + r.err_len - 1,
+		      "not one line naming %s: %s", name, r.err);
+	ck_assert_msg(!says || strstr(r.err, says), "'%s' does not say '%s'", r.err, says);
+	twz_test_run_free(&r);
+}
+
+/* A crafted part (n bytes at bad), written as name in h's directory and
+ * merged with the honest part `other`: refused with one line naming it
+ * and saying `says`, and no output. */
+static void expect_part_refused(struct honest *h, const uint8_t *bad, size_t n,
+				const char *name, enum honest_file other,
+				const char *says)
+{
+	char part[4400], out[4400];
+
+	snprintf(part, sizeof part, "%s/%s", h->dir, name);
+	snprintf(out, sizeof out, "%s/merged.twz", h->dir);
+	twz_test_write_file(part, bad, n);
+	const char *const merge[] = { "merge", part, h->path[other], "-o", out, NULL };
+	expect_tool(merge, 3, name, says);
+	ck_assert_int_ne(access(out, F_OK), 0);
+}
+
+/* A BUILD_INFO frame that inflates to 640 MiB once made twigz info
+ * allocate and inflate it all before check B1 (4096 bytes at most);
+ * in any level kind it is refused before a byte is allocated for it.
+ * So is one a byte over the limit, and in a graph or navmesh file a
+ * grid's section, which no limit covers there. */
+START_TEST(test_hostile_crafted_build_info)
+{
+	static const enum honest_file kinds[] = {
+		H_CPD, H_TRANSIT, H_TRANSIT11, H_GRAPH, H_NAVMESH
+	};
+	struct honest h;
+	struct rebuild r;
+	size_t len, n;
+
+	honest_make(&h);
+	int capped = twz_test_cap_address_space(512ul << 20);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		uint8_t *buf = twz_test_read_file(h.path[kinds[k]], &len);
+		ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_OK);
+		const uint64_t claims[] = { (uint64_t)640 << 20, TWZ_BUILD_INFO_MAX + 1 };
+		for (size_t c = 0; c < 2; c++) {
+			rebuild_read(&r, buf, len);
+			rebuild_bomb(&r, TWZ_SECTION_BUILD_INFO, claims[c]);
+			uint8_t *bad = rebuild_write(&r, &n);
+			rebuild_free(&r);
+			twz_status st = twz_test_try_open(bad, n, 0);
+			ck_assert_msg(st == TWZ_E_DAMAGED, "%s, BUILD_INFO of %llu: %s (%s)",
+				      honest_name[kinds[k]], (unsigned long long)claims[c],
+				      twz_strerror(st), capped ? "capped" : "not capped");
+			if (c == 0) {
+				const char *out = honest_out(&h, "bomb.twz");
+				twz_test_write_file(out, bad, n);
+				const char *const info[] = { "info", out, NULL };
+				expect_tool(info, 3, "bomb.twz", "damaged");
+			}
+			free(bad);
+		}
+		/* A grid's RUNS and inline rows where no grid is. */
+		if (kinds[k] == H_GRAPH || kinds[k] == H_NAVMESH) {
+			const uint32_t foreign[] = { TWZ_SECTION_RUNS, TWZ_SECTION_INLINE_ROWS };
+			for (size_t f = 0; f < 2; f++) {
+				rebuild_read(&r, buf, len);
+				rebuild_bomb(&r, foreign[f], (uint64_t)64 << 20);
+				rebuild_refused(&r, honest_name[kinds[k]], (int)f);
+			}
+		}
+		free(buf);
+	}
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
+/* A section of another layout than the file's (RUNS in a bucketed CPD
+ * file, NODE_DIST in an access-layout TRANSIT file, ACCESS in one of
+ * block lists), inflating to 640 MiB: skipped unread, like a kind from
+ * a newer version, so the file opens and costs nothing more. */
+START_TEST(test_hostile_crafted_other_layouts)
+{
+	static const struct {
+		enum honest_file file;
+		uint32_t kind;
+	} cases[] = {
+		{ H_CPD, TWZ_SECTION_RUNS },
+		{ H_TRANSIT, TWZ_SECTION_TRANSIT_NODE_DIST },
+		{ H_TRANSIT11, TWZ_SECTION_ACCESS },
+	};
+	struct honest h;
+	struct rebuild r;
+	size_t len, n;
+
+	honest_make(&h);
+	int capped = twz_test_cap_address_space(512ul << 20);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		uint8_t *buf = twz_test_read_file(h.path[cases[c].file], &len);
+		rebuild_read(&r, buf, len);
+		rebuild_bomb(&r, cases[c].kind, (uint64_t)640 << 20);
+		uint8_t *file = rebuild_write(&r, &n);
+		rebuild_free(&r);
+		twz_status st = twz_test_try_open(file, n, 0);
+		ck_assert_msg(st == TWZ_OK, "%s with kind %u: %s (%s)",
+			      honest_name[cases[c].file], cases[c].kind, twz_strerror(st),
+			      capped ? "capped" : "not capped");
+		const char *out = honest_out(&h, "other.twz");
+		twz_test_write_file(out, file, n);
+		struct twz_test_run run;
+		const char *const info[] = { "info", out, NULL };
+#ifdef UNDER_ASAN
+		twz_test_run_tool(info, NULL, 0, &run);
+#else
+		twz_test_run_tool(info, NULL, 256ul << 20, &run);
+#endif
+		ck_assert_msg(run.status == 0, "info: exit %d: %s", run.status, run.err);
+		twz_test_run_free(&run);
+		free(file);
+		free(buf);
+	}
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
+/* A partial file whose section inflates to 640 MiB made twigz merge peak
+ * at 1.3 GB (and exit 0); each kind is now held to a limit from the
+ * part's header and PART_INFO before it is inflated, and refused naming
+ * the part. */
+START_TEST(test_hostile_crafted_part_bombs)
+{
+	static const struct {
+		enum honest_file part, other;
+		uint32_t kind;
+	} cases[] = {
+		{ H_CPD1, H_CPD2, TWZ_PART_LEVEL }, { H_CPD1, H_CPD2, TWZ_PART_NAME },
+		{ H_CPD1, H_CPD2, TWZ_PART_ROW_LENGTHS }, { H_CPD1, H_CPD2, TWZ_PART_RUNS },
+		{ H_CPD1, H_CPD2, TWZ_PART_NODE_DIST }, { H_TR1, H_TR2, TWZ_PART_RUNS },
+		{ H_TR1, H_TR2, TWZ_PART_NODE_DIST }, { H_TR1, H_TR2, TWZ_PART_TABLE },
+		{ H_TR1, H_TR2, TWZ_PART_TRANSITS }, { H_TR1, H_TR2, TWZ_PART_INFO },
+	};
+	struct honest h;
+	struct rebuild r;
+	size_t len, n;
+
+	honest_make(&h);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		uint8_t *buf = twz_test_read_file(h.path[cases[c].part], &len);
+		rebuild_read(&r, buf, len);
+		rebuild_bomb(&r, cases[c].kind, (uint64_t)640 << 20);
+		uint8_t *bad = rebuild_write(&r, &n);
+		rebuild_free(&r);
+		expect_part_refused(&h, bad, n, "bomb.twp", cases[c].other,
+				    "damaged partial file");
+		free(bad);
+		free(buf);
+	}
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
+/* The parts' distances, each u32 straight then diagonal, set by how:
+ * 0 all zero, 1 all 0xFFFFFFFE, 2 all unreachable, 3 every reachable one
+ * of the table two straight moves longer (each a distance a path can
+ * have, but not what the rows of the transit nodes say). */
+static uint8_t *part_with_distances(const uint8_t *buf, size_t len, int how,
+				    size_t *n)
+{
+	static const uint32_t kinds[] = { TWZ_PART_NODE_DIST, TWZ_PART_TABLE };
+	struct rebuild r;
+
+	rebuild_read(&r, buf, len);
+	for (size_t k = how == 3; k < 2; k++) {
+		size_t bytes;
+		uint8_t *d = rebuild_raw(&r, kinds[k], &bytes);
+		for (size_t i = 0; i + 8 <= bytes; i += 8) {
+			uint32_t s = twz_le32(d + i);
+			if (how == 3 && s != UINT32_MAX)
+				twz_put32(d + i, s + 2);
+			else if (how < 3)
+				for (int half = 0; half < 2; half++)
+					twz_put32(d + i + 4 * half,
+						  how == 0 ? 0 : how == 1 ? 0xFFFFFFFEu
+									  : UINT32_MAX);
+		}
+	}
+	uint8_t *out = rebuild_write(&r, n);
+	rebuild_free(&r);
+	return out;
+}
+
+/* TRANSIT parts whose distances are all 0 or all 0xFFFFFFFE merged, and
+ * the merged file answered 34 of 60 queries as damaged. The merge now
+ * checks each part's distances as check T10 does, and the distances two
+ * parts both hold against each other, naming the part. */
+START_TEST(test_hostile_crafted_part_distances)
+{
+	struct honest h;
+	size_t len1, len2, n;
+	char out[4400], p1[4400], p2[4400];
+
+	honest_make(&h);
+	uint8_t *t1 = twz_test_read_file(h.path[H_TR1], &len1);
+	uint8_t *t2 = twz_test_read_file(h.path[H_TR2], &len2);
+	snprintf(out, sizeof out, "%s/merged.twz", h.dir);
+	snprintf(p1, sizeof p1, "%s/lie1.twp", h.dir);
+	snprintf(p2, sizeof p2, "%s/lie2.twp", h.dir);
+	for (int how = 0; how < 4; how++) {
+		uint8_t *b1 = part_with_distances(t1, len1, how, &n);
+		twz_test_write_file(p1, b1, n);
+		free(b1);
+		uint8_t *b2 = part_with_distances(t2, len2, how, &n);
+		twz_test_write_file(p2, b2, n);
+		free(b2);
+		/* Both parts crafted alike: the first is refused. */
+		const char *const both[] = { "merge", p1, p2, "-o", out, NULL };
+		if (how < 3) {
+			expect_tool(both, 3, "lie1.twp", "distance");
+			ck_assert_int_ne(access(out, F_OK), 0);
+		}
+		/* The second alone: refused naming it, or, where each of its
+		 * distances is possible alone, naming the parts that
+		 * disagree. */
+		const char *const one[] = { "merge", h.path[H_TR1], p2, "-o", out, NULL };
+		expect_tool(one, 3, "lie2.twp", how == 3 ? "differs between them" : "distance");
+		ck_assert_int_ne(access(out, F_OK), 0);
+	}
+	/* The honest parts still merge. */
+	const char *const honest[] = { "merge", h.path[H_TR1], h.path[H_TR2], "-o", out,
+				       "-q", NULL };
+	run_ok(honest);
+	free(t1);
+	free(t2);
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
+/* Parts whose rows hold symbols no source may have (15): refused naming
+ * the part, as the merged file's checks 38, 47 and T11 would refuse its
+ * rows, for a CPD and a TRANSIT part. */
+START_TEST(test_hostile_crafted_part_rows)
+{
+	static const enum honest_file parts[][2] = {
+		{ H_CPD1, H_CPD2 }, { H_TR1, H_TR2 },
+	};
+	struct honest h;
+	struct rebuild r;
+	size_t len, n, bytes;
+
+	honest_make(&h);
+	for (size_t k = 0; k < 2; k++) {
+		uint8_t *buf = twz_test_read_file(h.path[parts[k][0]], &len);
+		rebuild_read(&r, buf, len);
+		uint8_t *runs = rebuild_raw(&r, TWZ_PART_RUNS, &bytes);
+		for (size_t i = 0; i + 4 <= bytes; i += 4)
+			twz_put32(runs + i, twz_le32(runs + i) | TWZ_RUN_SYMBOL_MASK);
+		uint8_t *bad = rebuild_write(&r, &n);
+		rebuild_free(&r);
+		expect_part_refused(&h, bad, n, "rows.twp", parts[k][1], "runs");
+		free(bad);
+		free(buf);
+	}
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
+/* Stored TRANSIT distances of a whole file, resealed: in the block-list
+ * layout's planes, the rows of every node two straight moves longer than
+ * the table, the unreachable mark inside a region, a table two moves
+ * longer than the transit nodes' rows; in the access layout, a table two
+ * moves longer than the transit nodes' own entries, and entries all 0. */
+START_TEST(test_hostile_crafted_transit_distances)
+{
+	struct honest h;
+	struct rebuild r;
+	size_t len, bytes;
+
+	honest_make(&h);
+	uint8_t *buf = twz_test_read_file(h.path[H_TRANSIT11], &len);
+	rebuild_read(&r, buf, len);
+	const uint8_t *params = rebuild_raw(&r, TWZ_SECTION_TRANSIT_PARAMS, &bytes);
+	uint32_t width = twz_le32(params + TWZ_TP_DIST_BYTES) / 2;
+	rebuild_free(&r);
+	for (int how = 0; how < 3; how++) {
+		rebuild_read(&r, buf, len);
+		uint32_t kind = how == 0 ? TWZ_SECTION_TRANSIT_NODE_DIST
+					 : TWZ_SECTION_TRANSIT_TABLE;
+		uint8_t *d = rebuild_raw(&r, kind, &bytes);
+		uint64_t count = bytes / (2 * width);
+		for (uint64_t k = 0; k < count; k++)
+			for (int half = 0; half < 2; half++) {
+				uint8_t *e = d + width * (half * count + k);
+				int64_t v = width == 2 ? (int16_t)twz_le16(e)
+						       : (int32_t)twz_le32(e);
+				int64_t far = width == 2 ? TWZ_TRANSIT_FAR16 : TWZ_TRANSIT_FAR32;
+				if (how == 1)
+					v = far;
+				else if (half == 0 && v != far)
+					v += 2;
+				if (width == 2)
+					twz_put16(e, (uint16_t)(int16_t)v);
+				else
+					twz_put32(e, (uint32_t)(int32_t)v);
+			}
+		rebuild_refused(&r, "block lists", how);
+	}
+	free(buf);
+
+	buf = twz_test_read_file(h.path[H_TRANSIT], &len);
+	ck_assert(twz_le64(buf + TWZ_H_REQUIRED) & TWZ_FEATURE_TRANSIT_ACCESS);
+	/* Each row's straight base two more. */
+	rebuild_read(&r, buf, len);
+	uint8_t *rec = rebuild_raw(&r, TWZ_SECTION_ACCESS_NODES, &bytes);
+	for (size_t i = 0; i + TWZ_AN_SIZE <= bytes; i += TWZ_AN_SIZE)
+		twz_put32(rec + i + TWZ_AN_BASE_S, twz_le32(rec + i + TWZ_AN_BASE_S) + 2);
+	rebuild_refused(&r, "access table", 0);
+	/* Every packed entry's counts at the reference's negative: 0. */
+	rebuild_read(&r, buf, len);
+	uint32_t ekind = rebuild_has(&r, TWZ_SECTION_ACCESS_PACKED)
+				 ? TWZ_SECTION_ACCESS_PACKED : TWZ_SECTION_ACCESS;
+	uint8_t *acc = rebuild_raw(&r, ekind, &bytes);
+	if (ekind == TWZ_SECTION_ACCESS_PACKED)
+		for (size_t i = 0; i + 4 <= bytes; i += 4)
+			twz_put32(acc + i, twz_le32(acc + i) & 0xFFu);
+	else
+		for (size_t i = 0; i + TWZ_AE_SIZE <= bytes; i += TWZ_AE_SIZE)
+			twz_put32(acc + i + TWZ_AE_STRAIGHT, 0);
+	rebuild_refused(&r, "access entries", 0);
+	free(buf);
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
+/* A navmesh whose spatial grid lies: with a cell side of 1e-300 (or the
+ * grid moved away) every point on the mesh was "off the mesh" and twigz
+ * verify passed with nothing checked. Check N7 holds every polygon's
+ * vertices to the grid; and a verify that checks no query fails. */
+START_TEST(test_hostile_crafted_navmesh_grid)
+{
+	struct honest h;
+	struct rebuild r;
+	size_t len, bytes;
+
+	honest_make(&h);
+	uint8_t *buf = twz_test_read_file(h.path[H_NAVMESH], &len);
+	for (int how = 0; how < 4; how++) {
+		rebuild_read(&r, buf, len);
+		uint8_t *p = rebuild_raw(&r, TWZ_SECTION_NAVMESH_PARAMS, &bytes);
+		if (how == 0)
+			twz_putf64(p + TWZ_NP_CELL, 1e-300);
+		else if (how == 1)
+			twz_putf64(p + TWZ_NP_ORIGIN_X, twz_lef64(p + TWZ_NP_ORIGIN_X) + 1e6);
+		else if (how == 2)
+			twz_putf64(p + TWZ_NP_ORIGIN_Z, twz_lef64(p + TWZ_NP_ORIGIN_Z) - 1e6);
+		if (how == 3) {
+			/* One tiny cell that lists every polygon: each index
+			 * box, clamped, meets it, yet no point finds it. */
+			uint32_t polys = twz_le32(p + TWZ_NP_POLYS);
+			twz_putf64(p + TWZ_NP_CELL, 1e-300);
+			twz_put32(p + TWZ_NP_COLS, 1);
+			twz_put32(p + TWZ_NP_ROWS, 1);
+			twz_put32(p + TWZ_NP_ENTRIES, polys);
+			struct piece *cells = rebuild_piece(&r, TWZ_SECTION_NAVMESH_CELLS);
+			struct piece *list = rebuild_piece(&r, TWZ_SECTION_NAVMESH_CELL_POLYS);
+			free(cells->stored);
+			free(list->stored);
+			cells->stored = calloc(1, 8);
+			list->stored = calloc(polys, 4);
+			ck_assert(cells->stored && list->stored);
+			cells->codec = list->codec = TWZ_CODEC_RAW;
+			cells->size = cells->raw_size = 8;
+			list->size = list->raw_size = 4 * (uint64_t)polys;
+			twz_put32(cells->stored + 4, polys);
+			for (uint32_t q = 0; q < polys; q++)
+				twz_put32(list->stored + 4 * (size_t)q, q);
+		}
+		rebuild_refused(&r, "navmesh grid", how);
+	}
+	free(buf);
+
+	/* Queries that all miss the mesh, or none at all: exit 1, saying so. */
+	const char *off = honest_out(&h, "off.points");
+	twz_test_write_file(off, "1000 0 1000 1001 0 1001\n-500 0 3 4 0 5\n", 39);
+	const char *const v1[] = { "verify", h.path[H_NAVMESH], off, NULL };
+	expect_tool(v1, 1, "off.points", "nothing verified");
+	const char *scen = honest_out(&h, "empty.scen");
+	twz_test_write_file(scen, "version 1\n", 10);
+	const char *const v2[] = { "verify", h.path[H_CPD], scen, NULL };
+	expect_tool(v2, 1, "empty.scen", "nothing verified");
+	const char *p2p = honest_out(&h, "empty.p2p");
+	twz_test_write_file(p2p, "p aux sp p2p 0\n", 15);
+	const char *const v3[] = { "verify", h.path[H_GRAPH], p2p, NULL };
+	expect_tool(v3, 1, "empty.p2p", "nothing verified");
+	twz_test_remove_tree(h.dir);
+}
+END_TEST
+
+/* A chain of n nodes, as a graph (.gr), a one-cell-wide corridor that
+ * winds down a grid (.map) and a strip of quads (.obj), written to dir:
+ * n^2 node pairs to search, far beyond a second. */
+static void write_chains(const char *dir, unsigned n, char gr[4400],
+			 char map[4400], char obj[4400])
+{
+	size_t cap = (size_t)n * 64 + 4096, len = 0;
+	char *text = malloc(cap);
+
+	ck_assert_ptr_nonnull(text);
+	snprintf(gr, 4400, "%s/chain.gr", dir);
+	len = (size_t)snprintf(text, cap, "p sp %u %u\n", n, 2 * (n - 1));
+	for (unsigned i = 1; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "a %u %u 1\na %u %u 1\n",
+					i, i + 1, i + 1, i);
+	twz_test_write_file(gr, text, len);
+
+	/* Rows of width cells, every other one a wall open at alternate
+	 * ends: a single corridor of about n cells. */
+	const unsigned width = 200, rows = 2 * (n / width) + 1;
+	snprintf(map, 4400, "%s/chain.map", dir);
+	len = (size_t)snprintf(text, cap, "type octile\nheight %u\nwidth %u\nmap\n",
+			       rows, width);
+	for (unsigned y = 0; y < rows; y++) {
+		for (unsigned x = 0; x < width; x++) {
+			int open = y % 2 == 0 || x == ((y / 2) % 2 ? 0 : width - 1);
+			text[len++] = open ? '.' : '@';
+		}
+		text[len++] = '\n';
+	}
+	twz_test_write_file(map, text, len);
+
+	/* Quad k spans x in [k, k + 1], z in [0, 1]. */
+	snprintf(obj, 4400, "%s/chain.obj", dir);
+	len = 0;
+	for (unsigned k = 0; k <= n; k++)
+		len += (size_t)snprintf(text + len, cap - len, "v %u 0 0\nv %u 0 1\n",
+					k, k);
+	for (unsigned k = 0; k < n; k++)
+		len += (size_t)snprintf(text + len, cap - len, "f %u %u %u %u\n",
+					2 * k + 1, 2 * k + 3, 2 * k + 4, 2 * k + 2);
+	twz_test_write_file(obj, text, len);
+	free(text);
+}
+
+/* A bake says up front how long its searches will take, and
+ * --max-seconds refuses one forecast longer, before the searches: a
+ * chain of 20,000 nodes (4e8 node pairs) as a graph, a grid (CPD and
+ * TRANSIT) and a navmesh. A small level bakes, saying its forecast
+ * unless --quiet. */
+START_TEST(test_hostile_limits_max_seconds)
+{
+	char dir[4096], gr[4400], map[4400], obj[4400], out[4400];
+	struct twz_test_run r;
+
+	ck_assert_ptr_nonnull(twz_test_make_dir(dir, sizeof dir, "twz_forecast_"));
+	write_chains(dir, 20000, gr, map, obj);
+	snprintf(out, sizeof out, "%s/out.twz", dir);
+	const char *const bakes[][8] = {
+		{ "build", gr, "-o", out, "--max-seconds", "1", NULL },
+		{ "build", map, "-o", out, "--max-seconds", "1", NULL },
+		{ "build", map, "-o", out, "--max-seconds", "1", "--method", "transit" },
+		{ "build", obj, "-o", out, "--max-seconds", "1", NULL },
+	};
+	for (size_t k = 0; k < sizeof bakes / sizeof bakes[0]; k++) {
+		const char *args[9];
+		memcpy(args, bakes[k], sizeof bakes[k]);
+		args[8] = NULL;
+		double t0 = twz_now_seconds();
+		twz_test_run_tool(args, NULL, 0, &r);
+		ck_assert_msg(r.status == 3 && strstr(r.err, "more than --max-seconds 1") &&
+			      strstr(r.err, "node pairs"), "%s: exit %d: %s", args[1],
+			      r.status, r.err);
+		ck_assert_msg(strchr(r.err, '\n') == r.err + r.err_len - 1,
+			      "not one line: %s", r.err);
+		ck_assert_int_ne(access(out, F_OK), 0);
+		/* Refused up front, not after the searches. */
+		ck_assert_msg(twz_now_seconds() - t0 < 60, "%s: refused late", args[1]);
+		twz_test_run_free(&r);
+	}
+	/* A small level: its forecast on stderr, or nothing with -q. */
+	const char *small = twz_test_level_file("rooms.map");
+	const char *const said[] = { "build", small, "-o", out, "--max-seconds", "600",
+				     NULL };
+	twz_test_run_tool(said, NULL, 0, &r);
+	ck_assert_msg(r.status == 0 && strstr(r.err, "node pairs at") &&
+		      strstr(r.err, "searches timed): about"), "%s", r.err);
+	twz_test_run_free(&r);
+	const char *const quiet[] = { "build", small, "-o", out, "-q", NULL };
+	twz_test_run_tool(quiet, NULL, 0, &r);
+	ck_assert_msg(r.status == 0 && r.err_len == 0, "%s", r.err);
+	twz_test_run_free(&r);
+	twz_test_remove_tree(dir);
+}
+END_TEST
+
 /* ---- suite --------------------------------------------------------------- */
 
 static Suite *twz_hostile_suite(void)
@@ -1402,10 +2159,21 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_access_entries);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("Crafted");
+	tcase_add_test(tc, test_hostile_crafted_build_info);
+	tcase_add_test(tc, test_hostile_crafted_other_layouts);
+	tcase_add_test(tc, test_hostile_crafted_part_bombs);
+	tcase_add_test(tc, test_hostile_crafted_part_distances);
+	tcase_add_test(tc, test_hostile_crafted_part_rows);
+	tcase_add_test(tc, test_hostile_crafted_transit_distances);
+	tcase_add_test(tc, test_hostile_crafted_navmesh_grid);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("Limits");
 	tcase_add_test(tc, test_hostile_limits_max_nodes);
 	tcase_add_test(tc, test_hostile_limits_memory_estimate);
 	tcase_add_test(tc, test_hostile_limits_tool_refuses_before_baking);
+	tcase_add_test(tc, test_hostile_limits_max_seconds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1169,7 +1169,7 @@ START_TEST(test_tool_error_unwritable_output)
 	char sub[8400];
 
 	/* A directory that does not exist. */
-	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", in_work("nodir/out.twz"));
+	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", in_work("nodir/out.twz"), "-q");
 	assert_status(&r, EXIT_IO);
 	assert_one_error_line(&r, in_work("nodir/out.twz"), NULL);
 	twz_test_run_free(&r);
@@ -1177,7 +1177,7 @@ START_TEST(test_tool_error_unwritable_output)
 
 	/* A "directory" that is a file. */
 	twz_test_write_file(in_work("file"), "x", 1);
-	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", in_work("file/out.twz"));
+	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", in_work("file/out.twz"), "-q");
 	assert_status(&r, EXIT_IO);
 	assert_one_error_line(&r, in_work("file/out.twz"), NULL);
 	twz_test_run_free(&r);
@@ -1188,7 +1188,7 @@ START_TEST(test_tool_error_unwritable_output)
 	 * written, the rename fails, and the temporary file is removed. */
 	snprintf(sub, sizeof sub, "%s", in_work("taken.twz"));
 	ck_assert_int_eq(mkdir(sub, 0755), 0);
-	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", sub);
+	TOOL(&r, "build", twz_test_level_file("rooms.map"), "-o", sub, "-q");
 	assert_status(&r, EXIT_IO);
 	assert_one_error_line(&r, sub, NULL);
 	twz_test_run_free(&r);
