@@ -50,9 +50,46 @@ const char twz_usage_text[] =
 	"  twigz render DB -o OUT.png|OUT.svg [--path S,T]...  (graph with --coords)\n"
 	"  twigz render DB -o OUT.png|OUT.svg [--path SX SY SZ GX GY GZ]... (navmesh)\n"
 	"  twigz --version\n"
+	"  twigz help [COMMAND]\n"
 	"  twigz COMMAND --help\n"
 	"exit status: 0 ok, 1 verification failed, 2 usage, 3 bad input,\n"
 	"             4 I/O error, 5 out of memory\n";
+
+/* The command whose words are being read (twz_cli_set_command): its
+ * usage errors show its own lines, not every command's. */
+static const char *usage_command;
+
+void twz_cli_set_command(const char *cmd)
+{
+	usage_command = cmd;
+}
+
+/* CMD's lines of the usage text, and the exit statuses, on f; 0 when
+ * the text has no line for CMD. */
+static int command_usage(FILE *f, const char *cmd)
+{
+	const char *p = twz_usage_text;
+	size_t cl = strlen(cmd);
+	int on = 0, found = 0;
+
+	fputs("usage:\n", f);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		/* "  twigz CMD ..." starts a command's lines, deeper indented
+		 * lines continue them, and the exit statuses close the text. */
+		if (!strncmp(p, "  twigz ", 8)) {
+			on = !strncmp(p + 8, cmd, cl) && (p[8 + cl] == ' ' || p[8 + cl] == '\n');
+			found |= on;
+		} else if (strncmp(p, "    ", 4)) {
+			on = !strncmp(p, "exit status", 11);
+		}
+		if (on)
+			fwrite(p, 1, len, f);
+		p += len;
+	}
+	return found;
+}
 
 static int usage_v(const char *fmt, ...)
 {
@@ -62,7 +99,11 @@ static int usage_v(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s", twz_usage_text);
+	fputc('\n', stderr);
+	if (usage_command && command_usage(stderr, usage_command))
+		fputs("(every command: twigz help)\n", stderr);
+	else
+		fputs(twz_usage_text, stderr);
 	return EXIT_USAGE;
 }
 
@@ -71,26 +112,9 @@ int twz_cli_usage(const char *fmt, const char *arg)
 	return usage_v(fmt, arg);
 }
 
-void twz_cli_command_usage(const char *cmd)
+int twz_cli_command_usage(const char *cmd)
 {
-	const char *p = twz_usage_text;
-	size_t cl = strlen(cmd);
-	int on = 0;
-
-	fputs("usage:\n", stdout);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
-		/* "  twigz CMD ..." starts a command's lines, deeper indented
-		 * lines continue them, and the exit statuses close the text. */
-		if (!strncmp(p, "  twigz ", 8))
-			on = !strncmp(p + 8, cmd, cl) && (p[8 + cl] == ' ' || p[8 + cl] == '\n');
-		else if (strncmp(p, "    ", 4))
-			on = !strncmp(p, "exit status", 11);
-		if (on)
-			fwrite(p, 1, len, stdout);
-		p += len;
-	}
+	return command_usage(stdout, cmd);
 }
 
 int twz_cli_check_output(const char *opt, const char *path)

@@ -25,11 +25,18 @@ enum {
 
 extern const char twz_usage_text[];
 
-/* Prints "twigz: <fmt with arg>" and the usage; returns EXIT_USAGE. */
+/* Prints "twigz: <fmt with arg>" and the usage (the current command's
+ * lines once twz_cli_set_command named one, else every command's);
+ * returns EXIT_USAGE. */
 int twz_cli_usage(const char *fmt, const char *arg);
 
-/* `twigz CMD --help`: CMD's lines of the usage text on stdout. */
-void twz_cli_command_usage(const char *cmd);
+/* The subcommand whose words are read from now on (twigz_main.c sets it
+ * before dispatching), for the usage its errors print. */
+void twz_cli_set_command(const char *cmd);
+
+/* `twigz CMD --help`: CMD's lines of the usage text on stdout; 0 when
+ * the text has none for CMD. */
+int twz_cli_command_usage(const char *cmd);
 
 /* An output file name a command will write: not "-" (the tool writes
  * files, not standard output) and not a directory. 0, or an exit status

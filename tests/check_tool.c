@@ -872,6 +872,59 @@ START_TEST(test_tool_command_help)
 }
 END_TEST
 
+/* A usage error prints the usage of the command that met it, not every
+ * command's; `twigz help COMMAND` prints that command's on stdout, as
+ * `twigz COMMAND --help` does, and `twigz help` alone every command's. */
+START_TEST(test_tool_usage_of_the_command)
+{
+	struct twz_test_run r;
+
+	TOOL(&r, "check", twz_test_level_file("rooms.map"), in_work("x.twz"),
+	     "--bad-option");
+	assert_status(&r, EXIT_USAGE);
+	ck_assert_msg(strncmp(r.err, "twigz: unknown option '--bad-option'\nusage:\n"
+			      "  twigz check ", 52) == 0 &&
+		      !strstr(r.err, "twigz build") && !strstr(r.err, "twigz query") &&
+		      strstr(r.err, "exit status") && strstr(r.err, "twigz help"),
+		      "stderr: '%s'", r.err);
+	twz_test_run_free(&r);
+	TOOL(&r, "query", in_work("x.twz"), "1", "2", "3");
+	assert_status(&r, EXIT_USAGE);
+	ck_assert_msg(strstr(r.err, "\nusage:\n  twigz query ") &&
+		      !strstr(r.err, "twigz check"), "stderr: '%s'", r.err);
+	twz_test_run_free(&r);
+
+	static const char *const cmds[] = { "build", "query", "verify", "info",
+					     "check", "bench", "unpack", "merge" };
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		struct twz_test_run h;
+		TOOL(&r, "help", cmds[i]);
+		assert_status(&r, EXIT_OK);
+		ck_assert_uint_eq(r.err_len, 0);
+		TOOL(&h, cmds[i], "--help");
+		ck_assert_msg(r.out_len == h.out_len && !strcmp(r.out, h.out),
+			      "help %s: '%s', not '%s'", cmds[i], r.out, h.out);
+		twz_test_run_free(&h);
+		twz_test_run_free(&r);
+	}
+	/* render prints its own, longer help. */
+	TOOL(&r, "help", "render");
+	assert_status(&r, EXIT_OK);
+	ck_assert_ptr_nonnull(strstr(r.out, "usage: twigz render "));
+	twz_test_run_free(&r);
+	TOOL(&r, "help");
+	assert_status(&r, EXIT_OK);
+	ck_assert(strstr(r.out, "  twigz build ") && strstr(r.out, "  twigz render "));
+	twz_test_run_free(&r);
+	TOOL(&r, "help", "frobnicate");
+	assert_status(&r, EXIT_USAGE);
+	ck_assert_msg(strncmp(r.err, "twigz: help: unknown command 'frobnicate'\n", 42) == 0,
+		      "stderr: '%s'", r.err);
+	twz_test_run_free(&r);
+	assert_listing(work, "");
+}
+END_TEST
+
 /* -o names a file: a directory or "-" (standard output) is refused in one
  * line before anything is baked, and nothing is written. */
 START_TEST(test_tool_output_not_a_file)
@@ -1256,6 +1309,7 @@ static Suite *twz_tool_suite(void)
 	tcase_add_test(tc, test_tool_error_missing_level);
 	tcase_add_test(tc, test_tool_error_malformed_level);
 	tcase_add_test(tc, test_tool_error_usage);
+	tcase_add_test(tc, test_tool_usage_of_the_command);
 	tcase_add_test(tc, test_tool_command_help);
 	tcase_add_test(tc, test_tool_output_not_a_file);
 	tcase_add_test(tc, test_tool_verify_json);
