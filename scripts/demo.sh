@@ -3,8 +3,10 @@
 #
 #   sh scripts/demo.sh
 #
-# Installs what is missing (scripts/install-deps.sh), sets up the meson
-# build directory (reconfigures it when it already exists), builds, bakes
+# Installs what the demo needs and is missing (scripts/install-deps.sh
+# demo: a compiler, meson, ninja, pkg-config, zstd and xxhash; nothing
+# for the tests), sets up the meson build directory (reconfigures it when
+# it already exists), builds the twigz tool, bakes
 # data/demo.map into demo.twz in the build directory, prints what the
 # database holds, answers queries (plain and --json) and verifies every
 # problem of data/demo.map.scen.
@@ -32,15 +34,19 @@ show() {
 	"$@"
 }
 
-sh scripts/install-deps.sh
+echo "demo: looking for a compiler, meson, ninja, pkg-config, zstd and xxhash"
+sh scripts/install-deps.sh demo
 if [ -f "$B/meson-private/coredata.dat" ]; then
-	echo "demo: reconfiguring and building $B/"
+	echo "demo: reconfiguring $B/"
 	quiet meson setup --reconfigure "$B"
 else
-	echo "demo: setting up and building $B/"
+	echo "demo: setting up $B/"
 	quiet meson setup "$B"
 fi
-quiet ninja -C "$B"
+# The tool alone: the library a game links, and the test suites when
+# Check is installed, come with `ninja -C build`.
+echo "demo: building the twigz tool (a minute or two)"
+quiet ninja -C "$B" programs/twigz
 
 # data/demo.map is 64 x 48: six rooms and their corridors, and three places
 # no path reaches (a sealed room, the inside of a hollow block in the
