@@ -22,9 +22,11 @@
 #   example       the C example of README.md compiles and runs
 #   consumers     the games of tests/consumers link libtwigz as README.md
 #                 says: a meson subproject with default_library=static
-#                 (no libtwigz.so needed), and find_package(twigz) in
-#                 CMake against a staged install, moved too (skipped
-#                 without cmake)
+#                 (no libtwigz.so needed); a meson subproject whose twigz
+#                 tool (find_program) bakes the game's level in a
+#                 custom_target, built without MPI and libpng; and
+#                 find_package(twigz) in CMake against a staged install,
+#                 moved too (skipped without cmake)
 #   runtime_only  -Druntime_only=true builds the runtime alone
 #   sanitize      debugoptimized build with AddressSanitizer and
 #                 UndefinedBehaviorSanitizer; meson test and the data step
@@ -165,6 +167,11 @@ step_example() {
 	LD_LIBRARY_PATH="$B/include" "$dir/walk-uninstalled" "$dir/demo.twz" 3 3 60 29
 }
 
+# Whether the ELF file $1 needs a shared library whose name matches $2.
+needs_lib() {
+	readelf -d "$1" | grep -q "NEEDED.*$2"
+}
+
 # The consumer games of tests/consumers, built in a temporary folder with
 # the release build's database of data/demo.map.
 step_consumers() {
@@ -180,12 +187,33 @@ step_consumers() {
 	ln -s "$src" "$tmp/meson/subprojects/twigz"
 	meson setup "$tmp/meson/build" "$tmp/meson" >/dev/null
 	ninja -C "$tmp/meson/build" >/dev/null
-	if readelf -d "$tmp/meson/build/game" | grep -q 'NEEDED.*libtwigz'; then
+	if needs_lib "$tmp/meson/build/game" libtwigz; then
 		echo "meson subproject, default_library=static: the game needs libtwigz.so"
 		return 1
 	fi
 	"$tmp/meson/build/game" "$db" 3 3 60 29
 	echo "meson subproject, default_library=static: libtwigz linked in"
+
+	# Meson: the subproject's own tool bakes the game's level in a
+	# custom_target; the tool links neither MPI nor libpng, though both
+	# are installed here.
+	bake="$tmp/meson-bake"
+	mkdir -p "$bake/subprojects"
+	cp tests/consumers/meson_bake/meson.build tests/consumers/game.c "$bake/"
+	cp data/demo.map "$bake/level.map"
+	ln -s "$src" "$bake/subprojects/twigz"
+	meson setup "$bake/build" "$bake" --force-fallback-for=twigz >/dev/null
+	ninja -C "$bake/build" >/dev/null
+	[ -s "$bake/build/level.twz" ] ||
+		{ echo "meson subproject: find_program('twigz') baked no level"; return 1; }
+	for lib in libmpi libpng; do
+		if needs_lib "$bake/build/subprojects/twigz/programs/twigz" "$lib"; then
+			echo "meson subproject: its twigz tool needs $lib"
+			return 1
+		fi
+	done
+	"$bake/build/game" "$bake/build/level.twz" 3 3 60 29
+	echo "meson subproject: find_program('twigz') baked the game's level, without MPI or libpng"
 
 	if ! command -v cmake >/dev/null 2>&1; then
 		echo "consumers: CMake skipped: cmake is not installed"
@@ -210,10 +238,10 @@ step_consumers() {
 	}
 	libdir=$(dirname "$(find "$prefix" -name twigz.pc)")/..
 	LD_LIBRARY_PATH="$libdir" cmake_game shared "$prefix" -DTWIGZ_WANT="$version"
-	readelf -d "$tmp/cmake-shared/game" | grep -q 'NEEDED.*libtwigz.so' ||
+	needs_lib "$tmp/cmake-shared/game" 'libtwigz.so' ||
 		{ echo "cmake: twigz::twigz is not the shared library"; return 1; }
 	cmake_game static "$prefix" -DTWIGZ_USE_STATIC_LIBS=ON
-	if readelf -d "$tmp/cmake-static/game" | grep -q 'NEEDED.*libtwigz'; then
+	if needs_lib "$tmp/cmake-static/game" libtwigz; then
 		echo "cmake: TWIGZ_USE_STATIC_LIBS still needs libtwigz.so"
 		return 1
 	fi
