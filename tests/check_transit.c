@@ -1142,11 +1142,5 @@ static Suite *twz_transit_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(twz_transit_suite());
-
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return twz_test_run_suite(twz_transit_suite());
 }
