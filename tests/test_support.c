@@ -22,8 +22,10 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "twz_format.h"
 #include "twz_heap.h"
 #include "twz_rng.h"
+#include "twz_validate.h"
 
 /* ---- levels from text --------------------------------------------- */
 
@@ -45,18 +47,18 @@ void twz_test_grid_from_text(struct twz_grid *g, const char *text)
 	for (size_t i = 0; i < len; i++) {
 		char c = text[i];
 		if (c == '\n') {
-			ck_assert_msg(x > 0, "grid text: empty row %u", height + 1);
-			ck_assert_msg(height == 0 || x == width,
-				      "grid text: row %u has %u cells, not %u",
-				      height + 1, x, width);
+			expect(x > 0, "grid text: empty row %u", height + 1);
+			expect(height == 0 || x == width,
+			       "grid text: row %u has %u cells, not %u",
+			       height + 1, x, width);
 			width = x;
 			height++;
 			x = 0;
 			continue;
 		}
-		ck_assert_msg(c == '.' || c == '@',
-			      "grid text: row %u: unexpected byte 0x%02x",
-			      height + 1, (unsigned char)c);
+		expect(c == '.' || c == '@',
+		       "grid text: row %u: unexpected byte 0x%02x",
+		       height + 1, (unsigned char)c);
 		x++;
 	}
 	if (x > 0) {  /* last row without '\n' */
@@ -629,8 +631,9 @@ void twz_test_dijkstra(const struct twz_grid *g, unsigned connectivity,
 	/* Every cell is pushed at most once per move into it, plus the source. */
 	struct heap h = { malloc((cells * 8 + 1) * sizeof *h.v), 0 };
 
-	ck_assert_ptr_nonnull(done);
-	ck_assert_ptr_nonnull(h.v);
+	/* expect, not ck_assert: this runs once a source, and a passing
+	 * ck_assert costs a system call. */
+	expect(done && h.v, "Dijkstra: out of memory");
 	for (size_t c = 0; c < cells; c++)
 		dist[c] = inf;
 	if (open_cell(g, sx, sy)) {
@@ -713,6 +716,95 @@ int twz_test_movingai_load(const char *name, struct twz_grid *g,
 	ck_assert_msg(twz_grid_load(map_path, g, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_scen_load(scen_path, sc, &err) == 0, "%s", err.msg);
 	return 0;
+}
+
+void twz_test_compare_lazy(const struct twz_grid *g, unsigned connectivity,
+			   const twz_db *lazy, const twz_db *eager,
+			   unsigned source_step, unsigned path_step)
+{
+	size_t cells = (size_t)g->width * g->height;
+	struct twz_cost *dist = malloc(cells * sizeof *dist);
+	size_t cap = (size_t)twz_node_count(eager) + 1;
+	twz_node *pa = malloc(cap * sizeof *pa), *pb = malloc(cap * sizeof *pb);
+	uint32_t k = 0, sources = 0;
+
+	expect(dist && pa && pb, "compare lazy: out of memory");
+	for (size_t sc = 0; sc < cells; sc++) {
+		twz_node s = twz_node_at(lazy, sc % g->width, sc / g->width);
+		if (s == TWZ_NONE || k++ % source_step)
+			continue;
+		int walk = path_step && sources++ % path_step == 0;
+		twz_test_dijkstra(g, connectivity, sc % g->width, sc / g->width, dist);
+		for (size_t tc = 0; tc < cells; tc++) {
+			twz_node t = twz_node_at(lazy, tc % g->width, tc / g->width);
+			if (t == TWZ_NONE)
+				continue;
+			uint32_t st = 0, dg = 0;
+			twz_status r = twz_cost_exact(lazy, s, t, &st, &dg);
+			if (dist[tc].straight == UINT32_MAX)
+				expect(r == TWZ_E_UNREACHABLE, "%u->%u: %s", s, t,
+				       twz_strerror(r));
+			else
+				expect(r == TWZ_OK && st == dist[tc].straight &&
+				       dg == dist[tc].diagonal,
+				       "%u->%u: %s, %u+%u*sqrt2, optimum %u+%u*sqrt2",
+				       s, t, twz_strerror(r), st, dg,
+				       dist[tc].straight, dist[tc].diagonal);
+			expect(twz_next(lazy, s, t) == twz_next(eager, s, t),
+			       "%u->%u: lazy and eager first moves differ", s, t);
+			if (!walk)
+				continue;
+			size_t la = 0, lb = 0;
+			twz_status ra = twz_path(lazy, s, t, pa, cap, &la);
+			twz_status rb = twz_path(eager, s, t, pb, cap, &lb);
+			expect(ra == rb && la == lb &&
+			       (ra != TWZ_OK || !memcmp(pa, pb, la * sizeof *pa)),
+			       "%u->%u: lazy and eager paths differ", s, t);
+		}
+	}
+	free(dist);
+	free(pa);
+	free(pb);
+}
+
+void twz_test_check_scenarios(const twz_db *db, const struct twz_grid *g,
+			      const struct twz_scen *sc, const char *scen_path)
+{
+	size_t cap = (size_t)twz_node_count(db) + 1;
+	twz_node *path = malloc(cap * sizeof *path);
+
+	ck_assert_ptr_nonnull(path);
+	for (size_t i = 0; i < sc->count; i++) {
+		const struct twz_scen_entry *e = &sc->entries[i];
+		twz_node s = twz_node_at(db, e->sx, e->sy);
+		twz_node t = twz_node_at(db, e->gx, e->gy);
+		size_t len = 0;
+		twz_status st = twz_path(db, s, t, path, cap, &len);
+		if (e->unreachable) {
+			expect(st == TWZ_E_UNREACHABLE, "%s:%lu: %s", scen_path,
+			       e->line, twz_strerror(st));
+			continue;
+		}
+		expect(st == TWZ_OK && len >= 1 && path[0] == s && path[len - 1] == t,
+		       "%s:%lu: %s, %zu nodes", scen_path, e->line,
+		       twz_strerror(st), len);
+		uint32_t straight, diagonal;
+		size_t bad = twz_test_path_moves(db, g, 8, path, len, &straight,
+						 &diagonal);
+		expect(bad == 0, "%s:%lu: step %zu is no legal move", scen_path,
+		       e->line, bad);
+		double cost = straight + diagonal * 1.41421356237309504880;
+		expect(twz_scen_cost_matches(e, cost) &&
+		       twz_scen_cost_matches(e, twz_cost(db, s, t)),
+		       "%s:%lu: cost %.6f (twz_cost %.6f), optimum %.6f", scen_path,
+		       e->line, cost, twz_cost(db, s, t), e->optimal);
+		uint32_t cs = 0, cd = 0;
+		expect(twz_cost_exact(db, s, t, &cs, &cd) == TWZ_OK &&
+		       cs == straight && cd == diagonal,
+		       "%s:%lu: twz_cost_exact %u+%u*sqrt2, the path %u+%u*sqrt2",
+		       scen_path, e->line, cs, cd, straight, diagonal);
+	}
+	free(path);
 }
 
 /* ---- files ------------------------------------------------------------- */
@@ -858,6 +950,35 @@ void twz_test_write_map(const char *path, const struct twz_grid *g)
 	}
 	twz_test_write_file(path, text, len);
 	free(text);
+}
+
+uint8_t *twz_test_section_entry(uint8_t *buf, uint32_t kind)
+{
+	uint32_t n = twz_le32(buf + TWZ_H_SECTION_COUNT);
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *e = buf + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
+		if (twz_le32(e + TWZ_S_KIND) == kind)
+			return e;
+	}
+	return NULL;
+}
+
+void twz_test_reseal(uint8_t *buf)
+{
+	uint32_t n = twz_le32(buf + TWZ_H_SECTION_COUNT);
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *e = buf + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
+		twz_put64(e + TWZ_S_RAW_CHECKSUM,
+			  twz_checksum(buf + twz_le64(e + TWZ_S_OFFSET),
+				       (size_t)twz_le64(e + TWZ_S_SIZE)));
+	}
+	twz_put64(buf + TWZ_H_TABLE_CHECKSUM,
+		  twz_checksum(buf + TWZ_HEADER_SIZE,
+			       (size_t)n * TWZ_SECTION_ENTRY_SIZE));
+	twz_put64(buf + TWZ_H_HEADER_CHECKSUM,
+		  twz_checksum(buf, TWZ_H_HEADER_CHECKSUM));
 }
 
 uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len)

@@ -130,6 +130,22 @@ const char *twz_test_movingai_where(void);
 int twz_test_movingai_load(const char *name, struct twz_grid *g,
 			   struct twz_scen *sc, char *scen_path, size_t cap);
 
+/* A database read under a cache budget (lazy) against the same file
+ * inflated at open (eager), on g: from every source_step-th walkable
+ * source, every target's exact cost in lazy is Dijkstra's (or
+ * unreachable) and its first move eager's; from every path_step-th of
+ * those sources (0: none) the whole path is eager's too. */
+void twz_test_compare_lazy(const struct twz_grid *g, unsigned connectivity,
+			   const twz_db *lazy, const twz_db *eager,
+			   unsigned source_step, unsigned path_step);
+
+/* Every problem of the scenario sc (of the 8-connected level g, read
+ * from scen_path) asked of db: an unreachable goal has no path; any other
+ * a path from start to goal of legal moves whose cost is the published
+ * optimum, and twz_cost_exact and twz_cost say that cost too. */
+void twz_test_check_scenarios(const twz_db *db, const struct twz_grid *g,
+			      const struct twz_scen *sc, const char *scen_path);
+
 /* The movement rule written from the README, independently of graph.c:
  * move m (0..3 N E S W, 4..7 NE SE SW NW, y down) from (x, y) is legal. */
 int twz_test_move_legal(const struct twz_grid *g, unsigned connectivity,
@@ -174,6 +190,15 @@ void twz_test_write_file(const char *path, const void *buf, size_t len);
 /* g written as a Moving AI .map ("type octile"); fails the test on any
  * error. */
 void twz_test_write_map(const char *path, const struct twz_grid *g);
+
+/* The section table entry of the first section of kind in the file buf,
+ * or NULL. */
+uint8_t *twz_test_section_entry(uint8_t *buf, uint32_t kind);
+
+/* Every section's checksum, the table's and the header's computed again
+ * over buf (a raw file), as a crafter would: the validator, not a
+ * checksum, then judges a change. */
+void twz_test_reseal(uint8_t *buf);
 
 /* A malloc'd exact-size copy (AddressSanitizer sees a read past its end). */
 uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len);
