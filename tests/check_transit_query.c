@@ -161,7 +161,7 @@ static size_t check_far(const char *name, const struct twz_grid *g,
 			}
 			expect(twz_test_cost_eq(walked, want),
 			       "%s: path %u -> %u not shortest", name, s, t);
-			ck_assert_uint_lt(asked, out->count);
+			expect(asked < out->count, "%s: more far pairs than pairs", name);
 			out->next[asked] = x;
 			out->path_hash[asked] = twz_test_path_hash(path, len);
 			asked++;
@@ -236,8 +236,8 @@ START_TEST(test_query_generated)
 	for (uint64_t seed = 41; seed < 43; seed++) {
 		struct twz_grid g;
 		char name[64];
-		twz_test_generate(&g, kind, 32, 22, seed);
-		snprintf(name, sizeof name, "%s 32x22 seed %u",
+		twz_test_generate(&g, kind, 24, 16, seed);
+		snprintf(name, sizeof name, "%s 24x16 seed %u",
 			 twz_test_kind_name(kind), (unsigned)seed);
 		far += check_level(name, &g, conn);
 		twz_grid_free(&g);
@@ -256,10 +256,10 @@ START_TEST(test_query_ties)
 	for (int pillars = 0; pillars < 2; pillars++)
 		for (unsigned conn = 4; conn <= 8; conn += 4) {
 			struct twz_grid g;
-			char text[34 * 24 + 1];
+			char text[23 * 16 + 1];
 			size_t k = 0;
-			for (uint32_t y = 0; y < 24; y++) {
-				for (uint32_t x = 0; x < 33; x++)
+			for (uint32_t y = 0; y < 16; y++) {
+				for (uint32_t x = 0; x < 22; x++)
 					text[k++] = pillars && x % 6 == 3 &&
 							    y % 5 == 2 ? '@' : '.';
 				text[k++] = '\n';
