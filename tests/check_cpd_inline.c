@@ -100,16 +100,17 @@ static void check_all_pairs(const struct twz_grid *g, unsigned conn,
 			twz_node_xy(db, t, &tx, &ty);
 			struct twz_cost want = dist[(size_t)ty * g->width + tx];
 			twz_node nx = twz_next(db, s, t);
-			ck_assert_msg(nx == twz_next(ref, s, t),
-				      "(%u,%u) -> (%u,%u): next %u, 1.2 file %u",
-				      sx, sy, tx, ty, nx, twz_next(ref, s, t));
+			expect(nx == twz_next(ref, s, t),
+			       "(%u,%u) -> (%u,%u): next %u, 1.2 file %u",
+			       sx, sy, tx, ty, nx, twz_next(ref, s, t));
 			if (twz_test_cost_eq(want, twz_test_unreachable)) {
-				ck_assert_uint_eq(nx, TWZ_NONE);
+				expect(nx == TWZ_NONE, "(%u,%u) -> (%u,%u): a move, %u, to "
+				       "no place reached", sx, sy, tx, ty, nx);
 				continue;
 			}
 			size_t len = 0;
-			ck_assert_int_eq(twz_path(db, s, t, path, cells, &len),
-					 TWZ_OK);
+			expect(twz_path(db, s, t, path, cells, &len) == TWZ_OK,
+			       "(%u,%u) -> (%u,%u): no path", sx, sy, tx, ty);
 			struct twz_cost c = { 0, 0 };
 			uint32_t x = sx, y = sy;
 			for (size_t i = 1; i < len; i++) {
@@ -120,21 +121,23 @@ static void check_all_pairs(const struct twz_grid *g, unsigned conn,
 					if (twz_test_move_dx(k) == (int64_t)ax - x &&
 					    twz_test_move_dy(k) == (int64_t)ay - y)
 						m = (int)k;
-				ck_assert_msg(m >= 0 && twz_test_move_legal(g, conn, x, y,
-									    (unsigned)m),
-					      "(%u,%u) -> (%u,%u): step (%u,%u) -> (%u,%u) illegal",
-					      sx, sy, tx, ty, x, y, ax, ay);
+				expect(m >= 0 && twz_test_move_legal(g, conn, x, y,
+								     (unsigned)m),
+				       "(%u,%u) -> (%u,%u): step (%u,%u) -> (%u,%u) illegal",
+				       sx, sy, tx, ty, x, y, ax, ay);
 				c = twz_test_cost_add_move(c, (unsigned)m);
 				x = ax;
 				y = ay;
 			}
-			ck_assert_msg(twz_test_cost_eq(c, want),
-				      "(%u,%u) -> (%u,%u): path {%u,%u}, Dijkstra {%u,%u}",
-				      sx, sy, tx, ty, c.straight, c.diagonal,
-				      want.straight, want.diagonal);
+			expect(twz_test_cost_eq(c, want),
+			       "(%u,%u) -> (%u,%u): path {%u,%u}, Dijkstra {%u,%u}",
+			       sx, sy, tx, ty, c.straight, c.diagonal,
+			       want.straight, want.diagonal);
 			uint32_t cs, cd;
-			ck_assert_int_eq(twz_cost_exact(db, s, t, &cs, &cd), TWZ_OK);
-			ck_assert(cs == c.straight && cd == c.diagonal);
+			expect(twz_cost_exact(db, s, t, &cs, &cd) == TWZ_OK &&
+			       cs == c.straight && cd == c.diagonal,
+			       "(%u,%u) -> (%u,%u): twz_cost_exact {%u,%u}, path {%u,%u}",
+			       sx, sy, tx, ty, cs, cd, c.straight, c.diagonal);
 		}
 	}
 	free(dist);
@@ -152,7 +155,7 @@ START_TEST(test_inline_all_pairs)
 	struct twz_grid g;
 	size_t len, rlen;
 
-	twz_test_generate(&g, kind, 29, 19, 11 + (uint64_t)_i);
+	twz_test_generate(&g, kind, 24, 16, 11 + (uint64_t)_i);
 	uint8_t *buf = bake(&g, conn, TWZ_LAYOUT_INLINE, scan, 2, &len);
 	uint8_t *ref = bake(&g, conn, TWZ_LAYOUT_NARROW, scan, 2, &rlen);
 	twz_db *db = open_buf(buf, len), *rdb = open_buf(ref, rlen);
@@ -284,41 +287,7 @@ START_TEST(test_inline_movingai_optimal)
 	uint8_t *buf = bake(&g, 8, TWZ_LAYOUT_INLINE, 0, 0, &len);
 	twz_db *db = open_buf(buf, len);
 	expect_inline(db);
-	size_t cap = (size_t)g.width * g.height;
-	twz_node *path = malloc(cap * sizeof *path);
-	ck_assert_ptr_nonnull(path);
-	for (size_t i = 0; i < sc.count; i++) {
-		const struct twz_scen_entry *e = &sc.entries[i];
-		twz_node s = twz_node_at(db, e->sx, e->sy);
-		twz_node t = twz_node_at(db, e->gx, e->gy);
-		size_t n = 0;
-		ck_assert_int_eq(twz_path(db, s, t, path, cap, &n), TWZ_OK);
-		uint32_t x = e->sx, y = e->sy, st = 0, dg = 0;
-		for (size_t k = 1; k < n; k++) {
-			uint32_t ax, ay;
-			twz_node_xy(db, path[k], &ax, &ay);
-			int dx = (int)ax - (int)x, dy = (int)ay - (int)y;
-			unsigned m = TWZ_MOVE_COUNT;
-			for (unsigned j = 0; j < TWZ_MOVE_COUNT; j++)
-				if (twz_test_move_dx(j) == dx && twz_test_move_dy(j) == dy)
-					m = j;
-			ck_assert_msg(m < TWZ_MOVE_COUNT &&
-				      twz_test_move_legal(&g, 8, x, y, m),
-				      "%s:%lu: illegal step", scen, e->line);
-			if (m >= 4)
-				dg++;
-			else
-				st++;
-			x = ax;
-			y = ay;
-		}
-		ck_assert_msg(x == e->gx && y == e->gy, "%s:%lu: ends elsewhere",
-			      scen, e->line);
-		ck_assert_msg(twz_scen_cost_matches(e, st + dg * 1.41421356237309504880),
-			      "%s:%lu: cost %u + %u sqrt 2, optimal %.8f", scen,
-			      e->line, st, dg, e->optimal);
-	}
-	free(path);
+	twz_test_check_scenarios(db, &g, &sc, scen);
 	twz_close(db);
 	free(buf);
 	twz_scen_free(&sc);
@@ -393,43 +362,13 @@ END_TEST
 
 /* ---- crafted files ------------------------------------------------------ */
 
-static uint8_t *entry_of(uint8_t *buf, uint32_t kind)
-{
-	uint32_t n = twz_le32(buf + TWZ_H_SECTION_COUNT);
-
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t *e = buf + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
-		if (twz_le32(e + TWZ_S_KIND) == kind)
-			return e;
-	}
-	return NULL;
-}
-
 static uint8_t *section(uint8_t *buf, uint32_t kind, uint64_t *size)
 {
-	uint8_t *e = entry_of(buf, kind);
+	uint8_t *e = twz_test_section_entry(buf, kind);
 
 	ck_assert_ptr_nonnull(e);
 	*size = twz_le64(e + TWZ_S_SIZE);
 	return buf + twz_le64(e + TWZ_S_OFFSET);
-}
-
-/* Checksums recomputed as a crafter would. */
-static void reseal(uint8_t *buf)
-{
-	uint32_t n = twz_le32(buf + TWZ_H_SECTION_COUNT);
-
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t *e = buf + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
-		twz_put64(e + TWZ_S_RAW_CHECKSUM,
-			  twz_checksum(buf + twz_le64(e + TWZ_S_OFFSET),
-				       (size_t)twz_le64(e + TWZ_S_SIZE)));
-	}
-	twz_put64(buf + TWZ_H_TABLE_CHECKSUM,
-		  twz_checksum(buf + TWZ_HEADER_SIZE,
-			       (size_t)n * TWZ_SECTION_ENTRY_SIZE));
-	twz_put64(buf + TWZ_H_HEADER_CHECKSUM,
-		  twz_checksum(buf, TWZ_H_HEADER_CHECKSUM));
 }
 
 /* A raw 1.4 bake of a level of rooms, to damage. */
@@ -444,7 +383,7 @@ struct crafted {
 
 static void crafted_make(struct crafted *f)
 {
-	twz_test_generate(&f->g, TWZ_TEST_ROOMS, 40, 30, 21);
+	twz_test_generate(&f->g, TWZ_TEST_ROOMS, 30, 22, 21);
 	f->orig = bake(&f->g, 8, TWZ_LAYOUT_INLINE, 0, 1, &f->len);
 	f->buf = malloc(f->len);
 	ck_assert_ptr_nonnull(f->buf);
@@ -461,7 +400,7 @@ static void crafted_reset(struct crafted *f)
 
 static twz_status crafted_status(struct crafted *f)
 {
-	reseal(f->buf);
+	twz_test_reseal(f->buf);
 	return twz_test_try_open(f->buf, f->len, 0);
 }
 
@@ -568,7 +507,7 @@ START_TEST(test_inline_crafted_refused)
 
 	/* INLINE_ROWS of an odd size. */
 	crafted_reset(&f);
-	uint8_t *e = entry_of(f.buf, TWZ_SECTION_INLINE_ROWS);
+	uint8_t *e = twz_test_section_entry(f.buf, TWZ_SECTION_INLINE_ROWS);
 	if (f.row_size) {
 		twz_put64(e + TWZ_S_SIZE, f.row_size - 1);
 		twz_put64(e + TWZ_S_RAW_SIZE, f.row_size - 1);
@@ -577,14 +516,14 @@ START_TEST(test_inline_crafted_refused)
 
 	/* A section missing: the records renamed to an unknown kind. */
 	crafted_reset(&f);
-	twz_put32(entry_of(f.buf, TWZ_SECTION_INLINE_RECORDS_WIDE) + TWZ_S_KIND,
-		  111);
+	e = twz_test_section_entry(f.buf, TWZ_SECTION_INLINE_RECORDS_WIDE);
+	twz_put32(e + TWZ_S_KIND, 111);
 	ck_assert_int_eq(crafted_status(&f), TWZ_E_DAMAGED);
 
 	/* Wide records renamed to 16-byte ones: their size is wrong. */
 	crafted_reset(&f);
-	twz_put32(entry_of(f.buf, TWZ_SECTION_INLINE_RECORDS_WIDE) + TWZ_S_KIND,
-		  TWZ_SECTION_INLINE_RECORDS);
+	e = twz_test_section_entry(f.buf, TWZ_SECTION_INLINE_RECORDS_WIDE);
+	twz_put32(e + TWZ_S_KIND, TWZ_SECTION_INLINE_RECORDS);
 	ck_assert_int_eq(crafted_status(&f), TWZ_E_DAMAGED);
 
 	/* A nibble of the summary's second word (buckets 16 to 31) an
