@@ -134,44 +134,6 @@ static void fix_checksums(uint8_t *f)
 
 /* ---- every answer against Dijkstra, under a small budget ---------------- */
 
-/* Every pair of g's cells against Dijkstra in lazy, and every first
- * move the same in lazy and eager. */
-static void compare_all(const struct twz_grid *g, unsigned conn,
-			const twz_db *lazy, const twz_db *eager,
-			unsigned source_step)
-{
-	size_t cells = (size_t)g->width * g->height;
-	struct twz_cost *dist = malloc(cells * sizeof *dist);
-	uint32_t k = 0;
-
-	ck_assert_ptr_nonnull(dist);
-	for (size_t sc = 0; sc < cells; sc++) {
-		twz_node s = twz_node_at(lazy, sc % g->width, sc / g->width);
-		if (s == TWZ_NONE || k++ % source_step)
-			continue;
-		twz_test_dijkstra(g, conn, sc % g->width, sc / g->width, dist);
-		for (size_t tc = 0; tc < cells; tc++) {
-			twz_node t = twz_node_at(lazy, tc % g->width, tc / g->width);
-			if (t == TWZ_NONE)
-				continue;
-			uint32_t st = 0, dg = 0;
-			twz_status r = twz_cost_exact(lazy, s, t, &st, &dg);
-			if (dist[tc].straight == UINT32_MAX)
-				expect(r == TWZ_E_UNREACHABLE, "%u->%u: %s", s, t,
-				       twz_strerror(r));
-			else
-				expect(r == TWZ_OK && st == dist[tc].straight &&
-				       dg == dist[tc].diagonal,
-				       "%u->%u: %s, %u+%u*sqrt2, optimum %u+%u*sqrt2",
-				       s, t, twz_strerror(r), st, dg,
-				       dist[tc].straight, dist[tc].diagonal);
-			expect(twz_next(lazy, s, t) == twz_next(eager, s, t),
-			       "%u->%u: lazy and eager first moves differ", s, t);
-		}
-	}
-	free(dist);
-}
-
 START_TEST(test_chunks_budget_matches_dijkstra)
 {
 	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i / 2);
@@ -179,7 +141,7 @@ START_TEST(test_chunks_budget_matches_dijkstra)
 	struct twz_grid g;
 	size_t len;
 
-	twz_test_generate(&g, kind, 32, 24, 7 + (uint64_t)_i);
+	twz_test_generate(&g, kind, 24, 18, 7 + (uint64_t)_i);
 	uint8_t *buf = bake_chunked(&g, conn, 128, &len);
 	uint64_t raw = rows_raw_size(buf, len);
 	twz_db *eager, *lazy;
@@ -200,7 +162,7 @@ START_TEST(test_chunks_budget_matches_dijkstra)
 		twz_get_info(eager, &e);
 		ck_assert_uint_eq(a.run_count, e.run_count);
 		ck_assert_uint_lt(a.memory_size, e.memory_size);
-		compare_all(&g, conn, lazy, eager, b ? 7 : 2);
+		twz_test_compare_lazy(&g, conn, lazy, eager, b ? 7 : 3, 0);
 		twz_inspect_cache(lazy, &cs);
 		ck_assert_uint_gt(cs.misses, cs.slots);
 		ck_assert_uint_eq(cs.failures, 0);
@@ -745,8 +707,11 @@ START_TEST(test_chunks_golden)
 	twz_db *eager, *lazy;
 	ck_assert_int_eq(twz_open_memory(buf, len, 0, &eager), TWZ_OK);
 	ck_assert_int_eq(open_cache(buf, len, 3 * d.max_raw, 0, &lazy), TWZ_OK);
-	compare_all(&g, 8, eager, eager, 3);
-	compare_all(&g, 8, lazy, eager, 11);
+	/* Every target of every 11th source: the file answers as its level's
+	 * Dijkstra; of every 61st, lazy as eager (a budget of three chunks
+	 * inflates a chunk for nearly every step of a path). */
+	twz_test_compare_lazy(&g, 8, eager, eager, 11, 0);
+	twz_test_compare_lazy(&g, 8, lazy, eager, 61, 0);
 	twz_close(lazy);
 	twz_close(eager);
 	free(buf);
@@ -756,7 +721,8 @@ END_TEST
 
 /* ---- Moving AI scenarios under a tenth of the rows ------------------------ */
 
-static const char *const movingai_levels[] = { "dao/arena", "da2/ht_chantry_n" };
+/* Larger levels, chunked, are the benchmark's (ninja bench-chunks). */
+static const char *const movingai_levels[] = { "dao/arena" };
 
 START_TEST(test_chunks_movingai_scenarios)
 {
@@ -778,30 +744,9 @@ START_TEST(test_chunks_movingai_scenarios)
 	struct twz_cache_summary cs;
 	ck_assert_int_eq(twz_inspect_cache(db, &cs), 0);
 	ck_assert_uint_lt(cs.slots * cs.slot_size, raw);
-	size_t cap = (size_t)twz_node_count(db) + 1;
-	twz_node *path = malloc(cap * sizeof *path);
-	ck_assert_ptr_nonnull(path);
-	for (size_t i = 0; i < sc.count; i++) {
-		const struct twz_scen_entry *e = &sc.entries[i];
-		twz_node s = twz_node_at(db, e->sx, e->sy), t = twz_node_at(db, e->gx, e->gy);
-		size_t plen = 0;
-		twz_status st = twz_path(db, s, t, path, cap, &plen);
-		if (e->unreachable) {
-			expect(st == TWZ_E_UNREACHABLE, "%s:%lu", scen, e->line);
-			continue;
-		}
-		expect(st == TWZ_OK, "%s:%lu: %s", scen, e->line, twz_strerror(st));
-		uint32_t straight, diagonal;
-		size_t bad = twz_test_path_moves(db, &g, 8, path, plen, &straight,
-						 &diagonal);
-		expect(bad == 0, "%s:%lu: step %zu is no legal move", scen, e->line, bad);
-		double cost = straight + diagonal * 1.4142135623730951;
-		expect(twz_scen_cost_matches(e, cost), "%s:%lu: cost %.6f, optimum %.6f",
-		       scen, e->line, cost, e->optimal);
-	}
+	twz_test_check_scenarios(db, &g, &sc, scen);
 	twz_inspect_cache(db, &cs);
 	ck_assert_uint_eq(cs.failures, 0);
-	free(path);
 	twz_close(db);
 	free(buf);
 	twz_scen_free(&sc);
