@@ -459,15 +459,15 @@ START_TEST(test_junctions_movingai_maze)
 	}
 	ck_assert_int_eq(twz_test_movingai_load("maze/maze512-8-0", &g, &sc,
 						scen_path, sizeof scen_path), 0);
-	cut.width = cut.height = 72;
+	cut.width = cut.height = 48;
 	cut.level_hash = g.level_hash;
 	cut.walkable = malloc((size_t)cut.width * cut.height);
 	ck_assert(cut.walkable);
 	for (uint32_t y = 0; y < cut.height; y++)
 		memcpy(cut.walkable + (size_t)y * cut.width,
 		       g.walkable + (size_t)y * g.width, cut.width);
-	check_grid("maze512-8-0 72x72 corner, 8", &cut, 8, 11, 1);
-	check_grid("maze512-8-0 72x72 corner, 4", &cut, 4, 13, 1);
+	check_grid("maze512-8-0 48x48 corner, 8", &cut, 8, 11, 1);
+	check_grid("maze512-8-0 48x48 corner, 4", &cut, 4, 13, 1);
 	twz_grid_free(&cut);
 	twz_scen_free(&sc);
 	twz_grid_free(&g);
