@@ -3,13 +3,46 @@
 #
 #   sh scripts/test.sh
 #
-# Runs the steps below in order, each a function step_<name>, timed and
-# reported at the end; a failed step does not stop the later ones, and the
-# script exits non-zero when any step failed. To add a step, write its
-# function and add its name to STEPS.
+# Installs what is missing (step deps) and makes the release build
+# (step build) first; then runs the other steps, each a function
+# step_<name>, several at a time (TWIGZ_JOBS, default the number of
+# cores) in the order of STEPS, longest first, each into its own log.
+# It prints a line as each step starts and ends, with its wall time and
+# its CPU time (user + system, of every process it ran), shows the log of
+# a step that failed, and sums them all up at the end. A failed step does
+# not stop the others; the script exits non-zero when any failed. A step
+# that cannot run here (a tool missing) says why and counts as skipped,
+# not passed: under CI=true (.ci/run) a skipped step fails the run. To add
+# a step, write its function and add its name to STEPS.
 #
 #   deps          install what is missing (scripts/install-deps.sh)
-#   release       release build with tests enabled; meson test
+#   build         release build with tests enabled (every later step that
+#                 runs the release build's tool waits for it)
+#   sanitize      debugoptimized build with AddressSanitizer and
+#                 UndefinedBehaviorSanitizer; meson test and the data
+#                 step's bakes
+#   windows       the runtime alone cross-built for 64-bit Windows with
+#                 MinGW-w64 (cross/, scripts/mingw-deps.sh); its driver
+#                 runs under Wine on the golden files and on databases the
+#                 release build's tool bakes
+#   fuzz          clang build with -Dfuzz=true; each libFuzzer target for
+#                 TWZ_FUZZ_SECONDS (default 20) on its seed corpus
+#                 (tests/fuzz/README.md)
+#   release       meson test of the release build
+#   tsan          ThreadSanitizer build; the concurrency suite (many threads
+#                 on one handle, several files, a file replaced underneath)
+#                 and the chunk cache's threads (check_chunks, case Threads)
+#   mpi           every level in data/ baked with `mpirun -np 2` and 3
+#                 (twigz build --mpi, ranks on this machine), with CPD and
+#                 with TRANSIT, is the same bytes as the bake in one
+#                 process (the release build's tool when it has MPI, else
+#                 a -Dmpi=enabled build of its own)
+#   consumers     the games of tests/consumers link libtwigz as the docs
+#                 say: a meson subproject with default_library=static (no
+#                 libtwigz.so needed); a meson subproject whose twigz tool
+#                 (find_program) bakes the game's level in a custom_target,
+#                 built without MPI and libpng; and find_package(twigz) in
+#                 CMake against a staged install, moved too
 #   data          data/ matches its generators; every level in data/ is
 #                 baked and verified against its scenario; the bake is
 #                 the same bytes with one thread and with two; the road
@@ -20,42 +53,24 @@
 #                 whole 512 x 512 maze is a benchmark, not a test: the
 #                 junctions suite checks a corner of it against Dijkstra)
 #   example       the C example of README.md compiles and runs
-#   consumers     the games of tests/consumers link libtwigz as README.md
-#                 says: a meson subproject with default_library=static
-#                 (no libtwigz.so needed); a meson subproject whose twigz
-#                 tool (find_program) bakes the game's level in a
-#                 custom_target, built without MPI and libpng; and
-#                 find_package(twigz) in CMake against a staged install,
-#                 moved too (skipped without cmake)
 #   runtime_only  -Druntime_only=true builds the runtime alone
-#   sanitize      debugoptimized build with AddressSanitizer and
-#                 UndefinedBehaviorSanitizer; meson test and the data step
-#   tsan          ThreadSanitizer build; the concurrency suite (many threads
-#                 on one handle, several files, a file replaced underneath)
-#                 and the chunk cache's threads (check_chunks, case Threads)
-#   fuzz          clang build with -Dfuzz=true; each libFuzzer target for
-#                 TWZ_FUZZ_SECONDS (default 25) on its seed corpus
-#                 (tests/fuzz/README.md); skipped when clang is missing
-#   windows       the runtime alone cross-built for 64-bit Windows with
-#                 MinGW-w64 (cross/, scripts/mingw-deps.sh); its driver
-#                 runs under Wine on the golden files and on databases the
-#                 release build's tool bakes; skipped when the cross
-#                 compiler or Wine is missing
-#   mpi           -Dmpi=enabled build; every level in data/ baked with
-#                 `mpirun -np 2` and 3 (twigz build --mpi, ranks on this
-#                 machine), with CPD and with TRANSIT, is the same bytes
-#                 as the bake in one process;
-#                 skipped when Open MPI (mpirun, libopenmpi-dev) is missing
 #
 # Environment:
 #   TWIGZ_BUILD_DIR  release build directory (default: build); the other
-#                    builds go to $TWIGZ_BUILD_DIR-<step>
-#   TWIGZ_STEPS      the steps to run (default: all of STEPS, in order)
+#                    builds go to $TWIGZ_BUILD_DIR-<step>, the logs to
+#                    $TWIGZ_BUILD_DIR-logs/<step>.log
+#   TWIGZ_STEPS      the steps to run (default: all of STEPS)
+#   TWIGZ_JOBS       how many steps run at once (default: the number of
+#                    cores); with 1, each step's output goes to the terminal
+#                    as it runs
 set -eu
 cd "$(dirname "$0")/.."
 
-STEPS="deps release data junctions example consumers runtime_only sanitize tsan fuzz windows mpi"
+STEPS="deps build sanitize windows fuzz release tsan mpi consumers data junctions example runtime_only"
+# The steps that run the release build's tool or tests.
+NEED_BUILD="release data junctions example consumers windows mpi"
 B=${TWIGZ_BUILD_DIR:-build}
+LOGS="$B-logs"
 
 # Sets up a build directory, or reconfigures it with the same options.
 setup() {
@@ -66,6 +81,12 @@ setup() {
 	else
 		meson setup "$dir" "$@"
 	fi
+}
+
+# Ends the step as skipped, saying why: it cannot run on this machine.
+skip() {
+	echo "$*"
+	exit 77
 }
 
 # Bakes every data/*.map with the tool of build directory $1 and verifies
@@ -83,13 +104,17 @@ check_data() {
 }
 
 step_deps() {
-	sh scripts/install-deps.sh
+	sh scripts/install-deps.sh all
 }
 
-step_release() {
+step_build() {
 	setup "$B" --buildtype=release -Dtests=enabled
 	ninja -C "$B"
-	meson test -C "$B" --print-errorlogs
+}
+
+# The later steps share the release build: none rebuilds it.
+step_release() {
+	meson test -C "$B" --no-rebuild --print-errorlogs
 }
 
 step_data() {
@@ -146,7 +171,7 @@ step_example() {
 	     on && /^```$/ { exit }
 	     on { print }' README.md > "$dir/walk.c"
 	[ -s "$dir/walk.c" ] || { echo "README.md: no walk.c example"; return 1; }
-	meson install -C "$B" --destdir "$stage" --quiet
+	meson install -C "$B" --no-rebuild --destdir "$stage" --quiet
 	pc=$(find "$stage" -name twigz.pc)
 	[ -n "$pc" ] || { echo "meson install: no twigz.pc"; return 1; }
 	PKG_CONFIG_PATH=$(dirname "$pc")
@@ -215,14 +240,12 @@ step_consumers() {
 	"$bake/build/game" "$bake/build/level.twz" 3 3 60 29
 	echo "meson subproject: find_program('twigz') baked the game's level, without MPI or libpng"
 
-	if ! command -v cmake >/dev/null 2>&1; then
-		echo "consumers: CMake skipped: cmake is not installed"
-		return 0
-	fi
+	command -v cmake >/dev/null 2>&1 ||
+		skip "consumers: CMake not tried: cmake is not installed (scripts/install-deps.sh installs it)"
 	# CMake: find_package(twigz) against a staged install, through the
 	# package config installed beside twigz.pc.
 	stage="$tmp/stage"
-	meson install -C "$B" --destdir "$stage" --quiet
+	meson install -C "$B" --no-rebuild --destdir "$stage" --quiet
 	prefix="$stage$(meson introspect "$B" --buildoptions |
 		python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"][0])')"
 	version=$(meson introspect "$B" --projectinfo |
@@ -270,7 +293,7 @@ step_sanitize() {
 	ninja -C "$dir"
 	ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-		meson test -C "$dir" --print-errorlogs --timeout-multiplier 3
+		meson test -C "$dir" --no-rebuild --print-errorlogs --timeout-multiplier 3
 	check_data "$dir"
 }
 
@@ -287,11 +310,9 @@ fuzzer_links() {
 
 step_tsan() {
 	cc=${CC:-cc}
-	if ! printf 'int main(void) { return 0; }\n' |
-	   "$cc" -fsanitize=thread -x c - -o /dev/null >/dev/null 2>&1; then
-		echo "tsan: skipped: $cc cannot build with -fsanitize=thread"
-		return 0
-	fi
+	printf 'int main(void) { return 0; }\n' |
+		"$cc" -fsanitize=thread -x c - -o /dev/null >/dev/null 2>&1 ||
+		skip "tsan: $cc cannot build with -fsanitize=thread"
 	dir="$B-tsan"
 	setup "$dir" --buildtype=debugoptimized -Db_sanitize=thread \
 		-Db_lundef=false -Dtests=enabled
@@ -304,31 +325,24 @@ step_tsan() {
 }
 
 step_fuzz() {
-	if ! command -v clang >/dev/null 2>&1; then
-		echo "fuzz: skipped: clang is not installed (scripts/install-deps.sh installs it)"
-		return 0
-	fi
-	if ! fuzzer_links -fsanitize=fuzzer,address,undefined; then
-		echo "fuzz: skipped: clang cannot link libFuzzer (install libclang-rt-dev)"
-		return 0
-	fi
+	command -v clang >/dev/null 2>&1 ||
+		skip "fuzz: clang is not installed (scripts/install-deps.sh installs it)"
+	fuzzer_links -fsanitize=fuzzer,address,undefined ||
+		skip "fuzz: clang cannot link libFuzzer (install libclang-rt-dev)"
 	dir="$B-fuzz"
 	(CC=clang; export CC; setup "$dir" --buildtype=debugoptimized -Dfuzz=true \
 		-Dtests=disabled)
 	ninja -C "$dir"
-	TWZ_FUZZ_SECONDS=${TWZ_FUZZ_SECONDS:-25} \
+	TWZ_FUZZ_SECONDS=${TWZ_FUZZ_SECONDS:-20} \
 		meson test -C "$dir" --no-rebuild --print-errorlogs \
 		--num-processes 1 --suite fuzz
 }
 
 step_windows() {
 	cross=x86_64-w64-mingw32
-	if ! command -v "$cross-gcc" >/dev/null 2>&1 ||
-	   ! command -v wine >/dev/null 2>&1; then
-		echo "windows: skipped: $cross-gcc or wine is missing" \
+	command -v "$cross-gcc" >/dev/null 2>&1 && command -v wine >/dev/null 2>&1 ||
+		skip "windows: $cross-gcc or wine is missing" \
 		     "(scripts/install-deps.sh installs them)"
-		return 0
-	fi
 	dir="$B-windows"
 	here=$(pwd)
 	case "$dir" in /*) abs=$dir ;; *) abs=$here/$dir ;; esac
@@ -343,9 +357,6 @@ step_windows() {
 	ninja -C "$dir"
 	# Databases baked natively: one of each back end and codec, and a
 	# 4-connected level.
-	[ -f "$B/meson-private/coredata.dat" ] ||
-		setup "$B" --buildtype=release -Dtests=enabled
-	ninja -C "$B" programs/twigz
 	mkdir -p "$dir/baked"
 	tool="$B/programs/twigz"
 	"$tool" build data/demo.map -o "$dir/baked/demo.twz" --quiet
@@ -357,23 +368,30 @@ step_windows() {
 	TWZ_BAKED="$TWZ_BAKED;$here/data/caves.map;$abs/baked/caves.twz"
 	export TWZ_BAKED
 	rc=0
-	meson test -C "$dir" --print-errorlogs --timeout-multiplier 3 || rc=$?
+	meson test -C "$dir" --no-rebuild --print-errorlogs --timeout-multiplier 3 || rc=$?
 	wineserver -k 2>/dev/null || true
 	return "$rc"
 }
 
+# Whether the meson build directory $1 found dependency $2.
+build_has() {
+	meson introspect "$1" --dependencies |
+		python3 -c 'import json,sys; sys.exit(all(d["name"] != sys.argv[1] for d in json.load(sys.stdin)))' "$2"
+}
+
 step_mpi() {
-	if ! command -v mpirun >/dev/null 2>&1 ||
-	   ! pkg-config --exists ompi-c 2>/dev/null; then
-		echo "mpi: skipped: Open MPI is not installed" \
+	command -v mpirun >/dev/null 2>&1 && pkg-config --exists ompi-c 2>/dev/null ||
+		skip "mpi: Open MPI is not installed" \
 		     "(apt-get install libopenmpi-dev openmpi-bin)"
-		return 0
+	# The release build has --mpi when it found Open MPI (-Dmpi=auto).
+	dir="$B"
+	if ! build_has "$B" mpi; then
+		dir="$B-mpi"
+		setup "$dir" --buildtype=release -Dmpi=enabled -Dtests=disabled
+		ninja -C "$dir" programs/twigz
 	fi
-	dir="$B-mpi"
-	setup "$dir" --buildtype=release -Dmpi=enabled -Dtests=disabled
-	ninja -C "$dir" programs/twigz
 	tool="$dir/programs/twigz"
-	out="$dir/mpi-check"
+	out="$B-mpi-check"
 	mkdir -p "$out"
 	# CI runs as root; the ranks share this machine's cores.
 	run="mpirun --oversubscribe --allow-run-as-root"
@@ -395,34 +413,177 @@ step_mpi() {
 	done
 }
 
-failed=""
-report=""
-total_start=$(date +%s)
-for step in ${TWIGZ_STEPS:-$STEPS}; do
-	echo
-	echo "==> test.sh: $step"
-	start=$(date +%s)
-	# A subshell keeps set -e in force inside the step (it would be off
-	# under an if) and lets the loop go on after a failure.
+# ---- running the steps ---------------------------------------------------
+
+# Seconds from the "XmY.Zs" of `times`.
+seconds() {
+	echo "$1" | awk -F'[ms]' '{ printf "%.0f", $1 * 60 + $2 }'
+}
+
+# Runs step $1 in this shell and writes "STATUS CPU-SECONDS" to
+# $LOGS/$1.status: the step in a subshell, so that set -e holds inside it
+# (it would be off under an if) and its exit ends only the step.
+run_one() {
 	set +e
-	(set -e; "step_$step")
+	(set -e; "step_$1")
 	rc=$?
 	set -e
-	took=$(( $(date +%s) - start ))
-	if [ "$rc" -eq 0 ]; then
-		report="$report
-  $step: ok (${took}s)"
-	else
-		report="$report
-  $step: FAILED (exit $rc, ${took}s)"
-		failed="$failed $step"
-	fi
-done
+	# `times` in this shell, not in a $(...) subshell that ran nothing.
+	times > "$LOGS/$1.times"
+	cpu=$(awk 'NR == 2 { print $1, $2 }' "$LOGS/$1.times")
+	rm -f "$LOGS/$1.times"
+	echo "$rc $(( $(seconds "${cpu% *}") + $(seconds "${cpu#* }") ))" > "$LOGS/$1.status"
+}
 
+# The internal entry point of a step started in its own session (below).
+if [ -n "${TWIGZ_RUN_ONE:-}" ]; then
+	run_one "$TWIGZ_RUN_ONE"
+	exit 0
+fi
+
+# Starts step $1 in the background, its output to its log, in a session
+# of its own where setsid is there, so that an interrupt stops all of it.
+start() {
+	: > "$LOGS/$1.log"
+	rm -f "$LOGS/$1.status"
+	if command -v setsid >/dev/null 2>&1; then
+		TWIGZ_RUN_ONE=$1 setsid sh scripts/test.sh </dev/null >"$LOGS/$1.log" 2>&1 &
+	else
+		(run_one "$1") </dev/null >"$LOGS/$1.log" 2>&1 &
+	fi
+	eval "pid_$1=$!"
+	eval "began_$1=$(date +%s)"
+	echo "==> test.sh: $1 started"
+}
+
+# Records how step $1 ended: a line now, a line for the summary.
+finish() {
+	read -r rc cpu < "$LOGS/$1.status" || { rc=1; cpu=0; }
+	eval "wall=\$(( \$(date +%s) - began_$1 ))"
+	times="${wall}s, cpu ${cpu}s"
+	total_cpu=$(( total_cpu + cpu ))
+	case $rc in
+	0) line="$1: ok ($times)" ;;
+	77) line="$1: SKIPPED ($times): $(tail -n 1 "$LOGS/$1.log")"
+	    skipped="$skipped $1" ;;
+	*) line="$1: FAILED, exit $rc ($times); log: $LOGS/$1.log"
+	   failed="$failed $1" ;;
+	esac
+	echo "==> test.sh: $line"
+	report="$report
+  $line"
+}
+
+# A step run in the foreground, its output on the terminal too.
+run_here() {
+	start "$1"
+	eval "shown_$1=1"
+	eval "pid=\$pid_$1"
+	# tail in the background: the shell's wait, unlike a command in the
+	# foreground, lets a trapped interrupt in at once.
+	tail -n +1 -f --pid="$pid" "$LOGS/$1.log" 2>/dev/null &
+	wait "$!" || true
+	wait "$pid" || true
+	finish "$1"
+}
+
+# Stops every step still running, all its processes.
+stop_all() {
+	for s in $running; do
+		eval "pid=\$pid_$s"
+		kill -s TERM -- "-$pid" 2>/dev/null || kill -s TERM "$pid" 2>/dev/null || true
+	done
+}
+
+selected=${TWIGZ_STEPS:-$STEPS}
+for s in $selected; do
+	case " $STEPS " in *" $s "*) ;; *) echo "test.sh: no step '$s' (steps: $STEPS)" >&2; exit 2 ;; esac
+done
+# A step that runs the release build's tool gets the build first.
+case " $selected " in *" build "*) ;; *)
+	for s in $selected; do
+		case " $NEED_BUILD " in *" $s "*) selected="build $selected"; break ;; esac
+	done ;;
+esac
+jobs=${TWIGZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+
+mkdir -p "$LOGS"
+failed=""
+skipped=""
+report=""
+total_cpu=0
+running=""
+total_start=$(date +%s)
+trap 'stop_all; exit 130' INT TERM
+
+# deps and build first, each alone: the others need what they make.
+queue=""
+for s in $STEPS; do
+	case " $selected " in *" $s "*) ;; *) continue ;; esac
+	case $s in
+	deps | build)
+		if [ -z "$failed" ]; then
+			running=$s
+			run_here "$s"
+			running=""
+		fi ;;
+	*) queue="$queue $s" ;;
+	esac
+done
+case " $failed " in
+*" deps "* | *" build "*)
+	echo "==> test.sh: not running$queue: the build failed"
+	queue="" ;;
+esac
+
+if [ "$jobs" -le 1 ]; then
+	for s in $queue; do
+		running=$s
+		run_here "$s"
+	done
+	running=""
+else
+	# Up to $jobs steps at once; a step starts as soon as one ends.
+	while [ -n "$queue" ] || [ -n "$running" ]; do
+		for s in $running; do
+			[ -f "$LOGS/$s.status" ] || continue
+			eval "wait \$pid_$s" || true
+			finish "$s"
+			running=$(echo " $running " | sed "s/ $s / /; s/^ *//; s/ *$//")
+		done
+		set -- $running
+		while [ "$#" -lt "$jobs" ] && [ -n "$queue" ]; do
+			set -- $queue
+			s=$1
+			shift
+			queue="$*"
+			start "$s"
+			running="$running $s"
+			set -- $running
+		done
+		[ -n "$running" ] && sleep 1
+	done
+fi
+
+for s in $failed; do
+	eval "shown=\${shown_$s:-}"
+	[ -z "$shown" ] || continue
+	echo
+	echo "==> test.sh: the end of $LOGS/$s.log"
+	tail -n 60 "$LOGS/$s.log"
+done
 echo
-echo "==> test.sh summary ($(( $(date +%s) - total_start ))s):$report"
+echo "==> test.sh summary (${jobs} at a time; wall $(( $(date +%s) - total_start ))s, cpu ${total_cpu}s):$report"
 if [ -n "$failed" ]; then
 	echo "test.sh: failed:$failed"
 	exit 1
+fi
+if [ -n "$skipped" ]; then
+	if [ "${CI:-}" = true ]; then
+		echo "test.sh: skipped:$skipped (CI=true: every step must run)"
+		exit 1
+	fi
+	echo "test.sh: passed, but skipped:$skipped"
+	exit 0
 fi
 echo "test.sh: all steps passed"
