@@ -46,13 +46,16 @@ def blocks(path):
         m = MARK.match(line)
         if m:
             marker = (m.group(1), (m.group(2) or '').split(), i + 1)
-        elif line.startswith('```'):
-            lang = line[3:].strip()
+        elif line.lstrip().startswith('```'):
+            # A fence may be indented (in a list item): so is its text.
+            indent = len(line) - len(line.lstrip())
+            lang = line.strip()[3:].strip()
             start = i + 1
             j = start
-            while j < len(lines) and lines[j] != '```':
+            while j < len(lines) and lines[j].strip() != '```':
                 j += 1
-            yield start, lang, marker, '\n'.join(lines[start:j]) + '\n'
+            text = [x[indent:] for x in lines[start:j]]
+            yield start, lang, marker, '\n'.join(text) + '\n'
             marker = None
             i = j
         elif line.strip():
@@ -81,7 +84,7 @@ def anchors(path):
 def broken_links(root, doc):
     """The relative links of doc that name no file or no heading."""
     text = open(os.path.join(root, doc), encoding='utf-8').read()
-    text = re.sub(r'^```.*?^```$', '', text, flags=re.S | re.M)
+    text = re.sub(r'^ *```.*?^ *```$', '', text, flags=re.S | re.M)
     bad = []
     for target in re.findall(r'\]\(([^)\s]+)\)', text):
         if re.match(r'^[a-z]+:', target):
