@@ -29,6 +29,7 @@ import argparse
 import glob
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -110,6 +111,8 @@ def run(cmd, cwd, env, stdin=None):
 class Runner:
     def __init__(self, args):
         self.args = args
+        # The compiler as meson runs it (ccache and all).
+        self.cc = shlex.split(args.cc)
         self.scratch = os.path.abspath(args.scratch)
         shutil.rmtree(self.scratch, ignore_errors=True)
         os.makedirs(self.scratch)
@@ -133,6 +136,21 @@ class Runner:
         self.env['LD_LIBRARY_PATH'] = os.pathsep.join(libdirs)
         if args.sanitize and args.sanitize != 'none':
             self.flags = ['-fsanitize=' + args.sanitize] + self.flags
+            # The transcripts' `cc` must link the sanitized library with
+            # the sanitizers too: a cc first on PATH that adds them.
+            bin_dir = os.path.join(self.scratch, 'sanitize-bin')
+            os.makedirs(bin_dir)
+            wrapper = os.path.join(bin_dir, 'cc')
+            with open(wrapper, 'w', encoding='utf-8') as f:
+                # Every program of the command by its full path: a bare
+                # `cc` would find this script again.
+                words = [w if w.startswith('-') else shutil.which(w) or w
+                         for w in self.cc]
+                f.write('#!/bin/sh\nexec %s -fsanitize=%s "$@"\n' %
+                        (' '.join(shlex.quote(w) for w in words),
+                         args.sanitize))
+            os.chmod(wrapper, 0o755)
+            self.env['PATH'] = bin_dir + os.pathsep + self.env['PATH']
         for name, cmd in (('demo.twz', ['build', 'data/demo.map']),
                           ('city.twz', ['build', 'data/city.gr', '--coords',
                                         'data/city.co']),
@@ -148,7 +166,7 @@ class Runner:
         with open(path, 'w', encoding='utf-8') as f:
             f.write(source)
         exe = path[:-2] if path.endswith('.c') else path + '.bin'
-        got = run([self.args.cc, '-std=c11', '-Wall', '-Wextra', '-Werror',
+        got = run(self.cc + ['-std=c11', '-Wall', '-Wextra', '-Werror',
                    '-o', exe, path] + self.flags, self.scratch, self.env)
         if got.returncode != 0:
             return 'does not compile:\n' + got.stdout
