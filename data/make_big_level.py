@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make a large generated level for the bake figures of the README.
+"""Make a large generated level for the bake figures of docs/benchmarks.md.
 
     python3 data/make_big_level.py 2048 > big2048.map
     python3 data/make_big_level.py 768 --seed 7 > big768.map

@@ -12,7 +12,7 @@
 
 /*
  * Default block side, from measurements of transit counts, local rows and
- * bake times on the Moving AI levels (README, "TRANSIT"): small blocks
+ * bake times on the Moving AI levels (docs/benchmarks.md, "TRANSIT"): small blocks
  * multiply transit nodes, large ones make the local searches slow. The
  * side grows with the level so the transit table stays small.
  */

@@ -3,7 +3,7 @@
  * "Compressing Optimal Paths with Run Length Encoding", JAIR 54, 2015,
  * the GPPC-2014 winning CPD (DFS order, binary search over run-length
  * rows), built from its public code and run on a 2-core machine of the
- * kind the README's figures come from. A level is known by its node
+ * kind the figures of docs/benchmarks.md come from. A level is known by its node
  * count, which names each of these levels alone.
  */
 #include "bench_src.h"

@@ -1,7 +1,7 @@
 /*
  * bench_src.h - SRC's published figures (the GPPC-2014 CPD), for the
  * levels they were measured on, so `twigz bench` can set its own
- * figures beside them (README, "Benchmarks").
+ * figures beside them (docs/benchmarks.md).
  */
 #ifndef BENCH_SRC_H
 #define BENCH_SRC_H

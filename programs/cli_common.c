@@ -17,7 +17,7 @@ const char twz_usage_text[] =
 	"  twigz build LEVEL.map -o OUT.twz [--method cpd|transit] [--threads N]\n"
 	"              [--codec zstd|raw] [--level N] [--connectivity 8|4]\n"
 	"              [--format 1.2|1.4|1.1|1.0] [--max-nodes N] [--max-seconds N]\n"
-	"              [--quiet]\n"
+	"              [--quiet] [--memory-limit SIZE]\n"
 	"              [--apsp dijkstra|floyd|squaring] [--junctions]\n"
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
 	"              [--agent-sizes 1,2,3] [--chunk SIZE]\n"

@@ -14,7 +14,7 @@
 #include "twigz.h"
 #include "twz_error.h"
 
-/* Exit statuses of the command (documented in the README). */
+/* Exit statuses of the command (documented in docs/commands.md). */
 enum {
 	EXIT_VERIFY = 1,   /* verification found a failure */
 	EXIT_USAGE = 2,    /* bad command line */

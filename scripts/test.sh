@@ -52,7 +52,8 @@
 #                 scenarios, the same bytes with one thread and two (the
 #                 whole 512 x 512 maze is a benchmark, not a test: the
 #                 junctions suite checks a corner of it against Dijkstra)
-#   example       the C example of README.md compiles and runs
+#   example       the C program of README.md compiles against the installed
+#                 library (pkg-config; LD_LIBRARY_PATH, then an rpath) and runs
 #   runtime_only  -Druntime_only=true builds the runtime alone
 #
 # Environment:
@@ -157,20 +158,21 @@ step_junctions() {
 	echo "data/junctions.map (junctions): the same bytes with 1 and 2 threads"
 }
 
-# The C example of README.md (the first ```c block after its "example:
-# walk.c" marker), compiled as the README says: against the installed
+# The C program of README.md (the ```c block after its "sample: program
+# route.c" line), compiled as the README says: against the installed
 # library, found through pkg-config. The install goes to a staging
-# directory inside the build directory.
+# directory inside the build directory. (The docs test of meson test
+# builds every sample of the docs against the build tree.)
 step_example() {
 	dir="$B/example"
 	stage="$(pwd)/$dir/stage"
 	rm -rf "$stage"
 	mkdir -p "$dir"
-	awk '/<!-- example: walk.c -->/ { armed = 1; next }
+	awk '/^<!-- sample: program route.c / { armed = 1; next }
 	     armed && /^```c$/ { on = 1; next }
 	     on && /^```$/ { exit }
-	     on { print }' README.md > "$dir/walk.c"
-	[ -s "$dir/walk.c" ] || { echo "README.md: no walk.c example"; return 1; }
+	     on { print }' README.md > "$dir/route.c"
+	[ -s "$dir/route.c" ] || { echo "README.md: no route.c program"; return 1; }
 	meson install -C "$B" --no-rebuild --destdir "$stage" --quiet
 	pc=$(find "$stage" -name twigz.pc)
 	[ -n "$pc" ] || { echo "meson install: no twigz.pc"; return 1; }
@@ -180,16 +182,26 @@ step_example() {
 	flags=$(pkg-config --define-variable=prefix="$prefix" --cflags --libs twigz)
 	libdir=$(pkg-config --define-variable=prefix="$prefix" --variable=libdir twigz)
 	# shellcheck disable=SC2086 # flags are split on purpose
-	cc -std=c11 -Wall -Wextra -Werror -o "$dir/walk" "$dir/walk.c" $flags
+	cc -std=c11 -Wall -Wextra -Werror -o "$dir/route" "$dir/route.c" $flags
 	"$B/programs/twigz" build data/demo.map -o "$dir/demo.twz" --quiet
-	LD_LIBRARY_PATH="$libdir" "$dir/walk" "$dir/demo.twz" 3 3 60 29
-	LD_LIBRARY_PATH="$libdir" "$dir/walk" "$dir/demo.twz" 3 3 53 24
+	LD_LIBRARY_PATH="$libdir" "$dir/route" "$dir/demo.twz" 3 3 60 29
+	# Into the hollow block: no path, exit status 1.
+	if LD_LIBRARY_PATH="$libdir" "$dir/route" "$dir/demo.twz" 3 3 53 24; then
+		echo "route: a path into the hollow block"
+		return 1
+	fi
+	# With the rpath the README gives for an install outside the
+	# loader's path, instead of LD_LIBRARY_PATH.
+	# shellcheck disable=SC2086 # flags are split on purpose
+	cc -std=c11 -Wall -Wextra -Werror -o "$dir/route-rpath" "$dir/route.c" $flags \
+		-Wl,-rpath,"$libdir"
+	"$dir/route-rpath" "$dir/demo.twz" 3 3 60 29
 	# And against the build tree, through the uninstalled pkg-config file.
 	PKG_CONFIG_PATH="$B/meson-uninstalled"
 	flags=$(pkg-config --cflags --libs twigz)
 	# shellcheck disable=SC2086 # flags are split on purpose
-	cc -std=c11 -Wall -Wextra -Werror -o "$dir/walk-uninstalled" "$dir/walk.c" $flags
-	LD_LIBRARY_PATH="$B/include" "$dir/walk-uninstalled" "$dir/demo.twz" 3 3 60 29
+	cc -std=c11 -Wall -Wextra -Werror -o "$dir/route-uninstalled" "$dir/route.c" $flags
+	LD_LIBRARY_PATH="$B/include" "$dir/route-uninstalled" "$dir/demo.twz" 3 3 60 29
 }
 
 # Whether the ELF file $1 needs a shared library whose name matches $2.

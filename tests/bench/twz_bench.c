@@ -38,7 +38,7 @@
 #include "twigz.h"
 
 /*
- * The dev levels, with the reference figures of the README for them (SRC
+ * The dev levels, with the reference figures of docs/benchmarks.md for them (SRC
  * and Hsymbol measured on this kind of machine): SRC's bake seconds, file
  * bytes and path step, Hsymbol's file bytes (0: not measured).
  */
@@ -194,7 +194,7 @@ static void print_tables(const struct level_figures *lf, unsigned n,
 	printf("### Size and bake\n\n");
 	printf("Bake: wall time and peak memory of the whole `twigz build` "
 	       "(zstd, %u thread%s), node pairs baked per second. "
-	       "SRC and Hsymbol sizes are the README's reference figures.\n\n",
+	       "SRC and Hsymbol sizes are the reference figures of docs/benchmarks.md.\n\n",
 	       threads, threads == 1 ? "" : "s");
 	printf("| level (nodes) | bake | M pairs/s | peak memory | zstd file "
 	       "| raw file | in memory | bits/pair | SRC / zstd file "
