@@ -14,7 +14,6 @@
 
 #include "first_moves.h"
 #include "rows.h"
-#include "twz_heap.h"
 #include "twz_writer.h"
 
 /* Junctions per unit of work: a worker keeps the distances of its
@@ -26,46 +25,26 @@
 
 /* ---- the junction graph ------------------------------------------------ */
 
-/* What the searches walk: junction j's arcs are [arc_first[j],
- * arc_first[j + 1]), each one grid move from j's cell followed to the
- * next junction (over a chain when the move enters one). */
+/* What the searches walk: the junction graph, a graph of graph.h whose
+ * node j is junction j (node_x, node_y its cell, for the direction
+ * symbols), its regions the level's, and junction j's arcs each one grid
+ * move from j's cell (arc_move) followed to the next junction, over a
+ * chain when the move enters one, at the chain's cost. */
 struct jgraph {
-	uint32_t jcount;
-	uint32_t *arc_first;     /* [J + 1] */
-	uint32_t *arc_head;      /* junction */
-	uint8_t *arc_move;
-	struct twz_cost *arc_cost;
+	struct twz_graph g;
 	uint32_t *link_first;    /* [J + 1]: links whose A is j, by id */
 	uint32_t *link_ids;
-	uint32_t *region_lo;     /* [J]: first junction of j's region */
-	uint32_t *region_hi;     /* [J]: one past its last */
-	uint16_t *jx, *jy;       /* junction coordinates (direction symbols) */
 	uint32_t *jbase;         /* [J]: node of each junction in the base
 				    graph (the grid search's numbering) */
 };
 
 static void jgraph_free(struct jgraph *jg)
 {
-	free(jg->arc_first);
-	free(jg->arc_head);
-	free(jg->arc_move);
-	free(jg->arc_cost);
+	twz_graph_free(&jg->g);
 	free(jg->link_first);
 	free(jg->link_ids);
-	free(jg->region_lo);
-	free(jg->region_hi);
-	free(jg->jx);
-	free(jg->jy);
 	free(jg->jbase);
 	memset(jg, 0, sizeof *jg);
-}
-
-static inline void cost_add_move(struct twz_cost *c, unsigned m)
-{
-	if (twz_move_is_diagonal(m))
-		c->diagonal++;
-	else
-		c->straight++;
 }
 
 /* The move from cell a to the adjacent cell b. */
@@ -184,21 +163,12 @@ static int number(const struct twz_graph *gr, const uint8_t *is_junction,
 
 /* ---- searches ----------------------------------------------------------- */
 
-struct heap_item {
-	double key;                  /* the cost as a double: most orders */
-	struct twz_cost cost;
-	uint32_t j;
-};
-
 struct worker {
-	struct twz_cost *cache;      /* [chunk][J]: from each of the chunk's */
-	struct twz_cost *dist;       /* [J]: from a link's B outside it */
+	uint64_t *cache;             /* [chunk][J]: costs from each of the
+					chunk's junctions */
+	uint64_t *dist;              /* [J]: from a link's B outside it */
 	uint8_t *moves;              /* [J]: optimal first moves */
-	uint8_t *done;               /* [J] */
-	struct heap_item *heap;
-	size_t heap_cap;
-	struct twz_search grid;      /* the grid search, when it is used */
-	int has_grid;
+	struct twz_search search;    /* over the junctions, or the grid */
 };
 
 struct jctx {
@@ -219,20 +189,14 @@ static int worker_init(void *ctx, void *wk)
 {
 	const struct jctx *c = ctx;
 	struct worker *w = wk;
-	size_t J = c->jg->jcount ? c->jg->jcount : 1;
+	size_t J = c->jg->g.node_count ? c->jg->g.node_count : 1;
 
 	w->cache = malloc(c->chunk * J * sizeof *w->cache);
 	w->dist = malloc(J * sizeof *w->dist);
 	w->moves = malloc(J);
-	w->done = malloc(J);
-	w->heap_cap = (size_t)c->jg->arc_first[c->jg->jcount] + J + 1;
-	w->heap = malloc(w->heap_cap * sizeof *w->heap);
-	if (c->grid_search) {
-		if (twz_search_init(&w->grid, c->base) != 0)
-			return -1;
-		w->has_grid = 1;
-	}
-	return w->cache && w->dist && w->moves && w->done && w->heap ? 0 : -1;
+	if (twz_search_init(&w->search, c->grid_search ? c->base : &c->jg->g) != 0)
+		return -1;
+	return w->cache && w->dist && w->moves ? 0 : -1;
 }
 
 static void worker_fini(void *wk)
@@ -242,132 +206,32 @@ static void worker_fini(void *wk)
 	free(w->cache);
 	free(w->dist);
 	free(w->moves);
-	free(w->done);
-	free(w->heap);
-	if (w->has_grid)
-		twz_search_free(&w->grid);
-}
-
-/* Exact order; the doubles decide whenever they are far enough apart
- * that rounding cannot swap them (costs stay below 2^27). */
-static inline int item_less(const struct heap_item *a, const struct heap_item *b)
-{
-	double d = a->key - b->key;
-
-	if (d < -1e-6)
-		return 1;
-	if (d > 1e-6)
-		return 0;
-	if (twz_cost_less(a->cost, b->cost))
-		return 1;
-	if (twz_cost_less(b->cost, a->cost))
-		return 0;
-	return a->j < b->j;
-}
-
-static int item_before(const void *ctx, const void *a, const void *b)
-{
-	(void)ctx;
-	return item_less(a, b);
-}
-
-static inline int cost_eq(struct twz_cost a, struct twz_cost b)
-{
-	return a.straight == b.straight && a.diagonal == b.diagonal;
+	twz_search_free(&w->search);
 }
 
 /*
- * Dijkstra over the junctions of src's region [lo, hi), exact costs,
- * into dist; with moves, the set of optimal first moves of each target:
- * a target's set is the union of those of its predecessors on optimal
- * paths, final when it is settled since arcs cost more than zero.
+ * The costs from junction src to every junction of its region into dist
+ * and their optimal first moves into moves: by the search over the
+ * junction graph, or by the grid's (by cell, canonical expansion: faster
+ * when most cells are junctions, as on levels of open ground or wide
+ * corridors).
  */
-static void search(struct worker *w, const struct jgraph *jg, uint32_t src,
-		   struct twz_cost *dist, uint8_t *moves)
-{
-	uint32_t lo = jg->region_lo[src], hi = jg->region_hi[src];
-	const struct twz_cost far = { UINT32_MAX, UINT32_MAX };
-	size_t len = 0;
-
-	for (uint32_t j = lo; j < hi; j++) {
-		dist[j] = far;
-		w->done[j] = 0;
-		if (moves)
-			moves[j] = 0;
-	}
-	dist[src] = (struct twz_cost){ 0, 0 };
-	struct heap_item it = { 0.0, dist[src], src };
-	twz_heap_push(w->heap, &len, &it, sizeof it, item_before, NULL, NULL);
-	while (len) {
-		twz_heap_pop(w->heap, &len, &it, sizeof it, item_before, NULL, NULL);
-		uint32_t u = it.j;
-		if (w->done[u] || !cost_eq(it.cost, dist[u]))
-			continue;
-		w->done[u] = 1;
-		for (uint32_t a = jg->arc_first[u]; a < jg->arc_first[u + 1]; a++) {
-			uint32_t h = jg->arc_head[a];
-			struct twz_cost nd = {
-				dist[u].straight + jg->arc_cost[a].straight,
-				dist[u].diagonal + jg->arc_cost[a].diagonal
-			};
-			uint8_t set = u == src ? (uint8_t)(1u << jg->arc_move[a])
-					       : moves ? moves[u] : 0;
-			if (w->done[h])
-				continue;
-			if (dist[h].straight != UINT32_MAX &&
-			    twz_cost_value(nd) > twz_cost_value(dist[h]) + 1e-6)
-				continue;  /* plainly longer */
-			if (twz_cost_less(nd, dist[h])) {
-				dist[h] = nd;
-				if (moves)
-					moves[h] = set;
-				struct heap_item next = { twz_cost_value(nd), nd, h };
-				twz_heap_push(w->heap, &len, &next, sizeof next,
-					      item_before, NULL, NULL);
-			} else if (moves && cost_eq(nd, dist[h])) {
-				moves[h] |= set;
-			}
-		}
-	}
-}
-
-/* The same answers from the grid search of first_moves.h (by cell, over
- * the whole region, canonical expansion): faster when most cells are
- * junctions, as on levels of open ground or wide corridors. */
 static int find(const struct jctx *c, struct worker *w, uint32_t src,
-		struct twz_cost *dist, uint8_t *moves)
+		uint64_t *dist, uint8_t *moves)
 {
 	const struct jgraph *jg = c->jg;
+	const struct twz_graph *g = &jg->g;
+	uint32_t r = g->node_comp[src];
+	uint32_t lo = g->comp_first[r], hi = g->comp_first[r + 1];
 
-	if (!c->grid_search) {
-		search(w, jg, src, dist, moves);
-		return 0;
-	}
-	if (twz_search_run(&w->grid, jg->jbase[src]) != 0)
+	if (twz_search_run(&w->search, c->grid_search ? jg->jbase[src] : src) != 0)
 		return -1;
-	for (uint32_t t = jg->region_lo[src]; t < jg->region_hi[src]; t++) {
-		uint32_t v = jg->jbase[t];
-		dist[t] = w->grid.cost[v];
-		if (moves)
-			moves[t] = w->grid.moves[v];
+	for (uint32_t t = lo; t < hi; t++) {
+		uint32_t v = c->grid_search ? jg->jbase[t] : t;
+		dist[t] = twz_search_key(&w->search, v);
+		moves[t] = c->grid_search ? w->search.moves[v]
+					  : (uint8_t)twz_search_first(&w->search, v);
 	}
-	return 0;
-}
-
-static int append_words(struct twz_runs *r, const uint32_t *v, unsigned n)
-{
-	if (r->len + n > r->cap) {
-		uint32_t ncap = r->cap ? r->cap : 48;
-		while (r->len + n > ncap)
-			ncap *= 2;
-		uint32_t *nv = realloc(r->v, (size_t)ncap * sizeof *nv);
-		if (!nv)
-			return -1;
-		r->v = nv;
-		r->cap = ncap;
-	}
-	memcpy(r->v + r->len, v, n * sizeof *v);
-	r->len += n;
 	return 0;
 }
 
@@ -379,11 +243,13 @@ static int junction_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 	struct worker *w = wk;
 	struct twz_runs *out = &c->chunk_runs[lo / c->chunk];
 	struct twz_runs *lout = &c->chunk_lruns[lo / c->chunk];
-	size_t J = jg->jcount;
+	const struct twz_graph *g = &jg->g;
+	size_t J = g->node_count;
 
 	for (uint32_t j = lo; j < hi; j++) {
-		uint32_t range[2] = { jg->region_lo[j], jg->region_hi[j] };
-		struct twz_row_source src = { j, jg->jx, jg->jy,
+		uint32_t r = g->node_comp[j];
+		uint32_t range[2] = { g->comp_first[r], g->comp_first[r + 1] };
+		struct twz_row_source src = { j, g->node_x, g->node_y,
 					      c->gr->connectivity, w->moves,
 					      NULL, 0 };
 		uint32_t before = out->len;
@@ -399,28 +265,33 @@ static int junction_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 		c->row_len[j] = out->len - before;
 	}
 	for (uint32_t j = lo; j < hi; j++) {
-		const struct twz_cost *da = w->cache + (j - lo) * J;
+		const uint64_t *da = w->cache + (j - lo) * J;
+		uint32_t r = g->node_comp[j];
+		uint32_t rlo = g->comp_first[r], rhi = g->comp_first[r + 1];
 		for (uint32_t k = jg->link_first[j]; k < jg->link_first[j + 1]; k++) {
 			uint32_t l = jg->link_ids[k];
 			uint32_t b = c->links[4 * (size_t)l + 1];
-			const struct twz_cost *db = w->dist;
+			const uint64_t *db = w->dist;
 			if (b >= lo && b < hi)
 				db = w->cache + (b - lo) * J;
-			else if (find(c, w, b, w->dist, NULL) != 0)
+			else if (find(c, w, b, w->dist, w->moves) != 0)
 				return -1;
 			uint32_t at = lout->len;
-			int64_t ps = 0, pd = 0;
-			for (uint32_t t = jg->region_lo[j]; t < jg->region_hi[j]; t++) {
-				int64_t ds = (int64_t)da[t].straight - db[t].straight;
-				int64_t dd = (int64_t)da[t].diagonal - db[t].diagonal;
-				if (t > jg->region_lo[j] && ds == ps && dd == pd)
+			uint64_t last = 0;
+			/* Equal key differences are equal cost differences
+			 * (graph.h): a run's pair is made at its start. */
+			for (uint32_t t = rlo; t < rhi; t++) {
+				uint64_t d = da[t] - db[t];
+				if (t > rlo && d == last)
 					continue;
-				uint32_t run[3] = { t, (uint32_t)(int32_t)ds,
-						    (uint32_t)(int32_t)dd };
-				if (append_words(lout, run, 3) != 0)
+				struct twz_cost ca = twz_key_cost(da[t]);
+				struct twz_cost cb = twz_key_cost(db[t]);
+				uint32_t run[3] = {
+					t, (uint32_t)(ca.straight - cb.straight),
+					(uint32_t)(ca.diagonal - cb.diagonal) };
+				if (twz_runs_append(lout, run, 3) != 0)
 					return -1;
-				ps = ds;
-				pd = dd;
+				last = d;
 			}
 			c->link_chunk_at[l] = at;
 			c->link_len[l] = (lout->len - at) / 3;
@@ -435,59 +306,63 @@ static int junction_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 static int build_jgraph(const struct twz_graph *base, const struct order *o,
 			const uint8_t *is_junction, struct jgraph *jg)
 {
-	uint32_t J = o->jcount, L = o->lcount;
+	struct twz_graph *g = &jg->g;
+	uint32_t J = o->jcount, L = o->lcount, R = base->component_count;
 	size_t arcs = 0;
 
-	jg->jcount = J;
-	jg->arc_first = calloc((size_t)J + 1, sizeof *jg->arc_first);
+	g->node_count = J;
+	g->component_count = R;
+	g->arc_first = calloc((size_t)J + 1, sizeof *g->arc_first);
+	g->node_comp = malloc(((size_t)J + 1) * sizeof *g->node_comp);
+	g->comp_first = malloc(((size_t)R + 1) * sizeof *g->comp_first);
+	g->node_x = malloc(((size_t)J + 1) * sizeof *g->node_x);
+	g->node_y = malloc(((size_t)J + 1) * sizeof *g->node_y);
 	jg->link_first = calloc((size_t)J + 1, sizeof *jg->link_first);
 	jg->link_ids = malloc(((size_t)L + 1) * sizeof *jg->link_ids);
-	jg->region_lo = malloc(((size_t)J + 1) * sizeof *jg->region_lo);
-	jg->region_hi = malloc(((size_t)J + 1) * sizeof *jg->region_hi);
-	jg->jx = malloc(((size_t)J + 1) * sizeof *jg->jx);
-	jg->jy = malloc(((size_t)J + 1) * sizeof *jg->jy);
 	jg->jbase = malloc(((size_t)J + 1) * sizeof *jg->jbase);
-	if (!jg->arc_first || !jg->link_first || !jg->link_ids ||
-	    !jg->region_lo || !jg->region_hi || !jg->jx || !jg->jy || !jg->jbase)
+	if (!g->arc_first || !g->node_comp || !g->comp_first || !g->node_x ||
+	    !g->node_y || !jg->link_first || !jg->link_ids || !jg->jbase)
 		return -1;
 	for (uint32_t j = 0; j < J; j++) {
 		uint32_t v = o->old_of[o->jnode[j]];
 		jg->jbase[j] = v;
-		jg->jx[j] = base->node_x[v];
-		jg->jy[j] = base->node_y[v];
+		g->node_x[j] = base->node_x[v];
+		g->node_y[j] = base->node_y[v];
 		arcs += __builtin_popcount(twz_graph_moves(base, v));
 	}
-	jg->arc_head = malloc((arcs ? arcs : 1) * sizeof *jg->arc_head);
-	jg->arc_move = malloc(arcs ? arcs : 1);
-	jg->arc_cost = malloc((arcs ? arcs : 1) * sizeof *jg->arc_cost);
-	if (!jg->arc_head || !jg->arc_move || !jg->arc_cost)
+	g->arc_head = malloc((arcs ? arcs : 1) * sizeof *g->arc_head);
+	g->arc_move = malloc(arcs ? arcs : 1);
+	g->arc_cost = malloc((arcs ? arcs : 1) * sizeof *g->arc_cost);
+	if (!g->arc_head || !g->arc_move || !g->arc_cost)
 		return -1;
 	uint32_t a = 0;
 	for (uint32_t j = 0; j < J; j++) {
 		uint32_t v = o->old_of[o->jnode[j]];
 		const uint32_t *nb = base->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-		jg->arc_first[j] = a;
+		g->arc_first[j] = a;
 		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
 			if (nb[m] == TWZ_NODE_NONE)
 				continue;
-			struct twz_cost cost = { 0, 0 };
+			uint64_t cost = twz_move_key(m);
 			uint32_t prev = v, c = nb[m];
-			cost_add_move(&cost, m);
 			while (!is_junction[c]) {
 				uint32_t nx = chain_next(base, c, prev);
-				cost_add_move(&cost, move_between(base, c, nx));
+				cost += twz_move_key(move_between(base, c, nx));
 				prev = c;
 				c = nx;
 			}
 			if (c == v)
 				continue;  /* a loop back: never on a shortest path */
-			jg->arc_head[a] = o->jidx[c];
-			jg->arc_move[a] = (uint8_t)m;
-			jg->arc_cost[a] = cost;
+			g->arc_head[a] = o->jidx[c];
+			g->arc_move[a] = (uint8_t)m;
+			g->arc_cost[a] = cost;
+			if (cost > g->max_cost)
+				g->max_cost = cost;
 			a++;
 		}
 	}
-	jg->arc_first[J] = a;
+	g->arc_first[J] = a;
+	g->arc_count = a;
 	for (uint32_t l = 0; l < L; l++)
 		jg->link_first[o->links[4 * (size_t)l] + 1]++;
 	for (uint32_t j = 0; j < J; j++)
@@ -500,16 +375,14 @@ static int build_jgraph(const struct twz_graph *base, const struct order *o,
 		jg->link_ids[jg->link_first[A] + fill[A]++] = l;
 	}
 	free(fill);
-	for (uint32_t j = 0; j < J;) {
-		uint32_t k = base->node_comp[o->old_of[o->jnode[j]]], e = j;
-		while (e < J && base->node_comp[o->old_of[o->jnode[e]]] == k)
-			e++;
-		for (uint32_t i = j; i < e; i++) {
-			jg->region_lo[i] = j;
-			jg->region_hi[i] = e;
-		}
-		j = e;
+	/* The level's regions, each with a junction, in order. */
+	for (uint32_t j = 0, r = 0; j < J; j++) {
+		uint32_t k = base->node_comp[jg->jbase[j]];
+		if (j == 0 || k != base->node_comp[jg->jbase[j - 1]])
+			g->comp_first[r++] = j;
+		g->node_comp[j] = r - 1;
 	}
+	g->comp_first[R] = J;
 	return 0;
 }
 
@@ -606,7 +479,7 @@ int twz_bake_junctions(const struct twz_grid *g,
 
 	uint32_t J = o.jcount, L = o.lcount;
 	c.chunk = (uint32_t)(CHUNK_BYTES / (((size_t)J + 1) *
-					     sizeof(struct twz_cost)));
+					     sizeof(uint64_t)));
 	c.chunk = c.chunk < 1 ? 1 : c.chunk > CHUNK_MAX ? CHUNK_MAX : c.chunk;
 	chunks = (J + c.chunk - 1) / c.chunk;
 	c.gr = &out->graph;
@@ -645,35 +518,26 @@ int twz_bake_junctions(const struct twz_grid *g,
 
 	/* Gather the rows in junction order and the link rows in link
 	 * order; the chunks fixed where each went. */
-	uint64_t total = 0, ltotal = 0;
-	for (uint32_t k = 0; k < chunks; k++) {
-		total += c.chunk_runs[k].len;
+	uint64_t ltotal = 0;
+	for (uint32_t k = 0; k < chunks; k++)
 		ltotal += c.chunk_lruns[k].len / 3;
-	}
-	if (total > TWZ_MAX_RUNS || ltotal > TWZ_MAX_RUNS) {
-		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
-			      (unsigned long long)(total > ltotal ? total : ltotal));
-		goto out_free;
-	}
-	out->runs = malloc((total ? total : 1) * sizeof *out->runs);
 	out->row_offsets = malloc(((size_t)J + 1) * sizeof *out->row_offsets);
 	out->link_runs = malloc((ltotal ? 3 * ltotal : 1) * sizeof *out->link_runs);
 	out->link_offsets = malloc(((size_t)L + 1) * sizeof *out->link_offsets);
 	out->junction_node = malloc(((size_t)J + 1) * sizeof *out->junction_node);
 	out->links = malloc((4 * (size_t)L + 1) * sizeof *out->links);
-	if (!out->runs || !out->row_offsets || !out->link_runs ||
-	    !out->link_offsets || !out->junction_node || !out->links)
+	if (!out->row_offsets || !out->link_runs || !out->link_offsets ||
+	    !out->junction_node || !out->links)
 		goto nomem;
-	uint64_t pos = 0;
-	for (uint32_t k = 0; k < chunks; k++) {
-		if (c.chunk_runs[k].len)
-			memcpy(out->runs + pos, c.chunk_runs[k].v,
-			       c.chunk_runs[k].len * sizeof *out->runs);
-		pos += c.chunk_runs[k].len;
+	int joined = twz_rows_join(c.chunk_runs, chunks, 1, c.row_len, J,
+				   &out->runs, out->row_offsets, &out->run_count);
+	if (joined < 0)
+		goto nomem;
+	if (joined > 0 || ltotal > TWZ_MAX_RUNS) {
+		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
+			      (unsigned long long)(joined ? out->run_count : ltotal));
+		goto out_free;
 	}
-	out->row_offsets[0] = 0;
-	for (uint32_t j = 0; j < J; j++)
-		out->row_offsets[j + 1] = out->row_offsets[j] + c.row_len[j];
 	out->link_offsets[0] = 0;
 	for (uint32_t l = 0; l < L; l++) {
 		uint32_t A = o.links[4 * (size_t)l];
@@ -687,7 +551,6 @@ int twz_bake_junctions(const struct twz_grid *g,
 	memcpy(out->links, o.links, 4 * (size_t)L * sizeof *o.links);
 	out->junction_count = J;
 	out->link_count = L;
-	out->run_count = total;
 	out->link_run_count = ltotal;
 	rc = 0;
 	goto out_free;

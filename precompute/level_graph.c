@@ -132,7 +132,7 @@ static int comment(const char *s, size_t n)
 /* ---- .gr ------------------------------------------------------------------ */
 
 int twz_graph_parse(const uint8_t *buf, size_t len, const char *name,
-		    struct twz_digraph *g, struct twz_error *err)
+		    struct twz_graph *g, struct twz_error *err)
 {
 	struct twz_lines it;
 	const char *s;
@@ -255,7 +255,7 @@ int twz_graph_parse(const uint8_t *buf, size_t len, const char *name,
 			      (unsigned long long)max_w, (unsigned long long)nodes);
 		goto fail;
 	}
-	if (twz_digraph_build(g, (uint32_t)nodes, arcs, found, name, err) != 0)
+	if (twz_graph_from_arcs(g, (uint32_t)nodes, arcs, found, name, err) != 0)
 		goto fail;
 	free(arcs);
 	g->id_base = 1;
@@ -263,11 +263,11 @@ int twz_graph_parse(const uint8_t *buf, size_t len, const char *name,
 	return 0;
 fail:
 	free(arcs);
-	twz_digraph_free(g);
+	twz_graph_free(g);
 	return -1;
 }
 
-int twz_graph_load(const char *path, struct twz_digraph *g,
+int twz_graph_load(const char *path, struct twz_graph *g,
 		   struct twz_error *err)
 {
 	size_t len;
@@ -285,7 +285,7 @@ int twz_graph_load(const char *path, struct twz_digraph *g,
 /* ---- .co ------------------------------------------------------------------- */
 
 int twz_coords_parse(const uint8_t *buf, size_t len, const char *name,
-		     struct twz_digraph *g, struct twz_error *err)
+		     struct twz_graph *g, struct twz_error *err)
 {
 	struct twz_lines it;
 	const char *s;
@@ -386,7 +386,7 @@ fail:
 	return -1;
 }
 
-int twz_coords_load(const char *path, struct twz_digraph *g,
+int twz_coords_load(const char *path, struct twz_graph *g,
 		    struct twz_error *err)
 {
 	size_t len;
