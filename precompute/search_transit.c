@@ -57,53 +57,52 @@ void twz_tsearch_free(struct twz_tsearch *ws)
 	memset(ws, 0, sizeof *ws);
 }
 
+/* The moves from v into the area. */
+static uint8_t moves_into_area(const struct twz_tsearch *ws, uint32_t v)
+{
+	const uint32_t *nb = ws->tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+	unsigned mask = 0;
+
+	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+		if (nb[m] != TWZ_NODE_NONE && (ws->st.state[nb[m]] & AREA))
+			mask |= 1u << m;
+	return (uint8_t)mask;
+}
+
+/* The moves that stay inside, of each node of the ranges in the area: a
+ * local search takes only those. */
+static void area_moves(struct twz_tsearch *ws, const uint32_t *range,
+		       uint32_t ranges)
+{
+	for (uint32_t i = 0; i < ranges; i++)
+		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++)
+			if (ws->st.state[v] & AREA)
+				ws->area_legal[v] = moves_into_area(ws, v);
+}
+
 void twz_tsearch_area(struct twz_tsearch *ws, const uint32_t *range,
 		      uint32_t ranges, int on)
 {
-	const struct twz_graph *tg = ws->tg;
 	uint8_t *state = ws->st.state;
 
 	for (uint32_t i = 0; i < ranges; i++)
 		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++)
 			state[v] = (uint8_t)(on ? state[v] | AREA : state[v] & ~AREA);
-	if (!on)
-		return;
-	/* The moves that stay inside: a local search takes only those. */
-	for (uint32_t i = 0; i < ranges; i++) {
-		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++) {
-			const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-			unsigned mask = 0;
-			for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-				if (nb[m] != TWZ_NODE_NONE && (state[nb[m]] & AREA))
-					mask |= 1u << m;
-			ws->area_legal[v] = (uint8_t)mask;
-		}
-	}
+	if (on)
+		area_moves(ws, range, ranges);
 }
 
 void twz_tsearch_area_rect(struct twz_tsearch *ws, const uint32_t *range,
 			   uint32_t ranges, const struct twz_rect *r)
 {
 	const struct twz_graph *tg = ws->tg;
-	uint8_t *state = ws->st.state;
 
 	for (uint32_t i = 0; i < ranges; i++)
 		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++)
 			if (tg->node_x[v] >= r->x0 && tg->node_x[v] <= r->x1 &&
 			    tg->node_y[v] >= r->y0 && tg->node_y[v] <= r->y1)
-				state[v] |= AREA;
-	for (uint32_t i = 0; i < ranges; i++) {
-		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++) {
-			if (!(state[v] & AREA))
-				continue;
-			const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-			unsigned mask = 0;
-			for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-				if (nb[m] != TWZ_NODE_NONE && (state[nb[m]] & AREA))
-					mask |= 1u << m;
-			ws->area_legal[v] = (uint8_t)mask;
-		}
-	}
+				ws->st.state[v] |= AREA;
+	area_moves(ws, range, ranges);
 }
 
 /* Empty buckets, at least enough for moves spanning `span` half units;
@@ -266,15 +265,9 @@ static uint8_t enter_area(struct twz_tsearch *ws, uint32_t s)
 {
 	uint8_t keep = ws->area_legal[s];
 
-	if (!(ws->st.state[s] & AREA)) {
-		/* A source outside: its legal moves that enter the area. */
-		const uint32_t *nb = ws->tg->neighbour + (size_t)s * TWZ_MOVE_COUNT;
-		unsigned mask = 0;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-			if ((ws->legal[s] >> m & 1) && (ws->st.state[nb[m]] & AREA))
-				mask |= 1u << m;
-		ws->area_legal[s] = (uint8_t)mask;
-	}
+	/* A source outside: its legal moves that enter the area. */
+	if (!(ws->st.state[s] & AREA))
+		ws->area_legal[s] = moves_into_area(ws, s);
 	return keep;
 }
 
