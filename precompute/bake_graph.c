@@ -35,116 +35,11 @@ static void ordered_free(struct ordered *o)
 	memset(o, 0, sizeof *o);
 }
 
-/*
- * DFS preorder over the arcs taken both ways, one weakly connected
- * component after another (each from its node of lowest id), so a
- * region is one id range that no arc leaves, and nodes near each other
- * on the graph get near ids: rows then hold long runs. A node's
- * neighbours are followed out-arcs first, in head order, then in-arcs.
- */
+/* g in the bake's order (twz_graph_order_dfs). */
 static int order_graph(const struct twz_graph *g, struct ordered *o)
 {
-	uint32_t n = g->node_count;
-	uint32_t *in_first = calloc((size_t)n + 2, sizeof *in_first);
-	uint32_t *in_tail = malloc(((size_t)g->arc_count + 1) * sizeof *in_tail);
-	uint32_t *rank = malloc(((size_t)n + 1) * sizeof *rank);
-	uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
-	uint32_t *cursor = calloc((size_t)n + 1, sizeof *cursor);
-	int rc = -1;
-
-	struct twz_graph *h = &o->g;
-
 	memset(o, 0, sizeof *o);
-	o->order = malloc(((size_t)n + 1) * sizeof *o->order);
-	h->node_comp = malloc(((size_t)n + 1) * sizeof *h->node_comp);
-	h->comp_first = malloc(((size_t)n + 1) * sizeof *h->comp_first);
-	if (!in_first || !in_tail || !rank || !stack || !cursor || !o->order ||
-	    !h->node_comp || !h->comp_first)
-		goto out;
-	/* In-arcs, by head (tails ascending). */
-	for (uint32_t a = 0; a < g->arc_count; a++)
-		in_first[g->arc_head[a] + 2]++;
-	for (uint32_t v = 0; v < n; v++)
-		in_first[v + 2] += in_first[v + 1];
-	for (uint32_t u = 0; u < n; u++)
-		for (uint32_t a = g->arc_first[u]; a < g->arc_first[u + 1]; a++)
-			in_tail[in_first[g->arc_head[a] + 1]++] = u;
-	for (uint32_t v = 0; v < n; v++)
-		rank[v] = UINT32_MAX;
-	uint32_t next = 0, regions = 0;
-	for (uint32_t root = 0; root < n; root++) {
-		if (rank[root] != UINT32_MAX)
-			continue;
-		uint32_t depth = 0;
-		h->comp_first[regions++] = next;
-		rank[root] = next;
-		o->order[next++] = root;
-		stack[depth++] = root;
-		while (depth) {
-			uint32_t u = stack[depth - 1];
-			uint32_t out = g->arc_first[u + 1] - g->arc_first[u];
-			uint32_t all = out + in_first[u + 1] - in_first[u];
-			uint32_t w = UINT32_MAX;
-			while (cursor[u] < all && w == UINT32_MAX) {
-				uint32_t k = cursor[u]++;
-				uint32_t x = k < out ? g->arc_head[g->arc_first[u] + k]
-						     : in_tail[in_first[u] + k - out];
-				if (rank[x] == UINT32_MAX)
-					w = x;
-			}
-			if (w == UINT32_MAX) {
-				depth--;
-				continue;
-			}
-			rank[w] = next;
-			o->order[next++] = w;
-			stack[depth++] = w;
-		}
-	}
-	h->component_count = regions;
-	h->comp_first[regions] = n;
-	for (uint32_t r = 0; r < regions; r++)
-		for (uint32_t v = h->comp_first[r]; v < h->comp_first[r + 1]; v++)
-			h->node_comp[v] = r;
-
-	/* The arcs by new ids, each node's sorted by new head. */
-	h->node_count = n;
-	h->arc_count = g->arc_count;
-	h->max_cost = g->max_cost;
-	h->id_base = g->id_base;
-	h->arc_first = malloc(((size_t)n + 1) * sizeof *h->arc_first);
-	h->arc_head = malloc(((size_t)g->arc_count + 1) * sizeof *h->arc_head);
-	h->arc_cost = malloc(((size_t)g->arc_count + 1) * sizeof *h->arc_cost);
-	if (!h->arc_first || !h->arc_head || !h->arc_cost)
-		goto out;
-	uint32_t at = 0;
-	for (uint32_t v = 0; v < n; v++) {
-		uint32_t u = o->order[v];
-		h->arc_first[v] = at;
-		for (uint32_t a = g->arc_first[u]; a < g->arc_first[u + 1]; a++) {
-			/* Insertion by head: degrees are small. */
-			uint32_t x = rank[g->arc_head[a]], i = at++;
-			uint64_t wt = g->arc_cost[a];
-			while (i > h->arc_first[v] && h->arc_head[i - 1] > x) {
-				h->arc_head[i] = h->arc_head[i - 1];
-				h->arc_cost[i] = h->arc_cost[i - 1];
-				i--;
-			}
-			h->arc_head[i] = x;
-			h->arc_cost[i] = wt;
-		}
-	}
-	h->arc_first[n] = at;
-	rc = 0;
-out:
-	free(in_first);
-	free(in_tail);
-	free(rank);
-	free(stack);
-	free(cursor);
-	if (rc)
-		ordered_free(o);
-	return rc;
+	return twz_graph_order_dfs(g, &o->g, &o->order);
 }
 
 /* ---- one source's optimal first arcs, its row ----------------------------- */

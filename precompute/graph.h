@@ -111,6 +111,18 @@ int twz_graph_from_arcs(struct twz_graph *g, uint32_t n, struct twz_arc *arcs,
  * with its move). 0, or -1 out of memory. */
 int twz_graph_arcs(struct twz_graph *gr);
 
+/*
+ * g (flat arcs, the reader's numbering) renumbered for a CPD bake, into
+ * out: DFS preorder over the arcs taken both ways, one weakly connected
+ * component after another (each from its node of lowest id), so a region
+ * is one id range that no arc leaves (out's regions), and nodes near each
+ * other on the graph get near ids: rows then hold long runs. out's arcs
+ * are g's by new ids, each node's sorted by new head; *order (malloc'd)
+ * maps a new id to g's node. 0, or -1 out of memory.
+ */
+int twz_graph_order_dfs(const struct twz_graph *g, struct twz_graph *out,
+			uint32_t **order);
+
 /* A node and its u64 distance, as the searches over flat arcs keep them
  * in the heap of twz_heap.h: lazy, stale items are skipped by the
  * caller. */
