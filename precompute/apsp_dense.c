@@ -311,7 +311,7 @@ out:
 void twz_apsp_free(struct twz_apsp *ap)
 {
 	if (ap->region)
-		for (uint32_t i = 0; i < ap->graph->region_count; i++)
+		for (uint32_t i = 0; i < ap->graph->component_count; i++)
 			free(ap->region[i].dist);
 	free(ap->region);
 	free(ap->node_region);
@@ -320,7 +320,7 @@ void twz_apsp_free(struct twz_apsp *ap)
 
 /* The region's matrix with its arcs: 0 on the diagonal, the cheapest arc
  * between two nodes, INFINITY elsewhere (and in the padding). */
-static int region_init(struct twz_apsp_region *r, const struct twz_apsp_graph *g,
+static int region_init(struct twz_apsp_region *r, const struct twz_graph *g,
 		       const char *name, struct twz_error *err)
 {
 	size_t p = r->stride;
@@ -340,9 +340,9 @@ static int region_init(struct twz_apsp_region *r, const struct twz_apsp_graph *g
 					      name, v, w);
 				return -1;
 			}
-			if (c == 0 || (g->arc_label && g->arc_label[a] >= 8)) {
-				twz_error_set(err, "%s: arc %u -> %u has cost 0 or label %u",
-					      name, v, w, g->arc_label ? g->arc_label[a] : 0);
+			if (c == 0 || (g->arc_move && g->arc_move[a] >= 8)) {
+				twz_error_set(err, "%s: arc %u -> %u has cost 0 or move %u",
+					      name, v, w, g->arc_move ? g->arc_move[a] : 0);
 				return -1;
 			}
 			top = c > top ? c : top;
@@ -360,7 +360,7 @@ static int region_init(struct twz_apsp_region *r, const struct twz_apsp_graph *g
 	return 0;
 }
 
-int twz_apsp_solve(struct twz_apsp *ap, const struct twz_apsp_graph *g,
+int twz_apsp_solve(struct twz_apsp *ap, const struct twz_graph *g,
 		   unsigned solver, const struct twz_bake_options *opt,
 		   struct twz_error *err)
 {
@@ -383,12 +383,18 @@ int twz_apsp_solve(struct twz_apsp *ap, const struct twz_apsp_graph *g,
 		return -1;
 	}
 	ap->node_region = malloc((g->node_count ? g->node_count : 1) * sizeof(uint32_t));
-	ap->region = calloc(g->region_count ? g->region_count : 1, sizeof *ap->region);
+	ap->region = calloc(g->component_count ? g->component_count : 1,
+			    sizeof *ap->region);
 	if (!ap->node_region || !ap->region)
 		goto nomem;
-	for (uint32_t i = 0; i < g->region_count; i++) {
+	if (!g->arc_first || !g->comp_first) {
+		twz_error_set(err, "%s: the dense solvers need flat arcs and regions "
+			      "as id ranges", name);
+		goto fail;
+	}
+	for (uint32_t i = 0; i < g->component_count; i++) {
 		struct twz_apsp_region *r = &ap->region[i];
-		uint32_t lo = g->region_first[i], hi = g->region_first[i + 1];
+		uint32_t lo = g->comp_first[i], hi = g->comp_first[i + 1];
 		if (hi < lo || hi > g->node_count) {
 			twz_error_set(err, "%s: region %u has bad bounds", name, i);
 			goto fail;
@@ -434,7 +440,7 @@ uint64_t twz_apsp_dist(const struct twz_apsp *ap, uint32_t s, uint32_t t)
 
 WIDE void twz_apsp_moves(const struct twz_apsp *ap, uint32_t s, uint8_t *moves)
 {
-	const struct twz_apsp_graph *g = ap->graph;
+	const struct twz_graph *g = ap->graph;
 	const struct twz_apsp_region *r = &ap->region[ap->node_region[s]];
 	const double *ds = r->dist + (size_t)(s - r->first) * r->stride;
 	uint8_t *out = moves + r->first;
@@ -444,7 +450,7 @@ WIDE void twz_apsp_moves(const struct twz_apsp *ap, uint32_t s, uint8_t *moves)
 		const double *dv = r->dist +
 				   (size_t)(g->arc_head[a] - r->first) * r->stride;
 		double w = (double)g->arc_cost[a];
-		uint8_t bit = (uint8_t)(1u << g->arc_label[a]);
+		uint8_t bit = (uint8_t)(1u << g->arc_move[a]);
 		/* Exact: integers below 2^53. An unreachable t (INFINITY
 		 * both sides) has no first move. */
 		for (uint32_t t = 0; t < r->len; t++)
@@ -452,101 +458,34 @@ WIDE void twz_apsp_moves(const struct twz_apsp *ap, uint32_t s, uint8_t *moves)
 	}
 }
 
-void twz_apsp_first_arcs(const struct twz_apsp *ap, uint32_t s, uint64_t *mask,
-			 uint32_t *minarc)
+void twz_apsp_first_arcs(const struct twz_apsp *ap, uint32_t s, int lowest,
+			 struct twz_entry *e)
 {
-	const struct twz_apsp_graph *g = ap->graph;
+	const struct twz_graph *g = ap->graph;
 	const struct twz_apsp_region *r = &ap->region[ap->node_region[s]];
 	const double *ds = r->dist + (size_t)(s - r->first) * r->stride;
+	struct twz_entry *out = e + r->first;
 	uint32_t a0 = g->arc_first[s];
 
-	memset(mask, 0, (size_t)r->len * sizeof *mask);
 	for (uint32_t t = 0; t < r->len; t++)
-		minarc[t] = UINT32_MAX;
+		out[t] = (struct twz_entry){
+			ds[t] == INFINITY ? TWZ_KEY_NONE : (uint64_t)ds[t],
+			{ lowest ? UINT32_MAX : 0 } };
 	/* Arcs in index order: the first optimal one found is the lowest. */
 	for (uint32_t a = a0; a < g->arc_first[s + 1]; a++) {
 		const double *dv = r->dist +
 				   (size_t)(g->arc_head[a] - r->first) * r->stride;
 		double w = (double)g->arc_cost[a];
 		uint32_t k = a - a0;
-		uint64_t bit = k < 63 ? (uint64_t)1 << k : 0;
-		for (uint32_t t = 0; t < r->len; t++)
-			if (ds[t] != INFINITY && w + dv[t] == ds[t]) {
-				mask[t] |= bit;
-				if (minarc[t] == UINT32_MAX)
-					minarc[t] = k;
-			}
-	}
-}
-
-/* ---- the grid's graph ------------------------------------------------ */
-
-int twz_apsp_grid_graph(const struct twz_graph *gr, struct twz_apsp_graph *out)
-{
-	uint32_t n = gr->node_count;
-	size_t arcs = 0;
-	uint32_t *first = malloc(((size_t)n + 1) * sizeof *first);
-	uint32_t *regions = malloc(((size_t)gr->component_count + 1) * sizeof *regions);
-
-	memset(out, 0, sizeof *out);
-	if (!first || !regions)
-		goto fail;
-	for (uint32_t v = 0; v < n; v++)
-		arcs += (size_t)__builtin_popcount(twz_graph_moves(gr, v));
-	uint32_t *head = malloc((arcs ? arcs : 1) * sizeof *head);
-	uint64_t *cost = malloc((arcs ? arcs : 1) * sizeof *cost);
-	uint8_t *label = malloc(arcs ? arcs : 1);
-	out->arc_head = head;
-	out->arc_cost = cost;
-	out->arc_label = label;
-	out->arc_first = first;
-	out->region_first = regions;
-	if (!head || !cost || !label)
-		goto fail;
-	/* Regions: the graph's, or its region ids when they run in order. */
-	uint32_t c = 0;
-	for (uint32_t v = 0; v < n; v++)
-		if (v == 0 || gr->node_comp[v] != gr->node_comp[v - 1]) {
-			if (gr->node_comp[v] != c)
-				goto fail;  /* not consecutive ranges */
-			regions[c++] = v;
-		}
-	if (c != gr->component_count)
-		goto fail;
-	regions[c] = n;
-	size_t a = 0;
-	for (uint32_t v = 0; v < n; v++) {
-		const uint32_t *nb = gr->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-		first[v] = (uint32_t)a;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
-			if (nb[m] == TWZ_NODE_NONE)
+		for (uint32_t t = 0; t < r->len; t++) {
+			if (ds[t] == INFINITY || w + dv[t] != ds[t])
 				continue;
-			head[a] = nb[m];
-			cost[a] = twz_move_is_diagonal(m) ? TWZ_APSP_DIAGONAL_KEY
-							  : TWZ_APSP_STRAIGHT_KEY;
-			label[a] = (uint8_t)m;
-			a++;
+			if (!lowest)
+				out[t].sets |= (uint64_t)1 << k;
+			else if (out[t].sets == UINT32_MAX)
+				out[t].sets = k;
 		}
 	}
-	first[n] = (uint32_t)a;
-	out->node_count = n;
-	out->region_count = gr->component_count;
-	return 0;
-fail:
-	out->arc_first = first;
-	out->region_first = regions;
-	twz_apsp_grid_graph_free(out);
-	return -1;
-}
-
-void twz_apsp_grid_graph_free(struct twz_apsp_graph *g)
-{
-	free((void *)g->region_first);
-	free((void *)g->arc_first);
-	free((void *)g->arc_head);
-	free((void *)g->arc_cost);
-	free((void *)g->arc_label);
-	memset(g, 0, sizeof *g);
 }
 
 /* ---- options and limits ---------------------------------------------- */

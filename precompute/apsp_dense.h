@@ -5,20 +5,16 @@
  * complete set of optimal first moves read off the distances (an arc
  * s -> v of cost w is optimal toward t when w + d(v, t) == d(s, t)).
  *
- * The solvers work on a generic graph: nodes cut into regions of
- * consecutive ids that no arc leaves, out-arcs with exact integer costs
- * and a label each (the first-move bit the arc stands for). The grid CPD
- * bake turns its twz_graph into one with twz_apsp_grid_graph; other level
- * kinds give theirs the same way.
+ * The solvers work on the one graph of graph.h, its arcs as flat arrays
+ * (a grid's from twz_graph_arcs), its nodes cut into regions of
+ * consecutive ids that no arc leaves. A first move is the move an arc is
+ * labelled with (arc_move), or else the arc's index among its tail's.
  *
  * Exactness: distances are doubles that only ever hold integers below
- * 2^53, so every sum and comparison is exact. Grid costs straight +
- * diagonal * sqrt(2) become the integer key straight * 2^30 + diagonal *
- * round(sqrt(2) * 2^30): additive, equal exactly when the costs are, and
- * in the costs' order for all counts up to 2^13 (the error of the key,
- * at most diagonal / 2, stays below the smallest gap 2^30 / (2.42 * 2^13)
- * between two different costs of such counts), which covers every sum
- * the solvers compare for regions up to TWZ_APSP_MAX_NODES nodes.
+ * 2^53, so every sum and comparison is exact. Grid costs are the keys of
+ * graph.h (twz_cost_key): additive, equal exactly when the costs are and
+ * in the costs' order, and far below 2^53 for regions of up to
+ * TWZ_APSP_MAX_NODES nodes.
  */
 #ifndef APSP_DENSE_H
 #define APSP_DENSE_H
@@ -27,6 +23,7 @@
 
 #include "bake.h"
 #include "graph.h"
+#include "search.h"
 #include "twz_error.h"
 
 /* How the CPD bake fills its first-move rows (twz_bake_options.apsp). */
@@ -41,27 +38,6 @@ enum twz_apsp_solver {
  * at most 128 MiB, and squaring holds two such matrices, 256 MiB. */
 #define TWZ_APSP_MAX_NODES 4096u
 
-/* Grid move costs as exact keys (see the top). */
-#define TWZ_APSP_STRAIGHT_KEY 1073741824ull  /* 2^30 */
-#define TWZ_APSP_DIAGONAL_KEY 1518500250ull  /* round(sqrt(2) * 2^30) */
-
-static inline uint64_t twz_apsp_grid_key(struct twz_cost c)
-{
-	return c.straight * TWZ_APSP_STRAIGHT_KEY + c.diagonal * TWZ_APSP_DIAGONAL_KEY;
-}
-
-/* What the solvers read. Arc a of node v is arc_first[v] <= a <
- * arc_first[v + 1]; costs are positive, labels below 8. */
-struct twz_apsp_graph {
-	uint32_t node_count;
-	uint32_t region_count;
-	const uint32_t *region_first;  /* [region_count + 1] */
-	const uint32_t *arc_first;     /* [node_count + 1] */
-	const uint32_t *arc_head;      /* [arcs] */
-	const uint64_t *arc_cost;      /* [arcs] */
-	const uint8_t *arc_label;      /* [arcs] */
-};
-
 /* The distances of every region (row-major, padded to stride entries). */
 struct twz_apsp_region {
 	uint32_t first;    /* first node */
@@ -71,15 +47,11 @@ struct twz_apsp_region {
 };
 
 struct twz_apsp {
-	const struct twz_apsp_graph *graph;
+	const struct twz_graph *graph;
 	uint32_t *node_region;          /* [node_count] */
 	struct twz_apsp_region *region; /* [region_count] */
 	uint32_t squarings;             /* min-plus products made (squaring) */
 };
-
-/* Out-arc labels may be absent (arc_label NULL): then a first move is
- * named by its arc's index among its tail's arcs (twz_apsp_first_arcs),
- * as graph levels store it, for any number of arcs. */
 
 /* Solve every region of g with solver (FLOYD or SQUARING) on the
  * threads opt says (its name goes into messages). Refuses (an input
@@ -87,7 +59,7 @@ struct twz_apsp {
  * that leaves its region, costs whose sums could lose exactness, and
  * fails (TWZ_ERR_NOMEM) when out of memory. The result does not depend
  * on the number of threads. 0 on success; ap is freed on failure. */
-int twz_apsp_solve(struct twz_apsp *ap, const struct twz_apsp_graph *g,
+int twz_apsp_solve(struct twz_apsp *ap, const struct twz_graph *g,
 		   unsigned solver, const struct twz_bake_options *opt,
 		   struct twz_error *err);
 
@@ -97,24 +69,17 @@ void twz_apsp_free(struct twz_apsp *ap);
  * not reachable from s. */
 uint64_t twz_apsp_dist(const struct twz_apsp *ap, uint32_t s, uint32_t t);
 
-/* For every node t of s's region, moves[t] = the labels (a bit each) of
+/* For every node t of s's region, moves[t] = the moves (a bit each) of
  * s's arcs that start an optimal path to t; moves[s] = 0. Other entries
- * are left as they are. */
+ * are left as they are. The graph's arcs are labelled with moves. */
 void twz_apsp_moves(const struct twz_apsp *ap, uint32_t s, uint8_t *moves);
 
-/* For every node t of s's region (t - first of the region indexes the
- * arrays): mask[t] = the arcs of index below 63 among s's that start an
- * optimal path to t, a bit each; minarc[t] = the lowest such index of
- * any arc, UINT32_MAX when t is s or unreachable. */
-void twz_apsp_first_arcs(const struct twz_apsp *ap, uint32_t s, uint64_t *mask,
-			 uint32_t *minarc);
-
-/* The generic graph of a grid graph (its regions must be consecutive id
- * ranges, as twz_graph_build numbers them): arcs are the legal moves,
- * labelled by move, costs the grid keys. The arrays are malloc'd into
- * out and freed by twz_apsp_grid_graph_free. 0, or -1 out of memory. */
-int twz_apsp_grid_graph(const struct twz_graph *gr, struct twz_apsp_graph *out);
-void twz_apsp_grid_graph_free(struct twz_apsp_graph *g);
+/* What the search of first_moves.h leaves, for every node t of s's
+ * region: e[t].key its distance (TWZ_KEY_NONE when unreachable), and
+ * e[t].sets the arcs among s's (by index, a bit each) that start an
+ * optimal path to t, or with `lowest` the lowest index of one. */
+void twz_apsp_first_arcs(const struct twz_apsp *ap, uint32_t s, int lowest,
+			 struct twz_entry *e);
 
 /* The solver named by s ("dijkstra", "floyd", "squaring"), -1 if none;
  * and the name of a solver. */

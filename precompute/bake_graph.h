@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "bake.h"
-#include "digraph.h"
+#include "graph.h"
 #include "twz_error.h"
 #include "twz_writer.h"
 
@@ -35,7 +35,7 @@ struct twz_graph_kind {
 
 /* The graph bake's memory estimate, in bytes: g's nodes and arcs on
  * opt's threads and codec, with the dense solver when opt asks for it. */
-uint64_t twz_bake_graph_estimate(const struct twz_digraph *g,
+uint64_t twz_bake_graph_estimate(const struct twz_graph *g,
 				 const struct twz_bake_options *opt);
 
 /*
@@ -46,12 +46,12 @@ uint64_t twz_bake_graph_estimate(const struct twz_digraph *g,
  * than TWZ_APSP_MAX_NODES nodes for a dense solver. Messages name
  * opt->name. 0 on success.
  */
-int twz_bake_graph(const struct twz_digraph *g, const struct twz_graph_kind *kind,
+int twz_bake_graph(const struct twz_graph *g, const struct twz_graph_kind *kind,
 		   const struct twz_bake_options *opt, const char *path,
 		   struct twz_error *err);
 
 /* The same into a malloc'd buffer (tests, fuzzing). */
-int twz_bake_graph_encode(const struct twz_digraph *g,
+int twz_bake_graph_encode(const struct twz_graph *g,
 			  const struct twz_graph_kind *kind,
 			  const struct twz_bake_options *opt, uint8_t **buf,
 			  size_t *len, struct twz_error *err);

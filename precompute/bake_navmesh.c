@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "bake_graph.h"
-#include "digraph.h"
 #include "twz_navmesh_format.h"
 #include "twz_writer.h"
 
@@ -128,7 +127,7 @@ int twz_bake_navmesh(const struct twz_navmesh *m,
 		     uint8_t **buf, size_t *len, struct twz_error *err)
 {
 	struct twz_navmesh_index ix;
-	struct twz_digraph g;
+	struct twz_graph g;
 	struct twz_arc *arcs = NULL;
 	uint8_t *params = NULL, *verts = NULL, *portals = NULL;
 	uint32_t *remap = NULL, *used = NULL, nverts = 0;
@@ -201,9 +200,9 @@ int twz_bake_navmesh(const struct twz_navmesh *m,
 		for (uint32_t a = m->arc_first[p]; a < m->arc_first[p + 1]; a++) {
 			arcs[a].tail = p;
 			arcs[a].head = m->arc_head[a];
-			arcs[a].weight = m->arc_key[a];
+			arcs[a].cost = m->arc_key[a];
 		}
-	if (twz_digraph_build(&g, m->poly_count, arcs, m->arc_count, name, err) < 0)
+	if (twz_graph_from_arcs(&g, m->poly_count, arcs, m->arc_count, name, err) < 0)
 		goto out;
 	g.id_base = 0;
 	g.level_hash = m->level_hash;
@@ -229,7 +228,7 @@ int twz_bake_navmesh(const struct twz_navmesh *m,
 	else
 		rc = twz_bake_graph_encode(&g, &kind, opt, buf, len, err);
 out:
-	twz_digraph_free(&g);
+	twz_graph_free(&g);
 	twz_navmesh_index_free(&ix);
 	free(arcs);
 	free(params);

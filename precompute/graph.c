@@ -1,11 +1,14 @@
 /*
- * graph.c - node numbering (DFS preorder per region, or block by block)
- * and adjacency.
+ * graph.c - the one graph (see graph.h): a grid's, its cells numbered
+ * in DFS preorder per region or block by block with every node's legal
+ * moves; any other level's, from the arcs its reader collected.
  */
 #include "graph.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "twz_graph_format.h"
 
 static int grid_walkable(const void *g, int64_t x, int64_t y)
 {
@@ -21,6 +24,11 @@ int twz_grid_move_legal(const struct twz_grid *g, uint32_t x, uint32_t y,
 
 void twz_graph_free(struct twz_graph *gr)
 {
+	free(gr->arc_first);
+	free(gr->arc_head);
+	free(gr->arc_cost);
+	free(gr->arc_move);
+	free(gr->coord);
 	free(gr->cell_node);
 	free(gr->node_cell);
 	free(gr->node_x);
@@ -55,6 +63,7 @@ static uint32_t *alloc_graph(const struct twz_grid *g, unsigned connectivity,
 	out->width = g->width;
 	out->height = g->height;
 	out->connectivity = connectivity;
+	out->level_hash = g->level_hash;
 	out->cell_node = malloc(cells * sizeof *out->cell_node);
 	out->node_cell = malloc(nodes * sizeof *out->node_cell);
 	out->node_comp = malloc(nodes * sizeof *out->node_comp);
@@ -235,4 +244,232 @@ int twz_graph_build_blocks(const struct twz_grid *g, unsigned connectivity,
 	label_components(out, stack);
 	free(stack);
 	return 0;
+}
+
+/* ---- any other level: a graph from its arcs ------------------------------ */
+
+static int arc_cmp(const void *a, const void *b)
+{
+	const struct twz_arc *x = a, *y = b;
+
+	if (x->tail != y->tail)
+		return x->tail < y->tail ? -1 : 1;
+	if (x->head != y->head)
+		return x->head < y->head ? -1 : 1;
+	return (x->cost > y->cost) - (x->cost < y->cost);
+}
+
+/* The flat arc arrays for count arcs; 0, or -1 out of memory. */
+static int alloc_arcs(struct twz_graph *g, uint32_t n, size_t count,
+		      int moves)
+{
+	g->arc_first = calloc((size_t)n + 1, sizeof *g->arc_first);
+	g->arc_head = malloc((count ? count : 1) * sizeof *g->arc_head);
+	g->arc_cost = malloc((count ? count : 1) * sizeof *g->arc_cost);
+	if (moves)
+		g->arc_move = malloc(count ? count : 1);
+	return g->arc_first && g->arc_head && g->arc_cost &&
+	       (!moves || g->arc_move) ? 0 : -1;
+}
+
+int twz_graph_from_arcs(struct twz_graph *g, uint32_t n, struct twz_arc *arcs,
+			size_t count, const char *name, struct twz_error *err)
+{
+	size_t kept = 0;
+
+	memset(g, 0, sizeof *g);
+	for (size_t i = 0; i < count; i++) {
+		if (arcs[i].tail >= n || arcs[i].head >= n) {
+			twz_error_set(err, "%s: arc %u -> %u names a node beyond %u",
+				      name, arcs[i].tail, arcs[i].head, n);
+			return -1;
+		}
+		if (!arcs[i].cost) {
+			twz_error_set(err, "%s: arc %u -> %u has weight 0", name,
+				      arcs[i].tail, arcs[i].head);
+			return -1;
+		}
+	}
+	if (count)
+		qsort(arcs, count, sizeof *arcs, arc_cmp);
+	/* Loops never help a path; the cheapest parallel arc sorts first. */
+	for (size_t i = 0; i < count; i++) {
+		if (arcs[i].tail == arcs[i].head)
+			continue;
+		if (kept && arcs[kept - 1].tail == arcs[i].tail &&
+		    arcs[kept - 1].head == arcs[i].head)
+			continue;
+		arcs[kept++] = arcs[i];
+	}
+	if (kept > UINT32_MAX - 1) {
+		twz_error_set(err, "%s: %zu arcs exceed the format's 2^32 - 1", name,
+			      kept);
+		return -1;
+	}
+	g->node_count = n;
+	g->arc_count = (uint32_t)kept;
+	if (alloc_arcs(g, n, kept, 0) != 0) {
+		twz_graph_free(g);
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for %zu arcs",
+				   name, kept);
+		return -1;
+	}
+	for (size_t i = 0; i < kept; i++) {
+		g->arc_first[arcs[i].tail + 1]++;
+		g->arc_head[i] = arcs[i].head;
+		g->arc_cost[i] = arcs[i].cost;
+		if (arcs[i].cost > g->max_cost)
+			g->max_cost = arcs[i].cost;
+	}
+	for (uint32_t v = 0; v < n; v++)
+		g->arc_first[v + 1] += g->arc_first[v];
+	if (!twz_graph_weight_ok(g->max_cost, n)) {
+		twz_error_set(err, "%s: a weight of %llu could overflow a 64-bit path "
+			      "cost over %u nodes", name,
+			      (unsigned long long)g->max_cost, n);
+		twz_graph_free(g);
+		return -1;
+	}
+	return 0;
+}
+
+int twz_graph_arcs(struct twz_graph *gr)
+{
+	size_t arcs = 0;
+
+	for (size_t i = 0; i < (size_t)gr->node_count * TWZ_MOVE_COUNT; i++)
+		arcs += gr->neighbour[i] != TWZ_NODE_NONE;
+	if (alloc_arcs(gr, gr->node_count, arcs, 1) != 0)
+		return -1;
+	uint32_t a = 0;
+	for (uint32_t v = 0; v < gr->node_count; v++) {
+		const uint32_t *nb = gr->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+		gr->arc_first[v] = a;
+		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
+			if (nb[m] == TWZ_NODE_NONE)
+				continue;
+			gr->arc_head[a] = nb[m];
+			gr->arc_cost[a] = twz_move_key(m);
+			gr->arc_move[a] = (uint8_t)m;
+			if (gr->arc_cost[a] > gr->max_cost)
+				gr->max_cost = gr->arc_cost[a];
+			a++;
+		}
+	}
+	gr->arc_first[gr->node_count] = a;
+	gr->arc_count = a;
+	return 0;
+}
+
+/* ---- a graph in the bake's order --------------------------------------- */
+
+/* DFS preorder over the arcs taken both ways (see graph.h); a node's
+ * neighbours are followed out-arcs first, in arc order, then in-arcs in
+ * tail order. */
+int twz_graph_order_dfs(const struct twz_graph *g, struct twz_graph *h,
+			uint32_t **order_out)
+{
+	uint32_t n = g->node_count;
+	uint32_t *in_first = calloc((size_t)n + 2, sizeof *in_first);
+	uint32_t *in_tail = malloc(((size_t)g->arc_count + 1) * sizeof *in_tail);
+	uint32_t *rank = malloc(((size_t)n + 1) * sizeof *rank);
+	uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+	uint32_t *cursor = calloc((size_t)n + 1, sizeof *cursor);
+	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+	int rc = -1;
+
+	memset(h, 0, sizeof *h);
+	h->node_comp = malloc(((size_t)n + 1) * sizeof *h->node_comp);
+	h->comp_first = malloc(((size_t)n + 1) * sizeof *h->comp_first);
+	if (!in_first || !in_tail || !rank || !stack || !cursor || !order ||
+	    !h->node_comp || !h->comp_first)
+		goto out;
+	/* In-arcs, by head (tails ascending). */
+	for (uint32_t a = 0; a < g->arc_count; a++)
+		in_first[g->arc_head[a] + 2]++;
+	for (uint32_t v = 0; v < n; v++)
+		in_first[v + 2] += in_first[v + 1];
+	for (uint32_t u = 0; u < n; u++)
+		for (uint32_t a = g->arc_first[u]; a < g->arc_first[u + 1]; a++)
+			in_tail[in_first[g->arc_head[a] + 1]++] = u;
+	for (uint32_t v = 0; v < n; v++)
+		rank[v] = UINT32_MAX;
+	uint32_t next = 0, regions = 0;
+	for (uint32_t root = 0; root < n; root++) {
+		if (rank[root] != UINT32_MAX)
+			continue;
+		uint32_t depth = 0;
+		h->comp_first[regions++] = next;
+		rank[root] = next;
+		order[next++] = root;
+		stack[depth++] = root;
+		while (depth) {
+			uint32_t u = stack[depth - 1];
+			uint32_t out = g->arc_first[u + 1] - g->arc_first[u];
+			uint32_t all = out + in_first[u + 1] - in_first[u];
+			uint32_t w = UINT32_MAX;
+			while (cursor[u] < all && w == UINT32_MAX) {
+				uint32_t k = cursor[u]++;
+				uint32_t x = k < out ? g->arc_head[g->arc_first[u] + k]
+						     : in_tail[in_first[u] + k - out];
+				if (rank[x] == UINT32_MAX)
+					w = x;
+			}
+			if (w == UINT32_MAX) {
+				depth--;
+				continue;
+			}
+			rank[w] = next;
+			order[next++] = w;
+			stack[depth++] = w;
+		}
+	}
+	h->component_count = regions;
+	h->comp_first[regions] = n;
+	for (uint32_t r = 0; r < regions; r++)
+		for (uint32_t v = h->comp_first[r]; v < h->comp_first[r + 1]; v++)
+			h->node_comp[v] = r;
+
+	/* The arcs by new ids, each node's sorted by new head. */
+	h->node_count = n;
+	h->arc_count = g->arc_count;
+	h->max_cost = g->max_cost;
+	h->id_base = g->id_base;
+	h->arc_first = malloc(((size_t)n + 1) * sizeof *h->arc_first);
+	h->arc_head = malloc(((size_t)g->arc_count + 1) * sizeof *h->arc_head);
+	h->arc_cost = malloc(((size_t)g->arc_count + 1) * sizeof *h->arc_cost);
+	if (!h->arc_first || !h->arc_head || !h->arc_cost)
+		goto out;
+	uint32_t at = 0;
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t u = order[v];
+		h->arc_first[v] = at;
+		for (uint32_t a = g->arc_first[u]; a < g->arc_first[u + 1]; a++) {
+			/* Insertion by head: degrees are small. */
+			uint32_t x = rank[g->arc_head[a]], i = at++;
+			uint64_t wt = g->arc_cost[a];
+			while (i > h->arc_first[v] && h->arc_head[i - 1] > x) {
+				h->arc_head[i] = h->arc_head[i - 1];
+				h->arc_cost[i] = h->arc_cost[i - 1];
+				i--;
+			}
+			h->arc_head[i] = x;
+			h->arc_cost[i] = wt;
+		}
+	}
+	h->arc_first[n] = at;
+	rc = 0;
+out:
+	free(in_first);
+	free(in_tail);
+	free(rank);
+	free(stack);
+	free(cursor);
+	if (rc) {
+		twz_graph_free(h);
+		free(order);
+		order = NULL;
+	}
+	*order_out = order;
+	return rc;
 }

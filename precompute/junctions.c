@@ -1,11 +1,10 @@
 /*
- * junctions.c - the junction graph bake (`twigz build --junctions`): find
- * the junctions and the chains of two-move cells between them, number the
- * nodes so that junctions come in DFS order with each chain's cells in a
- * row after the junction it was reached from, search the junction graph
- * from every junction (exact costs, every optimal first move kept for the
- * row encoder's wildcards), and from the far end of every link it starts
- * (the link's row of differences); then the sections of format 1.4.
+ * junctions.c - the junction graph bake (`twigz build --junctions`): the
+ * level's graph reduced to its junction graph (graph_junctions.h), the
+ * one search from every junction (exact costs, every optimal first move
+ * kept for the row encoder's wildcards) and from the far end of every
+ * link it starts (the link's row of differences); then the sections of
+ * format 1.4.
  */
 #include "junctions.h"
 
@@ -13,8 +12,8 @@
 #include <string.h>
 
 #include "first_moves.h"
+#include "graph_junctions.h"
 #include "rows.h"
-#include "twz_heap.h"
 #include "twz_writer.h"
 
 /* Junctions per unit of work: a worker keeps the distances of its
@@ -24,181 +23,14 @@
 #define CHUNK_MAX 64u
 #define CHUNK_BYTES ((size_t)32 << 20)
 
-/* ---- the junction graph ------------------------------------------------ */
-
-/* What the searches walk: junction j's arcs are [arc_first[j],
- * arc_first[j + 1]), each one grid move from j's cell followed to the
- * next junction (over a chain when the move enters one). */
-struct jgraph {
-	uint32_t jcount;
-	uint32_t *arc_first;     /* [J + 1] */
-	uint32_t *arc_head;      /* junction */
-	uint8_t *arc_move;
-	struct twz_cost *arc_cost;
-	uint32_t *link_first;    /* [J + 1]: links whose A is j, by id */
-	uint32_t *link_ids;
-	uint32_t *region_lo;     /* [J]: first junction of j's region */
-	uint32_t *region_hi;     /* [J]: one past its last */
-	uint16_t *jx, *jy;       /* junction coordinates (direction symbols) */
-	uint32_t *jbase;         /* [J]: node of each junction in the base
-				    graph (the grid search's numbering) */
-};
-
-static void jgraph_free(struct jgraph *jg)
-{
-	free(jg->arc_first);
-	free(jg->arc_head);
-	free(jg->arc_move);
-	free(jg->arc_cost);
-	free(jg->link_first);
-	free(jg->link_ids);
-	free(jg->region_lo);
-	free(jg->region_hi);
-	free(jg->jx);
-	free(jg->jy);
-	free(jg->jbase);
-	memset(jg, 0, sizeof *jg);
-}
-
-static inline void cost_add_move(struct twz_cost *c, unsigned m)
-{
-	if (twz_move_is_diagonal(m))
-		c->diagonal++;
-	else
-		c->straight++;
-}
-
-/* The move from cell a to the adjacent cell b. */
-static unsigned move_between(const struct twz_graph *gr, uint32_t a, uint32_t b)
-{
-	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-		if (gr->neighbour[(size_t)a * TWZ_MOVE_COUNT + m] == b)
-			return m;
-	return 0;  /* not reached: b is a neighbour */
-}
-
-/* The chain cell after c coming from prev: its other neighbour. */
-static uint32_t chain_next(const struct twz_graph *gr, uint32_t c, uint32_t prev)
-{
-	const uint32_t *nb = gr->neighbour + (size_t)c * TWZ_MOVE_COUNT;
-
-	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-		if (nb[m] != TWZ_NODE_NONE && nb[m] != prev)
-			return nb[m];
-	return TWZ_NODE_NONE;  /* not reached: chain cells have two moves */
-}
-
-/* ---- numbering ---------------------------------------------------------- */
-
-struct order {
-	uint32_t *new_id;        /* [N] base node -> new node */
-	uint32_t *old_of;        /* [N] new node -> base node */
-	uint32_t *jidx;          /* [N] base node -> junction, or NONE */
-	uint32_t n, jcount;
-	uint32_t *jnode;         /* [N] junction -> new node */
-	uint32_t *links;         /* [4 N] */
-	uint32_t lcount;
-};
-
-static void emit(struct order *o, const uint8_t *is_junction, uint32_t v)
-{
-	o->new_id[v] = o->n;
-	o->old_of[o->n] = v;
-	if (is_junction[v]) {
-		o->jidx[v] = o->jcount;
-		o->jnode[o->jcount++] = o->n;
-	}
-	o->n++;
-}
-
-/*
- * Junctions in DFS preorder over the junction graph, region by region
- * from each region's first junction in base order. A junction's moves are
- * taken in move order: onto an unnumbered junction, which is numbered and
- * entered; into a chain not numbered yet, whose cells are numbered in a
- * row from this end, then its far junction if new. Each node then has an
- * earlier neighbour (DFS order as the validator proves it).
- */
-static int number(const struct twz_graph *gr, const uint8_t *is_junction,
-		  struct order *o)
-{
-	uint32_t n = gr->node_count;
-	uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-	uint8_t *cursor = calloc(n ? n : 1, 1);
-
-	if (!stack || !cursor) {
-		free(stack);
-		free(cursor);
-		return -1;
-	}
-	memset(o->new_id, 0xFF, (size_t)n * sizeof *o->new_id);
-	memset(o->jidx, 0xFF, (size_t)n * sizeof *o->jidx);
-	for (uint32_t k = 0; k < gr->component_count; k++) {
-		uint32_t root = gr->comp_first[k];
-		while (!is_junction[root])
-			root++;  /* every region has one */
-		size_t top = 0;
-		emit(o, is_junction, root);
-		stack[top++] = root;
-		while (top) {
-			uint32_t u = stack[top - 1];
-			const uint32_t *nb = gr->neighbour + (size_t)u * TWZ_MOVE_COUNT;
-			uint32_t pushed = TWZ_NODE_NONE;
-			while (cursor[u] < TWZ_MOVE_COUNT && pushed == TWZ_NODE_NONE) {
-				uint32_t w = nb[cursor[u]++];
-				if (w == TWZ_NODE_NONE || o->new_id[w] != TWZ_NODE_NONE)
-					continue;
-				if (is_junction[w]) {
-					emit(o, is_junction, w);
-					pushed = w;
-					break;
-				}
-				uint32_t first = o->n, prev = u, c = w;
-				while (!is_junction[c]) {
-					emit(o, is_junction, c);
-					uint32_t nx = chain_next(gr, c, prev);
-					prev = c;
-					c = nx;
-				}
-				uint32_t count = o->n - first;
-				if (o->new_id[c] == TWZ_NODE_NONE) {
-					emit(o, is_junction, c);
-					pushed = c;
-				}
-				uint32_t *l = o->links + 4 * (size_t)o->lcount++;
-				l[0] = o->jidx[u];
-				l[1] = o->jidx[c];
-				l[2] = first;
-				l[3] = count;
-			}
-			if (pushed != TWZ_NODE_NONE)
-				stack[top++] = pushed;
-			else
-				top--;
-		}
-	}
-	free(stack);
-	free(cursor);
-	return 0;
-}
-
 /* ---- searches ----------------------------------------------------------- */
 
-struct heap_item {
-	double key;                  /* the cost as a double: most orders */
-	struct twz_cost cost;
-	uint32_t j;
-};
-
 struct worker {
-	struct twz_cost *cache;      /* [chunk][J]: from each of the chunk's */
-	struct twz_cost *dist;       /* [J]: from a link's B outside it */
+	uint64_t *cache;             /* [chunk][J]: costs from each of the
+					chunk's junctions */
+	uint64_t *dist;              /* [J]: from a link's B outside it */
 	uint8_t *moves;              /* [J]: optimal first moves */
-	uint8_t *done;               /* [J] */
-	struct heap_item *heap;
-	size_t heap_cap;
-	struct twz_search grid;      /* the grid search, when it is used */
-	int has_grid;
+	struct twz_search search;    /* over the junctions, or the grid */
 };
 
 struct jctx {
@@ -206,7 +38,7 @@ struct jctx {
 	const struct twz_graph *base;  /* the level in DFS order, all moves */
 	int grid_search;               /* search the grid, not the junctions */
 	uint32_t chunk;                /* junctions per unit of work */
-	const struct jgraph *jg;
+	const struct twz_junction_graph *jg;
 	const uint32_t *links;
 	struct twz_runs *chunk_runs;   /* [chunks]: junction rows */
 	uint32_t *row_len;             /* [J] */
@@ -219,20 +51,14 @@ static int worker_init(void *ctx, void *wk)
 {
 	const struct jctx *c = ctx;
 	struct worker *w = wk;
-	size_t J = c->jg->jcount ? c->jg->jcount : 1;
+	size_t J = c->jg->junctions.node_count ? c->jg->junctions.node_count : 1;
 
 	w->cache = malloc(c->chunk * J * sizeof *w->cache);
 	w->dist = malloc(J * sizeof *w->dist);
 	w->moves = malloc(J);
-	w->done = malloc(J);
-	w->heap_cap = (size_t)c->jg->arc_first[c->jg->jcount] + J + 1;
-	w->heap = malloc(w->heap_cap * sizeof *w->heap);
-	if (c->grid_search) {
-		if (twz_search_init(&w->grid, c->base) != 0)
-			return -1;
-		w->has_grid = 1;
-	}
-	return w->cache && w->dist && w->moves && w->done && w->heap ? 0 : -1;
+	if (twz_search_init(&w->search, c->grid_search ? c->base : &c->jg->junctions) != 0)
+		return -1;
+	return w->cache && w->dist && w->moves ? 0 : -1;
 }
 
 static void worker_fini(void *wk)
@@ -242,132 +68,32 @@ static void worker_fini(void *wk)
 	free(w->cache);
 	free(w->dist);
 	free(w->moves);
-	free(w->done);
-	free(w->heap);
-	if (w->has_grid)
-		twz_search_free(&w->grid);
-}
-
-/* Exact order; the doubles decide whenever they are far enough apart
- * that rounding cannot swap them (costs stay below 2^27). */
-static inline int item_less(const struct heap_item *a, const struct heap_item *b)
-{
-	double d = a->key - b->key;
-
-	if (d < -1e-6)
-		return 1;
-	if (d > 1e-6)
-		return 0;
-	if (twz_cost_less(a->cost, b->cost))
-		return 1;
-	if (twz_cost_less(b->cost, a->cost))
-		return 0;
-	return a->j < b->j;
-}
-
-static int item_before(const void *ctx, const void *a, const void *b)
-{
-	(void)ctx;
-	return item_less(a, b);
-}
-
-static inline int cost_eq(struct twz_cost a, struct twz_cost b)
-{
-	return a.straight == b.straight && a.diagonal == b.diagonal;
+	twz_search_free(&w->search);
 }
 
 /*
- * Dijkstra over the junctions of src's region [lo, hi), exact costs,
- * into dist; with moves, the set of optimal first moves of each target:
- * a target's set is the union of those of its predecessors on optimal
- * paths, final when it is settled since arcs cost more than zero.
+ * The costs from junction src to every junction of its region into dist
+ * and their optimal first moves into moves: by the search over the
+ * junction graph, or by the grid's (by cell, canonical expansion: faster
+ * when most cells are junctions, as on levels of open ground or wide
+ * corridors).
  */
-static void search(struct worker *w, const struct jgraph *jg, uint32_t src,
-		   struct twz_cost *dist, uint8_t *moves)
-{
-	uint32_t lo = jg->region_lo[src], hi = jg->region_hi[src];
-	const struct twz_cost far = { UINT32_MAX, UINT32_MAX };
-	size_t len = 0;
-
-	for (uint32_t j = lo; j < hi; j++) {
-		dist[j] = far;
-		w->done[j] = 0;
-		if (moves)
-			moves[j] = 0;
-	}
-	dist[src] = (struct twz_cost){ 0, 0 };
-	struct heap_item it = { 0.0, dist[src], src };
-	twz_heap_push(w->heap, &len, &it, sizeof it, item_before, NULL, NULL);
-	while (len) {
-		twz_heap_pop(w->heap, &len, &it, sizeof it, item_before, NULL, NULL);
-		uint32_t u = it.j;
-		if (w->done[u] || !cost_eq(it.cost, dist[u]))
-			continue;
-		w->done[u] = 1;
-		for (uint32_t a = jg->arc_first[u]; a < jg->arc_first[u + 1]; a++) {
-			uint32_t h = jg->arc_head[a];
-			struct twz_cost nd = {
-				dist[u].straight + jg->arc_cost[a].straight,
-				dist[u].diagonal + jg->arc_cost[a].diagonal
-			};
-			uint8_t set = u == src ? (uint8_t)(1u << jg->arc_move[a])
-					       : moves ? moves[u] : 0;
-			if (w->done[h])
-				continue;
-			if (dist[h].straight != UINT32_MAX &&
-			    twz_cost_value(nd) > twz_cost_value(dist[h]) + 1e-6)
-				continue;  /* plainly longer */
-			if (twz_cost_less(nd, dist[h])) {
-				dist[h] = nd;
-				if (moves)
-					moves[h] = set;
-				struct heap_item next = { twz_cost_value(nd), nd, h };
-				twz_heap_push(w->heap, &len, &next, sizeof next,
-					      item_before, NULL, NULL);
-			} else if (moves && cost_eq(nd, dist[h])) {
-				moves[h] |= set;
-			}
-		}
-	}
-}
-
-/* The same answers from the grid search of first_moves.h (by cell, over
- * the whole region, canonical expansion): faster when most cells are
- * junctions, as on levels of open ground or wide corridors. */
 static int find(const struct jctx *c, struct worker *w, uint32_t src,
-		struct twz_cost *dist, uint8_t *moves)
+		uint64_t *dist, uint8_t *moves)
 {
-	const struct jgraph *jg = c->jg;
+	const struct twz_junction_graph *jg = c->jg;
+	const struct twz_graph *g = &jg->junctions;
+	uint32_t r = g->node_comp[src];
+	uint32_t lo = g->comp_first[r], hi = g->comp_first[r + 1];
 
-	if (!c->grid_search) {
-		search(w, jg, src, dist, moves);
-		return 0;
-	}
-	if (twz_search_run(&w->grid, jg->jbase[src]) != 0)
+	if (twz_search_run(&w->search, c->grid_search ? jg->junction_base[src] : src) != 0)
 		return -1;
-	for (uint32_t t = jg->region_lo[src]; t < jg->region_hi[src]; t++) {
-		uint32_t v = jg->jbase[t];
-		dist[t] = w->grid.cost[v];
-		if (moves)
-			moves[t] = w->grid.moves[v];
+	for (uint32_t t = lo; t < hi; t++) {
+		uint32_t v = c->grid_search ? jg->junction_base[t] : t;
+		dist[t] = twz_search_key(&w->search, v);
+		moves[t] = c->grid_search ? w->search.moves[v]
+					  : (uint8_t)twz_search_first(&w->search, v);
 	}
-	return 0;
-}
-
-static int append_words(struct twz_runs *r, const uint32_t *v, unsigned n)
-{
-	if (r->len + n > r->cap) {
-		uint32_t ncap = r->cap ? r->cap : 48;
-		while (r->len + n > ncap)
-			ncap *= 2;
-		uint32_t *nv = realloc(r->v, (size_t)ncap * sizeof *nv);
-		if (!nv)
-			return -1;
-		r->v = nv;
-		r->cap = ncap;
-	}
-	memcpy(r->v + r->len, v, n * sizeof *v);
-	r->len += n;
 	return 0;
 }
 
@@ -375,15 +101,17 @@ static int append_words(struct twz_runs *r, const uint32_t *v, unsigned n)
 static int junction_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 {
 	struct jctx *c = ctx;
-	const struct jgraph *jg = c->jg;
+	const struct twz_junction_graph *jg = c->jg;
 	struct worker *w = wk;
 	struct twz_runs *out = &c->chunk_runs[lo / c->chunk];
 	struct twz_runs *lout = &c->chunk_lruns[lo / c->chunk];
-	size_t J = jg->jcount;
+	const struct twz_graph *g = &jg->junctions;
+	size_t J = g->node_count;
 
 	for (uint32_t j = lo; j < hi; j++) {
-		uint32_t range[2] = { jg->region_lo[j], jg->region_hi[j] };
-		struct twz_row_source src = { j, jg->jx, jg->jy,
+		uint32_t r = g->node_comp[j];
+		uint32_t range[2] = { g->comp_first[r], g->comp_first[r + 1] };
+		struct twz_row_source src = { j, g->node_x, g->node_y,
 					      c->gr->connectivity, w->moves,
 					      NULL, 0 };
 		uint32_t before = out->len;
@@ -399,28 +127,33 @@ static int junction_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 		c->row_len[j] = out->len - before;
 	}
 	for (uint32_t j = lo; j < hi; j++) {
-		const struct twz_cost *da = w->cache + (j - lo) * J;
+		const uint64_t *da = w->cache + (j - lo) * J;
+		uint32_t r = g->node_comp[j];
+		uint32_t rlo = g->comp_first[r], rhi = g->comp_first[r + 1];
 		for (uint32_t k = jg->link_first[j]; k < jg->link_first[j + 1]; k++) {
 			uint32_t l = jg->link_ids[k];
 			uint32_t b = c->links[4 * (size_t)l + 1];
-			const struct twz_cost *db = w->dist;
+			const uint64_t *db = w->dist;
 			if (b >= lo && b < hi)
 				db = w->cache + (b - lo) * J;
-			else if (find(c, w, b, w->dist, NULL) != 0)
+			else if (find(c, w, b, w->dist, w->moves) != 0)
 				return -1;
 			uint32_t at = lout->len;
-			int64_t ps = 0, pd = 0;
-			for (uint32_t t = jg->region_lo[j]; t < jg->region_hi[j]; t++) {
-				int64_t ds = (int64_t)da[t].straight - db[t].straight;
-				int64_t dd = (int64_t)da[t].diagonal - db[t].diagonal;
-				if (t > jg->region_lo[j] && ds == ps && dd == pd)
+			uint64_t last = 0;
+			/* Equal key differences are equal cost differences
+			 * (graph.h): a run's pair is made at its start. */
+			for (uint32_t t = rlo; t < rhi; t++) {
+				uint64_t d = da[t] - db[t];
+				if (t > rlo && d == last)
 					continue;
-				uint32_t run[3] = { t, (uint32_t)(int32_t)ds,
-						    (uint32_t)(int32_t)dd };
-				if (append_words(lout, run, 3) != 0)
+				struct twz_cost ca = twz_key_cost(da[t]);
+				struct twz_cost cb = twz_key_cost(db[t]);
+				uint32_t run[3] = {
+					t, (uint32_t)(ca.straight - cb.straight),
+					(uint32_t)(ca.diagonal - cb.diagonal) };
+				if (twz_runs_append(lout, run, 3) != 0)
 					return -1;
-				ps = ds;
-				pd = dd;
+				last = d;
 			}
 			c->link_chunk_at[l] = at;
 			c->link_len[l] = (lout->len - at) / 3;
@@ -431,142 +164,13 @@ static int junction_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 
 /* ---- the bake ----------------------------------------------------------- */
 
-/* The junction graph of the new numbering: arcs, links by A, regions. */
-static int build_jgraph(const struct twz_graph *base, const struct order *o,
-			const uint8_t *is_junction, struct jgraph *jg)
-{
-	uint32_t J = o->jcount, L = o->lcount;
-	size_t arcs = 0;
-
-	jg->jcount = J;
-	jg->arc_first = calloc((size_t)J + 1, sizeof *jg->arc_first);
-	jg->link_first = calloc((size_t)J + 1, sizeof *jg->link_first);
-	jg->link_ids = malloc(((size_t)L + 1) * sizeof *jg->link_ids);
-	jg->region_lo = malloc(((size_t)J + 1) * sizeof *jg->region_lo);
-	jg->region_hi = malloc(((size_t)J + 1) * sizeof *jg->region_hi);
-	jg->jx = malloc(((size_t)J + 1) * sizeof *jg->jx);
-	jg->jy = malloc(((size_t)J + 1) * sizeof *jg->jy);
-	jg->jbase = malloc(((size_t)J + 1) * sizeof *jg->jbase);
-	if (!jg->arc_first || !jg->link_first || !jg->link_ids ||
-	    !jg->region_lo || !jg->region_hi || !jg->jx || !jg->jy || !jg->jbase)
-		return -1;
-	for (uint32_t j = 0; j < J; j++) {
-		uint32_t v = o->old_of[o->jnode[j]];
-		jg->jbase[j] = v;
-		jg->jx[j] = base->node_x[v];
-		jg->jy[j] = base->node_y[v];
-		arcs += __builtin_popcount(twz_graph_moves(base, v));
-	}
-	jg->arc_head = malloc((arcs ? arcs : 1) * sizeof *jg->arc_head);
-	jg->arc_move = malloc(arcs ? arcs : 1);
-	jg->arc_cost = malloc((arcs ? arcs : 1) * sizeof *jg->arc_cost);
-	if (!jg->arc_head || !jg->arc_move || !jg->arc_cost)
-		return -1;
-	uint32_t a = 0;
-	for (uint32_t j = 0; j < J; j++) {
-		uint32_t v = o->old_of[o->jnode[j]];
-		const uint32_t *nb = base->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-		jg->arc_first[j] = a;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
-			if (nb[m] == TWZ_NODE_NONE)
-				continue;
-			struct twz_cost cost = { 0, 0 };
-			uint32_t prev = v, c = nb[m];
-			cost_add_move(&cost, m);
-			while (!is_junction[c]) {
-				uint32_t nx = chain_next(base, c, prev);
-				cost_add_move(&cost, move_between(base, c, nx));
-				prev = c;
-				c = nx;
-			}
-			if (c == v)
-				continue;  /* a loop back: never on a shortest path */
-			jg->arc_head[a] = o->jidx[c];
-			jg->arc_move[a] = (uint8_t)m;
-			jg->arc_cost[a] = cost;
-			a++;
-		}
-	}
-	jg->arc_first[J] = a;
-	for (uint32_t l = 0; l < L; l++)
-		jg->link_first[o->links[4 * (size_t)l] + 1]++;
-	for (uint32_t j = 0; j < J; j++)
-		jg->link_first[j + 1] += jg->link_first[j];
-	uint32_t *fill = calloc((size_t)J + 1, sizeof *fill);
-	if (!fill)
-		return -1;
-	for (uint32_t l = 0; l < L; l++) {
-		uint32_t A = o->links[4 * (size_t)l];
-		jg->link_ids[jg->link_first[A] + fill[A]++] = l;
-	}
-	free(fill);
-	for (uint32_t j = 0; j < J;) {
-		uint32_t k = base->node_comp[o->old_of[o->jnode[j]]], e = j;
-		while (e < J && base->node_comp[o->old_of[o->jnode[e]]] == k)
-			e++;
-		for (uint32_t i = j; i < e; i++) {
-			jg->region_lo[i] = j;
-			jg->region_hi[i] = e;
-		}
-		j = e;
-	}
-	return 0;
-}
-
-/* The graph of the new numbering (no neighbour table: the file does not
- * need it). */
-static int renumber(const struct twz_graph *base, const struct order *o,
-		    struct twz_graph *gr)
-{
-	uint32_t n = base->node_count;
-	size_t cells = (size_t)base->width * base->height;
-
-	*gr = *base;
-	gr->cell_node = malloc(cells * sizeof *gr->cell_node);
-	gr->node_cell = malloc((n ? n : 1) * sizeof *gr->node_cell);
-	gr->node_x = malloc((n ? n : 1) * sizeof *gr->node_x);
-	gr->node_y = malloc((n ? n : 1) * sizeof *gr->node_y);
-	gr->node_comp = malloc((n ? n : 1) * sizeof *gr->node_comp);
-	gr->comp_first = malloc(((size_t)base->component_count + 1) *
-				sizeof *gr->comp_first);
-	gr->neighbour = NULL;
-	if (!gr->cell_node || !gr->node_cell || !gr->node_x || !gr->node_y ||
-	    !gr->node_comp || !gr->comp_first)
-		return -1;
-	memcpy(gr->comp_first, base->comp_first,
-	       ((size_t)base->component_count + 1) * sizeof *gr->comp_first);
-	for (size_t c = 0; c < cells; c++)
-		gr->cell_node[c] = base->cell_node[c] == TWZ_NODE_NONE
-				   ? TWZ_NODE_NONE : o->new_id[base->cell_node[c]];
-	for (uint32_t v = 0; v < n; v++) {
-		uint32_t old = o->old_of[v];
-		gr->node_cell[v] = base->node_cell[old];
-		gr->node_x[v] = base->node_x[old];
-		gr->node_y[v] = base->node_y[old];
-		gr->node_comp[v] = base->node_comp[old];
-	}
-	return 0;
-}
-
-static void order_free(struct order *o)
-{
-	free(o->new_id);
-	free(o->old_of);
-	free(o->jidx);
-	free(o->jnode);
-	free(o->links);
-	memset(o, 0, sizeof *o);
-}
-
 int twz_bake_junctions(const struct twz_grid *g,
 		       const struct twz_bake_options *opt,
 		       struct twz_junction_db *out, struct twz_error *err)
 {
 	struct twz_graph base;
-	struct order o = { 0 };
-	struct jgraph jg = { 0 };
+	struct twz_junction_graph jg = { 0 };
 	struct jctx c = { 0 };
-	uint8_t *is_junction = NULL;
 	uint32_t chunks = 0;
 	int rc = -1;
 
@@ -576,40 +180,14 @@ int twz_bake_junctions(const struct twz_grid *g,
 	if (twz_graph_build(g, opt->connectivity, &base, err) != 0)
 		return -1;
 	uint32_t n = base.node_count;
-	size_t nn = n ? n : 1;
-	is_junction = malloc(nn);
-	o.new_id = malloc(nn * sizeof *o.new_id);
-	o.old_of = malloc(nn * sizeof *o.old_of);
-	o.jidx = malloc(nn * sizeof *o.jidx);
-	o.jnode = malloc(nn * sizeof *o.jnode);
-	o.links = malloc(4 * nn * sizeof *o.links);
-	if (!is_junction || !o.new_id || !o.old_of || !o.jidx || !o.jnode ||
-	    !o.links)
+	if (twz_junction_graph_build(&base, &jg) != 0)
 		goto nomem;
-
-	/* Junctions: every cell without exactly two moves, and in a region
-	 * that is one closed loop, its first cell. */
-	for (uint32_t v = 0; v < n; v++)
-		is_junction[v] = __builtin_popcount(twz_graph_moves(&base, v)) != 2;
-	for (uint32_t k = 0; k < base.component_count; k++) {
-		uint32_t v = base.comp_first[k], e = base.comp_first[k + 1];
-		while (v < e && !is_junction[v])
-			v++;
-		if (v == e)
-			is_junction[base.comp_first[k]] = 1;
-	}
-	if (number(&base, is_junction, &o) != 0)
-		goto nomem;
-	if (build_jgraph(&base, &o, is_junction, &jg) != 0 ||
-	    renumber(&base, &o, &out->graph) != 0)
-		goto nomem;
-
-	uint32_t J = o.jcount, L = o.lcount;
+	uint32_t J = jg.junctions.node_count, L = jg.link_count;
 	c.chunk = (uint32_t)(CHUNK_BYTES / (((size_t)J + 1) *
-					     sizeof(struct twz_cost)));
+					     sizeof(uint64_t)));
 	c.chunk = c.chunk < 1 ? 1 : c.chunk > CHUNK_MAX ? CHUNK_MAX : c.chunk;
 	chunks = (J + c.chunk - 1) / c.chunk;
-	c.gr = &out->graph;
+	c.gr = &jg.level;
 	c.base = &base;
 	/* A junction-graph search costs about J log J, a grid search about
 	 * N with a faster step (buckets, canonical expansion): the grid wins
@@ -619,7 +197,7 @@ int twz_bake_junctions(const struct twz_grid *g,
 			(opt->junctions != TWZ_JUNCTIONS_SEARCH_GRAPH &&
 			 (uint64_t)J * 3 > n);
 	c.jg = &jg;
-	c.links = o.links;
+	c.links = jg.links;
 	c.chunk_runs = calloc(chunks ? chunks : 1, sizeof *c.chunk_runs);
 	c.chunk_lruns = calloc(chunks ? chunks : 1, sizeof *c.chunk_lruns);
 	c.row_len = calloc((size_t)J + 1, sizeof *c.row_len);
@@ -645,49 +223,41 @@ int twz_bake_junctions(const struct twz_grid *g,
 
 	/* Gather the rows in junction order and the link rows in link
 	 * order; the chunks fixed where each went. */
-	uint64_t total = 0, ltotal = 0;
-	for (uint32_t k = 0; k < chunks; k++) {
-		total += c.chunk_runs[k].len;
+	uint64_t ltotal = 0;
+	for (uint32_t k = 0; k < chunks; k++)
 		ltotal += c.chunk_lruns[k].len / 3;
-	}
-	if (total > TWZ_MAX_RUNS || ltotal > TWZ_MAX_RUNS) {
-		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
-			      (unsigned long long)(total > ltotal ? total : ltotal));
-		goto out_free;
-	}
-	out->runs = malloc((total ? total : 1) * sizeof *out->runs);
 	out->row_offsets = malloc(((size_t)J + 1) * sizeof *out->row_offsets);
 	out->link_runs = malloc((ltotal ? 3 * ltotal : 1) * sizeof *out->link_runs);
 	out->link_offsets = malloc(((size_t)L + 1) * sizeof *out->link_offsets);
-	out->junction_node = malloc(((size_t)J + 1) * sizeof *out->junction_node);
-	out->links = malloc((4 * (size_t)L + 1) * sizeof *out->links);
-	if (!out->runs || !out->row_offsets || !out->link_runs ||
-	    !out->link_offsets || !out->junction_node || !out->links)
+	if (!out->row_offsets || !out->link_runs || !out->link_offsets)
 		goto nomem;
-	uint64_t pos = 0;
-	for (uint32_t k = 0; k < chunks; k++) {
-		if (c.chunk_runs[k].len)
-			memcpy(out->runs + pos, c.chunk_runs[k].v,
-			       c.chunk_runs[k].len * sizeof *out->runs);
-		pos += c.chunk_runs[k].len;
+	int joined = twz_rows_join(c.chunk_runs, chunks, 1, c.row_len, J,
+				   &out->runs, out->row_offsets, &out->run_count);
+	if (joined < 0)
+		goto nomem;
+	if (joined > 0 || ltotal > TWZ_MAX_RUNS) {
+		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
+			      (unsigned long long)(joined ? out->run_count : ltotal));
+		goto out_free;
 	}
-	out->row_offsets[0] = 0;
-	for (uint32_t j = 0; j < J; j++)
-		out->row_offsets[j + 1] = out->row_offsets[j] + c.row_len[j];
 	out->link_offsets[0] = 0;
 	for (uint32_t l = 0; l < L; l++) {
-		uint32_t A = o.links[4 * (size_t)l];
+		uint32_t A = jg.links[4 * (size_t)l];
 		const struct twz_runs *src = &c.chunk_lruns[A / c.chunk];
 		memcpy(out->link_runs + 3 * (size_t)out->link_offsets[l],
 		       src->v + c.link_chunk_at[l],
 		       3 * (size_t)c.link_len[l] * sizeof *out->link_runs);
 		out->link_offsets[l + 1] = out->link_offsets[l] + c.link_len[l];
 	}
-	memcpy(out->junction_node, o.jnode, (size_t)J * sizeof *o.jnode);
-	memcpy(out->links, o.links, 4 * (size_t)L * sizeof *o.links);
+	/* What the file keeps of the reduction. */
+	out->graph = jg.level;
+	out->junction_node = jg.junction_node;
+	out->links = jg.links;
+	memset(&jg.level, 0, sizeof jg.level);
+	jg.junction_node = NULL;
+	jg.links = NULL;
 	out->junction_count = J;
 	out->link_count = L;
-	out->run_count = total;
 	out->link_run_count = ltotal;
 	rc = 0;
 	goto out_free;
@@ -705,9 +275,7 @@ out_free:
 	free(c.row_len);
 	free(c.link_len);
 	free(c.link_chunk_at);
-	jgraph_free(&jg);
-	order_free(&o);
-	free(is_junction);
+	twz_junction_graph_free(&jg);
 	twz_graph_free(&base);
 	if (rc != 0)
 		twz_junction_db_free(out);

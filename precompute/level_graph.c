@@ -129,145 +129,196 @@ static int comment(const char *s, size_t n)
 	return n >= 1 && s[0] == 'c' && (n == 1 || s[1] == ' ' || s[1] == '\t');
 }
 
-/* ---- .gr ------------------------------------------------------------------ */
+/* ---- the files' one shape ---------------------------------------------- */
 
-int twz_graph_parse(const uint8_t *buf, size_t len, const char *name,
-		    struct twz_digraph *g, struct twz_error *err)
+/* What a DIMACS file holds: one problem line, then record lines of one
+ * letter; the callbacks check and keep them (0, or -1 with err set). */
+struct dimacs {
+	const char *problem;      /* as messages quote it: "p sp N M" */
+	const char *p_words;      /* its leading words: "p sp" */
+	const char *letter;       /* of a record line: "a" */
+	const char *record;       /* one, for messages: "an arc" */
+	int (*on_problem)(void *ctx, const struct fields *fl, const char *name,
+			  unsigned long line, struct twz_error *err);
+	int (*on_record)(void *ctx, const struct fields *fl, const char *name,
+			 unsigned long line, struct twz_error *err);
+};
+
+/* Read buf as a file of kind d: comments and blank lines skipped, one
+ * problem line before any record, nothing else. *p_line gets the
+ * problem line's number. 0, or -1 with err set. */
+static int dimacs_read(const uint8_t *buf, size_t len, const char *name,
+		       const struct dimacs *d, void *ctx, unsigned long *p_line,
+		       struct twz_error *err)
 {
 	struct twz_lines it;
 	const char *s;
 	size_t n_len;
 	struct fields fl;
-	uint64_t nodes = 0, arcs_declared = 0, found = 0, max_w = 0;
-	unsigned long p_line = 0, max_line = 0;
-	struct twz_arc *arcs = NULL;
-	size_t cap = 0;
 
-	memset(g, 0, sizeof *g);
+	*p_line = 0;
 	twz_lines_init(&it, buf, len);
 	while (twz_lines_next(&it, &s, &n_len)) {
 		if (blank(s, n_len) || comment(s, n_len))
 			continue;
 		split(s, n_len, &fl);
 		if (field_is(&fl, 0, "p")) {
-			if (p_line) {
+			if (*p_line) {
 				twz_error_set(err, "%s:%lu: a second 'p' line (the first is "
-					      "line %lu)", name, it.number, p_line);
-				goto fail;
+					      "line %lu)", name, it.number, *p_line);
+				return -1;
 			}
-			if (fl.count != 4 || !field_is(&fl, 1, "sp")) {
-				twz_error_set(err, "%s:%lu: the problem line must be "
-					      "'p sp N M'", name, it.number);
-				goto fail;
+			if (d->on_problem(ctx, &fl, name, it.number, err) != 0)
+				return -1;
+			*p_line = it.number;
+		} else if (field_is(&fl, 0, d->letter)) {
+			if (!*p_line) {
+				twz_error_set(err, "%s:%lu: %s before the '%s' line", name,
+					      it.number, d->record, d->problem);
+				return -1;
 			}
-			if (parse_u64(fl.f[2], fl.len[2], &nodes) != 0 ||
-			    parse_u64(fl.f[3], fl.len[3], &arcs_declared) != 0) {
-				twz_error_set(err, "%s:%lu: 'p sp N M' needs two non-negative "
-					      "integers", name, it.number);
-				goto fail;
-			}
-			if (nodes == 0) {
-				twz_error_set(err, "%s:%lu: a graph of no nodes", name,
-					      it.number);
-				goto fail;
-			}
-			if (nodes > TWZ_MAX_NODES) {
-				twz_error_set(err, "%s:%lu: %llu nodes exceed the limit of %u",
-					      name, it.number,
-					      (unsigned long long)nodes, TWZ_MAX_NODES);
-				goto fail;
-			}
-			if (arcs_declared > UINT32_MAX - 1) {
-				twz_error_set(err, "%s:%lu: %llu arcs exceed the limit of %u",
-					      name, it.number,
-					      (unsigned long long)arcs_declared,
-					      UINT32_MAX - 1);
-				goto fail;
-			}
-			p_line = it.number;
-			continue;
+			if (d->on_record(ctx, &fl, name, it.number, err) != 0)
+				return -1;
+		} else {
+			twz_error_set(err, "%s:%lu: not a 'c', '%s' or '%s' line: '%.*s'",
+				      name, it.number, d->p_words, d->letter,
+				      (int)(n_len > 32 ? 32 : n_len), s);
+			return -1;
 		}
-		if (field_is(&fl, 0, "a")) {
-			uint32_t u, v;
-			uint64_t w;
-			if (!p_line) {
-				twz_error_set(err, "%s:%lu: an arc before the 'p sp N M' line",
-					      name, it.number);
-				goto fail;
-			}
-			if (fl.count != 4) {
-				twz_error_set(err, "%s:%lu: an arc line must be 'a U V W'",
-					      name, it.number);
-				goto fail;
-			}
-			if (parse_id(&fl, 1, (uint32_t)nodes, name, it.number, "tail",
-				     &u, err) != 0 ||
-			    parse_id(&fl, 2, (uint32_t)nodes, name, it.number, "head",
-				     &v, err) != 0)
-				goto fail;
-			if (parse_u64(fl.f[3], fl.len[3], &w) != 0 || w == 0) {
-				twz_error_set(err, "%s:%lu: weight '%.*s' is not a positive "
-					      "integer", name, it.number, QUOTE(fl, 3));
-				goto fail;
-			}
-			if (found == arcs_declared) {
-				twz_error_set(err, "%s:%lu: more arcs than the %llu the 'p' "
-					      "line declares", name, it.number,
-					      (unsigned long long)arcs_declared);
-				goto fail;
-			}
-			if (found == cap) {
-				size_t nc = cap ? cap * 2 : 1024;
-				struct twz_arc *na = realloc(arcs, nc * sizeof *na);
-				if (!na) {
-					twz_error_kind_set(err, TWZ_ERR_NOMEM,
-							   "%s: out of memory for arcs", name);
-					goto fail;
-				}
-				arcs = na;
-				cap = nc;
-			}
-			arcs[found++] = (struct twz_arc){ u - 1, v - 1, w };
-			if (w > max_w) {
-				max_w = w;
-				max_line = it.number;
-			}
-			continue;
+	}
+	if (!*p_line) {
+		twz_error_set(err, "%s: no '%s' line", name, d->problem);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- .gr ------------------------------------------------------------------ */
+
+struct gr_read {
+	uint64_t nodes, arcs_declared, found, max_w;
+	unsigned long max_line;
+	struct twz_arc *arcs;
+	size_t cap;
+};
+
+static int gr_problem(void *ctx, const struct fields *fl, const char *name,
+		      unsigned long line, struct twz_error *err)
+{
+	struct gr_read *r = ctx;
+
+	if (fl->count != 4 || !field_is(fl, 1, "sp")) {
+		twz_error_set(err, "%s:%lu: the problem line must be 'p sp N M'",
+			      name, line);
+		return -1;
+	}
+	if (parse_u64(fl->f[2], fl->len[2], &r->nodes) != 0 ||
+	    parse_u64(fl->f[3], fl->len[3], &r->arcs_declared) != 0) {
+		twz_error_set(err, "%s:%lu: 'p sp N M' needs two non-negative "
+			      "integers", name, line);
+		return -1;
+	}
+	if (r->nodes == 0) {
+		twz_error_set(err, "%s:%lu: a graph of no nodes", name, line);
+		return -1;
+	}
+	if (r->nodes > TWZ_MAX_NODES) {
+		twz_error_set(err, "%s:%lu: %llu nodes exceed the limit of %u",
+			      name, line, (unsigned long long)r->nodes, TWZ_MAX_NODES);
+		return -1;
+	}
+	if (r->arcs_declared > UINT32_MAX - 1) {
+		twz_error_set(err, "%s:%lu: %llu arcs exceed the limit of %u",
+			      name, line, (unsigned long long)r->arcs_declared,
+			      UINT32_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int gr_arc(void *ctx, const struct fields *fl, const char *name,
+		  unsigned long line, struct twz_error *err)
+{
+	struct gr_read *r = ctx;
+	uint32_t u, v;
+	uint64_t w;
+
+	if (fl->count != 4) {
+		twz_error_set(err, "%s:%lu: an arc line must be 'a U V W'", name, line);
+		return -1;
+	}
+	if (parse_id(fl, 1, (uint32_t)r->nodes, name, line, "tail", &u, err) != 0 ||
+	    parse_id(fl, 2, (uint32_t)r->nodes, name, line, "head", &v, err) != 0)
+		return -1;
+	if (parse_u64(fl->f[3], fl->len[3], &w) != 0 || w == 0) {
+		twz_error_set(err, "%s:%lu: weight '%.*s' is not a positive integer",
+			      name, line, QUOTE(*fl, 3));
+		return -1;
+	}
+	if (r->found == r->arcs_declared) {
+		twz_error_set(err, "%s:%lu: more arcs than the %llu the 'p' line "
+			      "declares", name, line,
+			      (unsigned long long)r->arcs_declared);
+		return -1;
+	}
+	if (r->found == r->cap) {
+		size_t nc = r->cap ? r->cap * 2 : 1024;
+		struct twz_arc *na = realloc(r->arcs, nc * sizeof *na);
+		if (!na) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM,
+					   "%s: out of memory for arcs", name);
+			return -1;
 		}
-		twz_error_set(err, "%s:%lu: not a 'c', 'p sp' or 'a' line: '%.*s'", name,
-			      it.number, (int)(n_len > 32 ? 32 : n_len), s);
-		goto fail;
+		r->arcs = na;
+		r->cap = nc;
 	}
-	if (!p_line) {
-		twz_error_set(err, "%s: no 'p sp N M' line", name);
-		goto fail;
+	r->arcs[r->found++] = (struct twz_arc){ u - 1, v - 1, w };
+	if (w > r->max_w) {
+		r->max_w = w;
+		r->max_line = line;
 	}
-	if (found != arcs_declared) {
+	return 0;
+}
+
+int twz_graph_parse(const uint8_t *buf, size_t len, const char *name,
+		    struct twz_graph *g, struct twz_error *err)
+{
+	static const struct dimacs gr = {
+		"p sp N M", "p sp", "a", "an arc", gr_problem, gr_arc,
+	};
+	struct gr_read r = { 0 };
+	unsigned long p_line;
+
+	memset(g, 0, sizeof *g);
+	if (dimacs_read(buf, len, name, &gr, &r, &p_line, err) != 0)
+		goto fail;
+	if (r.found != r.arcs_declared) {
 		twz_error_set(err, "%s:%lu: the 'p' line declares %llu arcs, the file "
 			      "has %llu", name, p_line,
-			      (unsigned long long)arcs_declared,
-			      (unsigned long long)found);
+			      (unsigned long long)r.arcs_declared,
+			      (unsigned long long)r.found);
 		goto fail;
 	}
-	if (!twz_graph_weight_ok(max_w, (uint32_t)nodes)) {
+	if (!twz_graph_weight_ok(r.max_w, (uint32_t)r.nodes)) {
 		twz_error_set(err, "%s:%lu: weight %llu could overflow a 64-bit path "
-			      "cost over %llu nodes", name, max_line,
-			      (unsigned long long)max_w, (unsigned long long)nodes);
+			      "cost over %llu nodes", name, r.max_line,
+			      (unsigned long long)r.max_w, (unsigned long long)r.nodes);
 		goto fail;
 	}
-	if (twz_digraph_build(g, (uint32_t)nodes, arcs, found, name, err) != 0)
+	if (twz_graph_from_arcs(g, (uint32_t)r.nodes, r.arcs, r.found, name,
+				err) != 0)
 		goto fail;
-	free(arcs);
+	free(r.arcs);
 	g->id_base = 1;
 	g->level_hash = twz_level_hash(buf, len);
 	return 0;
 fail:
-	free(arcs);
-	twz_digraph_free(g);
+	free(r.arcs);
+	twz_graph_free(g);
 	return -1;
 }
 
-int twz_graph_load(const char *path, struct twz_digraph *g,
+int twz_graph_load(const char *path, struct twz_graph *g,
 		   struct twz_error *err)
 {
 	size_t len;
@@ -284,109 +335,101 @@ int twz_graph_load(const char *path, struct twz_digraph *g,
 
 /* ---- .co ------------------------------------------------------------------- */
 
-int twz_coords_parse(const uint8_t *buf, size_t len, const char *name,
-		     struct twz_digraph *g, struct twz_error *err)
-{
-	struct twz_lines it;
-	const char *s;
-	size_t n_len;
-	struct fields fl;
-	uint32_t n = g->node_count, given = 0;
-	unsigned long p_line = 0;
-	int64_t *coord = malloc(((size_t)n + 1) * 2 * sizeof *coord);
-	uint8_t *seen = calloc((size_t)n + 1, 1);
+struct co_read {
+	uint32_t n, given;
+	int64_t *coord;
+	uint8_t *seen;
+};
 
-	if (!coord || !seen) {
+static int co_problem(void *ctx, const struct fields *fl, const char *name,
+		      unsigned long line, struct twz_error *err)
+{
+	struct co_read *r = ctx;
+	uint64_t declared;
+
+	if (fl->count != 5 || !field_is(fl, 1, "aux") || !field_is(fl, 2, "sp") ||
+	    !field_is(fl, 3, "co") ||
+	    parse_u64(fl->f[4], fl->len[4], &declared) != 0) {
+		twz_error_set(err, "%s:%lu: the problem line must be 'p aux sp co N'",
+			      name, line);
+		return -1;
+	}
+	if (declared != r->n) {
+		twz_error_set(err, "%s:%lu: %llu coordinates for a graph of %u nodes",
+			      name, line, (unsigned long long)declared, r->n);
+		return -1;
+	}
+	return 0;
+}
+
+static int co_vertex(void *ctx, const struct fields *fl, const char *name,
+		     unsigned long line, struct twz_error *err)
+{
+	struct co_read *r = ctx;
+	uint32_t id;
+	int64_t x, y;
+
+	if (fl->count != 4) {
+		twz_error_set(err, "%s:%lu: a vertex line must be 'v ID X Y'", name,
+			      line);
+		return -1;
+	}
+	if (parse_id(fl, 1, r->n, name, line, "vertex", &id, err) != 0)
+		return -1;
+	if (parse_i64(fl->f[2], fl->len[2], &x) != 0 ||
+	    parse_i64(fl->f[3], fl->len[3], &y) != 0) {
+		twz_error_set(err, "%s:%lu: coordinates must be 64-bit integers",
+			      name, line);
+		return -1;
+	}
+	if (r->seen[id - 1]) {
+		twz_error_set(err, "%s:%lu: vertex %u is given twice", name, line, id);
+		return -1;
+	}
+	r->seen[id - 1] = 1;
+	r->coord[2 * (size_t)(id - 1)] = x;
+	r->coord[2 * (size_t)(id - 1) + 1] = y;
+	r->given++;
+	return 0;
+}
+
+int twz_coords_parse(const uint8_t *buf, size_t len, const char *name,
+		     struct twz_graph *g, struct twz_error *err)
+{
+	static const struct dimacs co = {
+		"p aux sp co N", "p aux sp co", "v", "a vertex", co_problem,
+		co_vertex,
+	};
+	struct co_read r = { .n = g->node_count };
+	unsigned long p_line;
+
+	r.coord = malloc(((size_t)r.n + 1) * 2 * sizeof *r.coord);
+	r.seen = calloc((size_t)r.n + 1, 1);
+	if (!r.coord || !r.seen) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
 		goto fail;
 	}
-	twz_lines_init(&it, buf, len);
-	while (twz_lines_next(&it, &s, &n_len)) {
-		if (blank(s, n_len) || comment(s, n_len))
-			continue;
-		split(s, n_len, &fl);
-		if (field_is(&fl, 0, "p")) {
-			uint64_t declared;
-			if (p_line) {
-				twz_error_set(err, "%s:%lu: a second 'p' line (the first is "
-					      "line %lu)", name, it.number, p_line);
-				goto fail;
-			}
-			if (fl.count != 5 || !field_is(&fl, 1, "aux") ||
-			    !field_is(&fl, 2, "sp") || !field_is(&fl, 3, "co") ||
-			    parse_u64(fl.f[4], fl.len[4], &declared) != 0) {
-				twz_error_set(err, "%s:%lu: the problem line must be "
-					      "'p aux sp co N'", name, it.number);
-				goto fail;
-			}
-			if (declared != n) {
-				twz_error_set(err, "%s:%lu: %llu coordinates for a graph of "
-					      "%u nodes", name, it.number,
-					      (unsigned long long)declared, n);
-				goto fail;
-			}
-			p_line = it.number;
-			continue;
-		}
-		if (field_is(&fl, 0, "v")) {
-			uint32_t id;
-			int64_t x, y;
-			if (!p_line) {
-				twz_error_set(err, "%s:%lu: a vertex before the "
-					      "'p aux sp co N' line", name, it.number);
-				goto fail;
-			}
-			if (fl.count != 4) {
-				twz_error_set(err, "%s:%lu: a vertex line must be 'v ID X Y'",
-					      name, it.number);
-				goto fail;
-			}
-			if (parse_id(&fl, 1, n, name, it.number, "vertex", &id, err) != 0)
-				goto fail;
-			if (parse_i64(fl.f[2], fl.len[2], &x) != 0 ||
-			    parse_i64(fl.f[3], fl.len[3], &y) != 0) {
-				twz_error_set(err, "%s:%lu: coordinates must be 64-bit integers",
-					      name, it.number);
-				goto fail;
-			}
-			if (seen[id - 1]) {
-				twz_error_set(err, "%s:%lu: vertex %u is given twice", name,
-					      it.number, id);
-				goto fail;
-			}
-			seen[id - 1] = 1;
-			coord[2 * (size_t)(id - 1)] = x;
-			coord[2 * (size_t)(id - 1) + 1] = y;
-			given++;
-			continue;
-		}
-		twz_error_set(err, "%s:%lu: not a 'c', 'p aux sp co' or 'v' line: '%.*s'",
-			      name, it.number, (int)(n_len > 32 ? 32 : n_len), s);
+	if (dimacs_read(buf, len, name, &co, &r, &p_line, err) != 0)
 		goto fail;
-	}
-	if (!p_line) {
-		twz_error_set(err, "%s: no 'p aux sp co N' line", name);
-		goto fail;
-	}
-	if (given != n) {
+	if (r.given != r.n) {
 		uint32_t v = 0;
-		while (seen[v])
+		while (r.seen[v])
 			v++;
 		twz_error_set(err, "%s: vertex %u has no coordinates (%u of %u given)",
-			      name, v + 1, given, n);
+			      name, v + 1, r.given, r.n);
 		goto fail;
 	}
-	free(seen);
+	free(r.seen);
 	free(g->coord);
-	g->coord = coord;
+	g->coord = r.coord;
 	return 0;
 fail:
-	free(seen);
-	free(coord);
+	free(r.seen);
+	free(r.coord);
 	return -1;
 }
 
-int twz_coords_load(const char *path, struct twz_digraph *g,
+int twz_coords_load(const char *path, struct twz_graph *g,
 		    struct twz_error *err)
 {
 	size_t len;
@@ -402,92 +445,83 @@ int twz_coords_load(const char *path, struct twz_digraph *g,
 
 /* ---- .p2p ------------------------------------------------------------------ */
 
+struct p2p_read {
+	uint32_t max_id, cap;
+	uint64_t declared;
+	struct twz_p2p *q;
+};
+
+static int p2p_problem(void *ctx, const struct fields *fl, const char *name,
+		       unsigned long line, struct twz_error *err)
+{
+	struct p2p_read *r = ctx;
+
+	if (fl->count != 5 || !field_is(fl, 1, "aux") || !field_is(fl, 2, "sp") ||
+	    !field_is(fl, 3, "p2p") ||
+	    parse_u64(fl->f[4], fl->len[4], &r->declared) != 0) {
+		twz_error_set(err, "%s:%lu: the problem line must be "
+			      "'p aux sp p2p K'", name, line);
+		return -1;
+	}
+	if (r->declared > UINT32_MAX / 2) {
+		twz_error_set(err, "%s:%lu: %llu queries exceed the limit", name,
+			      line, (unsigned long long)r->declared);
+		return -1;
+	}
+	return 0;
+}
+
+static int p2p_query(void *ctx, const struct fields *fl, const char *name,
+		     unsigned long line, struct twz_error *err)
+{
+	struct p2p_read *r = ctx;
+	struct twz_p2p *q = r->q;
+	uint32_t a, b;
+
+	if (fl->count != 3) {
+		twz_error_set(err, "%s:%lu: a query line must be 'q S T'", name, line);
+		return -1;
+	}
+	if (parse_id(fl, 1, r->max_id, name, line, "source", &a, err) ||
+	    parse_id(fl, 2, r->max_id, name, line, "target", &b, err))
+		return -1;
+	if (q->count == r->declared) {
+		twz_error_set(err, "%s:%lu: more queries than the %llu the 'p' line "
+			      "declares", name, line, (unsigned long long)r->declared);
+		return -1;
+	}
+	if (q->count == r->cap) {
+		uint32_t nc = r->cap ? r->cap * 2 : 256;
+		uint32_t *np = realloc(q->pair, (size_t)nc * 2 * sizeof *np);
+		if (!np) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
+			return -1;
+		}
+		q->pair = np;
+		r->cap = nc;
+	}
+	q->pair[2 * (size_t)q->count] = a;
+	q->pair[2 * (size_t)q->count + 1] = b;
+	q->count++;
+	return 0;
+}
+
 int twz_p2p_parse(const uint8_t *buf, size_t len, const char *name,
 		  uint32_t max_id, struct twz_p2p *q, struct twz_error *err)
 {
-	struct twz_lines it;
-	const char *s;
-	size_t n_len;
-	struct fields fl;
-	uint64_t declared = 0;
-	unsigned long p_line = 0;
-	uint32_t cap = 0;
+	static const struct dimacs p2p = {
+		"p aux sp p2p K", "p aux sp p2p", "q", "a query", p2p_problem,
+		p2p_query,
+	};
+	struct p2p_read r = { .max_id = max_id, .q = q };
+	unsigned long p_line;
 
 	memset(q, 0, sizeof *q);
-	twz_lines_init(&it, buf, len);
-	while (twz_lines_next(&it, &s, &n_len)) {
-		if (blank(s, n_len) || comment(s, n_len))
-			continue;
-		split(s, n_len, &fl);
-		if (field_is(&fl, 0, "p")) {
-			if (p_line) {
-				twz_error_set(err, "%s:%lu: a second 'p' line (the first is "
-					      "line %lu)", name, it.number, p_line);
-				goto fail;
-			}
-			if (fl.count != 5 || !field_is(&fl, 1, "aux") ||
-			    !field_is(&fl, 2, "sp") || !field_is(&fl, 3, "p2p") ||
-			    parse_u64(fl.f[4], fl.len[4], &declared) != 0) {
-				twz_error_set(err, "%s:%lu: the problem line must be "
-					      "'p aux sp p2p K'", name, it.number);
-				goto fail;
-			}
-			if (declared > UINT32_MAX / 2) {
-				twz_error_set(err, "%s:%lu: %llu queries exceed the limit",
-					      name, it.number, (unsigned long long)declared);
-				goto fail;
-			}
-			p_line = it.number;
-			continue;
-		}
-		if (field_is(&fl, 0, "q")) {
-			uint32_t a, b;
-			if (!p_line) {
-				twz_error_set(err, "%s:%lu: a query before the "
-					      "'p aux sp p2p K' line", name, it.number);
-				goto fail;
-			}
-			if (fl.count != 3) {
-				twz_error_set(err, "%s:%lu: a query line must be 'q S T'",
-					      name, it.number);
-				goto fail;
-			}
-			if (parse_id(&fl, 1, max_id, name, it.number, "source", &a, err) ||
-			    parse_id(&fl, 2, max_id, name, it.number, "target", &b, err))
-				goto fail;
-			if (q->count == declared) {
-				twz_error_set(err, "%s:%lu: more queries than the %llu the "
-					      "'p' line declares", name, it.number,
-					      (unsigned long long)declared);
-				goto fail;
-			}
-			if (q->count == cap) {
-				uint32_t nc = cap ? cap * 2 : 256;
-				uint32_t *np = realloc(q->pair, (size_t)nc * 2 * sizeof *np);
-				if (!np) {
-					twz_error_kind_set(err, TWZ_ERR_NOMEM,
-							   "%s: out of memory", name);
-					goto fail;
-				}
-				q->pair = np;
-				cap = nc;
-			}
-			q->pair[2 * (size_t)q->count] = a;
-			q->pair[2 * (size_t)q->count + 1] = b;
-			q->count++;
-			continue;
-		}
-		twz_error_set(err, "%s:%lu: not a 'c', 'p aux sp p2p' or 'q' line: '%.*s'",
-			      name, it.number, (int)(n_len > 32 ? 32 : n_len), s);
+	if (dimacs_read(buf, len, name, &p2p, &r, &p_line, err) != 0)
 		goto fail;
-	}
-	if (!p_line) {
-		twz_error_set(err, "%s: no 'p aux sp p2p K' line", name);
-		goto fail;
-	}
-	if (q->count != declared) {
+	if (q->count != r.declared) {
 		twz_error_set(err, "%s:%lu: the 'p' line declares %llu queries, the file "
-			      "has %u", name, p_line, (unsigned long long)declared,
+			      "has %u", name, p_line, (unsigned long long)r.declared,
 			      q->count);
 		goto fail;
 	}

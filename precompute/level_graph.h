@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "digraph.h"
+#include "graph.h"
 #include "twz_error.h"
 
 /* Graph files larger than this are refused before they are read whole. */
@@ -26,15 +26,15 @@
  * not positive integers or could overflow a 64-bit path cost over N - 1
  * arcs, an arc count other than M, and any other line. 0 on success. */
 int twz_graph_parse(const uint8_t *buf, size_t len, const char *name,
-		    struct twz_digraph *g, struct twz_error *err);
-int twz_graph_load(const char *path, struct twz_digraph *g,
+		    struct twz_graph *g, struct twz_error *err);
+int twz_graph_load(const char *path, struct twz_graph *g,
 		   struct twz_error *err);
 
 /* Parse a .co file for g's nodes into g->coord: its p line must say g's
  * node count, and every id must be given once. 0 on success. */
 int twz_coords_parse(const uint8_t *buf, size_t len, const char *name,
-		     struct twz_digraph *g, struct twz_error *err);
-int twz_coords_load(const char *path, struct twz_digraph *g,
+		     struct twz_graph *g, struct twz_error *err);
+int twz_coords_load(const char *path, struct twz_graph *g,
 		    struct twz_error *err);
 
 /* A .p2p query list: pairs of ids (as written; 1..max_id). */

@@ -26,7 +26,6 @@ struct cpd_ctx {
 	struct twz_runs *chunk_runs;    /* [chunks] */
 	uint32_t *row_len;              /* [node_count] */
 	const struct twz_apsp *apsp;    /* dense distances, or NULL: search */
-	struct twz_apsp_graph dense_graph;
 	struct twz_apsp dense;
 	const struct twz_cpd_spill *spill; /* chunks leave memory here */
 };
@@ -156,11 +155,11 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 		goto out_free;
 	double started = twz_now_seconds();
 	if (opt->apsp != TWZ_APSP_DIJKSTRA) {
-		if (twz_apsp_grid_graph(gr, &c.dense_graph) != 0) {
+		if (twz_graph_arcs(&out->graph) != 0) {
 			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 			goto out_free;
 		}
-		if (twz_apsp_solve(&c.dense, &c.dense_graph, opt->apsp, opt, err) != 0)
+		if (twz_apsp_solve(&c.dense, gr, opt->apsp, opt, err) != 0)
 			goto out_free;
 		c.apsp = &c.dense;
 	}
@@ -208,7 +207,6 @@ out_free:
 	free(c.row_len);
 	if (c.apsp)
 		twz_apsp_free(&c.dense);
-	twz_apsp_grid_graph_free(&c.dense_graph);
 	if (rc != 0)
 		twz_cpd_free(out);
 	return rc;

@@ -1,135 +1,245 @@
 /*
  * rows.c - greedy run-length encoding of one first-move row, for every
- * method: CPD rows over a region, TRANSIT local rows over the target
- * ranges of an outer square.
+ * level kind and method: CPD rows over a region (a grid's moves, a
+ * graph's arcs, a junction graph's moves), TRANSIT local rows over the
+ * target ranges of an outer square; and the joining of rows made chunk
+ * by chunk.
  */
 #include "rows.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-static int append(struct twz_runs *r, uint32_t start, unsigned symbol)
+#include "first_moves.h"
+
+int twz_runs_append(struct twz_runs *r, const uint32_t *v, unsigned n)
 {
-	if (r->len == r->cap) {
-		uint32_t ncap = r->cap ? r->cap * 2 : 16;
+	if (r->len + n > r->cap) {
+		uint32_t ncap = r->cap ? r->cap : 16;
+		while (r->len + n > ncap)
+			ncap *= 2;
 		uint32_t *nv = realloc(r->v, (size_t)ncap * sizeof *nv);
 		if (!nv)
 			return -1;
 		r->v = nv;
 		r->cap = ncap;
 	}
-	r->v[r->len++] = start << TWZ_RUN_SYMBOL_BITS | symbol;
+	memcpy(r->v + r->len, v, n * sizeof *v);
+	r->len += n;
 	return 0;
+}
+
+/* What a row's flags ask (constants at each use of encode). */
+enum row_flag {
+	ROW_DIRECTION = 1u,  /* grid: direction symbols as further choices */
+	ROW_PREFER = 2u,     /* ... stored whenever a run may take them */
+	ROW_ARCS = 4u,       /* a graph's first arcs from search entries:
+				runs of (start, arc), unreachable targets
+				runs of their own */
+	ROW_LOWEST = 8u,     /* ARCS: one arc a target, not a set */
+};
+
+/* A set no target has: a graph row's unreachable targets. */
+#define SET_UNREACHED ((uint64_t)1 << TWZ_SEARCH_ARC_BITS)
+/* Every symbol: a wildcard's set, and in a row of one arc a target
+ * whose arc does not matter. */
+#define SET_ALL UINT64_MAX
+
+static inline __attribute__((always_inline)) int
+append(struct twz_runs *r, uint32_t start, uint32_t symbol, const unsigned f)
+{
+	if (f & ROW_ARCS) {
+		uint32_t run[2] = { start, symbol };
+		return twz_runs_append(r, run, 2);
+	}
+	uint32_t word = start << TWZ_RUN_SYMBOL_BITS | symbol;
+	return twz_runs_append(r, &word, 1);
 }
 
 /* Symbol sets: bits 0..7 the moves, then the direction symbols. */
 #define SET_TOWARD (1u << TWZ_SYMBOL_TOWARD)
 #define SET_NEAREST (1u << TWZ_SYMBOL_NEAREST)
 
-/* The stored symbol of a run whose targets share `set`: NONE when they
- * are all wildcards. The choice inside a set does not change the run
- * count, only what zstd sees: CPD rows prefer a plain move, then NEAREST,
- * then TOWARD; TRANSIT rows TOWARD, then NEAREST, then the lowest move. */
-static inline unsigned pick(unsigned set, unsigned all, int prefer_direction)
+/* The stored symbol of a run whose targets share `set`. On a grid: NONE
+ * when they are all wildcards; the choice inside a set does not change
+ * the run count, only what zstd sees: CPD rows prefer a plain move, then
+ * NEAREST, then TOWARD; TRANSIT rows TOWARD, then NEAREST, then the
+ * lowest move. On a graph: the lowest arc, or TWZ_ROW_NO_ARC for targets
+ * not reached (and a row of wildcards alone). */
+static inline __attribute__((always_inline)) uint32_t
+pick(uint64_t set, uint64_t all, const unsigned f)
 {
+	if (f & ROW_ARCS) {
+		if (set == SET_ALL || (!(f & ROW_LOWEST) && (set & SET_UNREACHED)))
+			return TWZ_ROW_NO_ARC;
+		return f & ROW_LOWEST ? (uint32_t)set
+				      : (uint32_t)__builtin_ctzll(set);
+	}
 	if (set == all)
 		return TWZ_SYMBOL_NONE;
-	if (prefer_direction) {
+	if (f & ROW_PREFER) {
 		if (set & SET_TOWARD)
 			return TWZ_SYMBOL_TOWARD;
 		if (set & SET_NEAREST)
 			return TWZ_SYMBOL_NEAREST;
-		return (unsigned)__builtin_ctz(set);
+		return (uint32_t)__builtin_ctzll(set);
 	}
 	if (set & 0xFFu)
-		return (unsigned)__builtin_ctz(set & 0xFFu);
+		return (uint32_t)__builtin_ctzll(set & 0xFFu);
 	if (set & SET_NEAREST)
 		return TWZ_SYMBOL_NEAREST;
 	return TWZ_SYMBOL_TOWARD;
+}
+
+/* The set of symbols target t admits (t is neither the source nor
+ * unknown). */
+static inline __attribute__((always_inline)) uint64_t
+target_set(const struct twz_row_source *src, const struct twz_entry *first,
+	   uint32_t t, int32_t sx, int32_t sy, const unsigned f)
+{
+	if (f & ROW_ARCS) {
+		const struct twz_entry *e = &first[t];
+		if (e->key == TWZ_KEY_NONE)
+			return f & ROW_LOWEST ? TWZ_ROW_NO_ARC : SET_UNREACHED;
+		return e->sets;
+	}
+	unsigned m = src->moves[t];
+	if (!(f & ROW_DIRECTION))
+		return m;
+	int32_t dx = src->node_x[t] - sx, dy = src->node_y[t] - sy;
+	/* Moves are bits 0..7: no move (TWZ_SYMBOL_NONE, 8) tests 0. */
+	unsigned set = m;
+	if (m >> twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy) & 1)
+		set |= SET_TOWARD;
+	if (m >> twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy) & 1)
+		set |= SET_NEAREST;
+	return set;
 }
 
 /*
  * The one encoder. Over the targets of the ranges, in order: the source,
  * and with `known` the targets whose known[t] & known_bit is clear, are
  * wildcards (as are all targets outside the ranges); every other target
- * admits its optimal moves and, with `direction`, each direction symbol
- * whose move from the source is one of them. Greedy: a run grows while
- * its targets' sets share a symbol, which gives the fewest runs. The
- * flags are constants at each call, so each use compiles to its own copy.
+ * admits its set of symbols (target_set: from src's moves, or with
+ * ROW_ARCS from a graph search's entries, first). Greedy: a run grows while its
+ * targets' sets share a symbol (in a row of one arc a target, while they
+ * have the same arc), which gives the fewest runs. The flags are
+ * constants at each call, so each use compiles to its own copy.
  */
 static inline __attribute__((always_inline)) int
-encode(const struct twz_row_source *src, const uint32_t *range,
-       uint32_t ranges, const int direction, const int prefer_direction,
+encode(const struct twz_row_source *src, const struct twz_entry *first,
+       const uint32_t *range, uint32_t ranges, const unsigned f,
        struct twz_runs *out)
 {
-	const uint8_t *moves = src->moves, *known = src->known;
-	const uint16_t *node_x = src->node_x, *node_y = src->node_y;
-	const unsigned all = ((1u << src->connectivity) - 1) |
-			     (direction ? SET_TOWARD | SET_NEAREST : 0);
+	const uint8_t *known = src->known;
+	const uint64_t all = f & ROW_ARCS ? SET_ALL
+			     : ((1u << src->connectivity) - 1) |
+			       (f & ROW_DIRECTION ? SET_TOWARD | SET_NEAREST : 0);
 	uint32_t source = src->source;
-	int32_t sx = node_x[source], sy = node_y[source];
-	unsigned cur = all;
-	uint32_t start = 0;  /* targets before the first range are wildcards */
+	int32_t sx = 0, sy = 0;
+	uint64_t cur = all;
+	/* A grid row's targets before the first range are wildcards; a
+	 * graph row starts at its region. */
+	uint32_t start = f & ROW_ARCS ? range[0] : 0;
 
+	if (!(f & ROW_ARCS)) {
+		sx = src->node_x[source];
+		sy = src->node_y[source];
+	}
 	for (uint32_t r = 0; r < ranges; r++) {
 		for (uint32_t t = range[2 * r]; t < range[2 * r + 1]; t++) {
-			unsigned m = all;
-			if (t != source && (!known || (known[t] & src->known_bit))) {
-				m = moves[t];
-				if (direction) {
-					int32_t dx = node_x[t] - sx, dy = node_y[t] - sy;
-					/* Moves are bits 0..7: no move
-					 * (TWZ_SYMBOL_NONE, 8) tests 0. */
-					unsigned set = m;
-					if (m >> twz_direction_move(TWZ_SYMBOL_TOWARD, dx, dy) & 1)
-						set |= SET_TOWARD;
-					if (m >> twz_direction_move(TWZ_SYMBOL_NEAREST, dx, dy) & 1)
-						set |= SET_NEAREST;
-					m = set;
+			uint64_t m = all;
+			if (t != source && (!known || (known[t] & src->known_bit)))
+				m = target_set(src, first, t, sx, sy, f);
+			if (f & ROW_LOWEST) {
+				if (cur == all || m == all || m == cur) {
+					cur = cur == all ? m : cur;
+					continue;
 				}
-			}
-			if (cur & m) {
+			} else if (cur & m) {
 				cur &= m;
 				continue;
 			}
-			if (append(out, start, pick(cur, all, prefer_direction)) != 0)
+			if (append(out, start, pick(cur, all, f), f) != 0)
 				return -1;
 			start = t;
 			cur = m;
 		}
 	}
-	return append(out, start, pick(cur, all, prefer_direction));
+	return append(out, start, pick(cur, all, f), f);
 }
 
 /* A CPD row: the source's region, one range. */
 static inline __attribute__((always_inline)) int
 encode_region(const struct twz_graph *gr, uint32_t source,
-	      const uint8_t *moves, const int direction, struct twz_runs *out)
+	      const uint8_t *moves, const struct twz_entry *first,
+	      const unsigned f, struct twz_runs *out)
 {
 	uint32_t comp = gr->node_comp[source];
 	uint32_t range[2] = { gr->comp_first[comp], gr->comp_first[comp + 1] };
 	struct twz_row_source src = { source, gr->node_x, gr->node_y,
 				      gr->connectivity, moves, NULL, 0 };
 
-	return encode(&src, range, 1, direction, 0, out);
+	return encode(&src, first, range, 1, f, out);
 }
 
 int twz_row_encode(const struct twz_graph *gr, uint32_t source,
 		   const uint8_t *moves, struct twz_runs *out)
 {
-	return encode_region(gr, source, moves, 0, out);
+	return encode_region(gr, source, moves, NULL, 0, out);
 }
 
 int twz_row_encode_direction(const struct twz_graph *gr, uint32_t source,
 			     const uint8_t *moves, struct twz_runs *out)
 {
-	return encode_region(gr, source, moves, 1, out);
+	return encode_region(gr, source, moves, NULL, ROW_DIRECTION, out);
 }
 
 int twz_row_encode_ranges(const struct twz_row_source *src,
 			  const uint32_t *range, uint32_t ranges,
 			  struct twz_runs *out)
 {
-	return encode(src, range, ranges, 1, 1, out);
+	return encode(src, NULL, range, ranges, ROW_DIRECTION | ROW_PREFER, out);
+}
+
+int twz_row_encode_arcs(const struct twz_graph *g, uint32_t source,
+			const struct twz_entry *first, struct twz_runs *out)
+{
+	if (twz_search_lowest_arc(g, source))
+		return encode_region(g, source, NULL, first,
+				     ROW_ARCS | ROW_LOWEST, out);
+	return encode_region(g, source, NULL, first, ROW_ARCS, out);
+}
+
+/* ---- rows made chunk by chunk, joined ----------------------------------- */
+
+int twz_rows_join(struct twz_runs *chunk, uint32_t chunks, unsigned words,
+		  const uint32_t *row_len, uint32_t rows, uint32_t **runs,
+		  uint32_t *row_offsets, uint64_t *run_count)
+{
+	uint64_t total = 0;
+
+	*runs = NULL;
+	for (uint32_t k = 0; k < chunks; k++)
+		total += chunk[k].len / words;
+	*run_count = total;
+	if (total > TWZ_MAX_RUNS)
+		return 1;
+	*runs = malloc((total ? total * words : 1) * sizeof **runs);
+	if (!*runs)
+		return -1;
+	uint64_t pos = 0;
+	for (uint32_t k = 0; k < chunks; k++) {
+		if (chunk[k].len)
+			memcpy(*runs + pos, chunk[k].v,
+			       chunk[k].len * sizeof **runs);
+		pos += chunk[k].len;
+		twz_runs_free(&chunk[k]);
+	}
+	row_offsets[0] = 0;
+	for (uint32_t r = 0; r < rows; r++)
+		row_offsets[r + 1] = row_offsets[r] + row_len[r];
+	return 0;
 }
 
 uint32_t twz_row_max_inside(const uint32_t *runs, uint32_t n, uint32_t lo,

@@ -1,8 +1,11 @@
 /*
- * rows.h - run-length rows. A source's row lists, over the targets in node
- * order, runs of targets that share one stored first move. Targets whose
- * move does not matter (the source itself, other regions: the runtime
- * answers those before it reads a row) are wildcards and join any run.
+ * rows.h - run-length rows, for every level kind. A source's row lists,
+ * over the targets in node order, runs of targets that share one stored
+ * first move: a grid move or direction symbol (packed start << 4 |
+ * symbol), or a graph's arc index (runs of two words: start, arc).
+ * Targets whose move does not matter (the source itself, other regions:
+ * the runtime answers those before it reads a row) are wildcards and
+ * join any run.
  */
 #ifndef ROWS_H
 #define ROWS_H
@@ -10,13 +13,21 @@
 #include <stdint.h>
 
 #include "graph.h"
+#include "search.h"
 
-/* A growable array of encoded runs (start << 4 | symbol). */
+/* A growable array of encoded runs (start << 4 | symbol, or a graph's
+ * start and arc), in u32 words. */
 struct twz_runs {
 	uint32_t *v;
 	uint32_t len;
 	uint32_t cap;
 };
+
+/* Append n words. 0, or -1 out of memory. */
+int twz_runs_append(struct twz_runs *r, const uint32_t *v, unsigned n);
+
+/* A graph row's arc for targets it cannot reach. */
+#define TWZ_ROW_NO_ARC 0xFFFFFFFFu
 
 /*
  * Encode the row of source from moves[] (optimal first-move bits of each
@@ -48,6 +59,18 @@ struct twz_row_source {
 	const uint8_t *known;     /* NULL: every target of the ranges */
 	uint8_t known_bit;
 };
+
+/*
+ * A graph's row (format 1.4, FORMAT.md 5e) over the source's region from
+ * the entries the search of first_moves.h left (first[t]: t's cost key
+ * and first arcs, as arc index bits, or the lowest index of one when
+ * twz_search_lowest_arc): each run stores one arc optimal for all its
+ * targets, and unreachable targets make runs of their own
+ * (TWZ_ROW_NO_ARC). Appends runs of two words, start and arc; 0, or -1
+ * out of memory.
+ */
+int twz_row_encode_arcs(const struct twz_graph *g, uint32_t source,
+			const struct twz_entry *first, struct twz_runs *out);
 
 /*
  * The row over the node ranges [range[2i], range[2i+1]) in order, all
@@ -90,5 +113,16 @@ uint32_t twz_row_max_inside(const uint32_t *runs, uint32_t n, uint32_t lo,
 			    unsigned shift);
 
 void twz_runs_free(struct twz_runs *r);
+
+/*
+ * Join rows gathered chunk by chunk (chunk k's runs in chunk[k], in row
+ * order, a run `words` u32 wide) into one array *runs (malloc'd), and
+ * row_offsets[0 .. rows] (in runs) from each row's run count row_len[r].
+ * The chunks are freed. *run_count gets the total. 0, 1 when there are
+ * more than TWZ_MAX_RUNS runs, -1 out of memory.
+ */
+int twz_rows_join(struct twz_runs *chunk, uint32_t chunks, unsigned words,
+		  const uint32_t *row_len, uint32_t rows, uint32_t **runs,
+		  uint32_t *row_offsets, uint64_t *run_count);
 
 #endif

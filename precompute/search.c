@@ -1,35 +1,11 @@
 /*
- * search.c - the tables every search of the bake uses (exact costs, the
- * canonical expansion's forced moves and byte masks) and the bucket ring
- * (see search.h).
+ * search.c - the tables every search of the bake uses (the canonical
+ * expansion's forced moves and byte masks) and the bucket ring (see
+ * search.h).
  */
 #include "search.h"
 
-#include <math.h>
 #include <string.h>
-
-/* floor(sqrt(v)) exactly, for v < 2^62. */
-static uint64_t isqrt(uint64_t v)
-{
-	uint64_t r = (uint64_t)sqrt((double)v);
-
-	while (r * r > v)
-		r--;
-	while ((r + 1) * (r + 1) <= v)
-		r++;
-	return r;
-}
-
-uint32_t *twz_half_sqrt8_table(size_t count)
-{
-	uint32_t *h = malloc((count ? count : 1) * sizeof *h);
-
-	if (!h)
-		return NULL;
-	for (size_t d = 0; d < count; d++)
-		h[d] = (uint32_t)isqrt(8 * (uint64_t)d * d);
-	return h;
-}
 
 void twz_spread_table(uint64_t spread[256])
 {

@@ -1,17 +1,25 @@
 /*
- * search.h - the one search of the bake: Dijkstra over a ring of
- * half-unit buckets with exact costs, and the one step that settles an
- * entry and relaxes its moves. CPD (first_moves.c) and TRANSIT
- * (search_transit.c) both run it; constant flags say what each search
- * needs, and each caller compiles to its own specialised copy.
+ * search.h - the one search of the bake: Dijkstra with exact costs, and
+ * the one step that settles an entry and relaxes its arcs, for every
+ * graph of graph.h. The first-move searches of every level kind
+ * (first_moves.c) and TRANSIT's bounded searches (search_transit.c) all
+ * run it; constant flags say what each search needs, and each caller
+ * compiles to its own specialised copy.
  *
- * A cost straight + diagonal * sqrt(2) goes to bucket 2 * straight +
- * floor(2 * sqrt(2) * diagonal), floor(2 * cost) exactly in integers (a
- * table of the second term). Every move costs at least 1, two buckets, so
- * a node's optimal predecessors all sit in lower buckets: draining the
- * buckets in order settles each node after all of them, and equal costs
- * are found exactly, so first-move sets are complete and hold only
- * optimal moves.
+ * Costs are the exact integer keys of graph.h, and a node's payload is
+ * what its optimal paths carry: the set of their first moves (merged by
+ * union on equal costs), or one value (merged by minimum). A node
+ * settles after all its optimal predecessors (arcs cost more than 0), so
+ * its payload is whole when it passes it on, and first-move sets are
+ * complete and hold only optimal moves.
+ *
+ * Two queues. A graph with flat arcs (TWZ_STEP_ARCS) keeps its entries
+ * in the heap of twz_heap.h by key. A grid keeps them in a ring of
+ * buckets: a key goes to bucket key / TWZ_KEY_HALF, half a straight move
+ * wide; every move costs at least a straight one, two buckets, so a
+ * node's optimal predecessors all sit in lower buckets and draining the
+ * buckets in order settles each node after all of them, at a few
+ * instructions an entry.
  *
  * Canonical expansion (as in jump point search). Moves are numbered N E
  * S W, then NE SE SW NW (see twz_format.h). An entry x entered from p by
@@ -57,11 +65,7 @@
 #include "graph.h"
 
 #define TWZ_BYTES_01 0x0101010101010101ull
-#define TWZ_UNREACHED UINT32_MAX  /* the bucket of an entry not reached */
-
-/* floor(2 * sqrt(2) * d) for d in [0, count): a malloc'd table, NULL
- * when out of memory. */
-uint32_t *twz_half_sqrt8_table(size_t count);
+#define TWZ_KEY_HALF (TWZ_KEY_STRAIGHT / 2)  /* a bucket's width in keys */
 
 /* spread[i]: byte m all ones for every bit m of i. */
 void twz_spread_table(uint64_t spread[256]);
@@ -71,25 +75,10 @@ void twz_spread_table(uint64_t spread[256]);
  * into it, limited to its legal moves. */
 uint32_t twz_forced_moves(const struct twz_graph *gr, uint32_t v);
 
-/* How an offer of dw diagonal moves in bucket b compares with a node in
- * the same bucket with dn diagonal moves: a lower bucket always wins, a
- * higher one always loses. In one bucket, straight = (b - h[diagonal]) /
- * 2, so equal diagonal counts are equal costs. h is the table of
- * twz_half_sqrt8_table. */
-enum twz_offer {
-	TWZ_OFFER_WORSE,   /* keep the node as it is */
-	TWZ_OFFER_EQUAL,   /* the same cost: merge the first moves */
-	TWZ_OFFER_BETTER,  /* a lower cost: replace them */
-};
-
-static inline __attribute__((always_inline)) enum twz_offer
-twz_offer(const uint32_t *h, uint32_t b, uint32_t dw, uint32_t dn)
+/* The bucket of a key. */
+static inline uint32_t twz_key_bucket(uint64_t key)
 {
-	if (dw == dn)
-		return TWZ_OFFER_EQUAL;
-	struct twz_cost a = { (b - h[dw]) / 2, dw };
-	struct twz_cost c = { (b - h[dn]) / 2, dn };
-	return twz_cost_less(a, c) ? TWZ_OFFER_BETTER : TWZ_OFFER_WORSE;
+	return (uint32_t)(key / TWZ_KEY_HALF);
 }
 
 /* A ring of buckets of node or cell ids; bucket b lives in b & (size - 1). */
@@ -118,60 +107,12 @@ static inline int twz_ring_push(struct twz_ring *r, uint32_t i, uint32_t v)
 	return 0;
 }
 
-/*
- * The one search loop: drain the buckets in order from bucket b, handing
- * every entry v to visit(ctx, v, b). visit skips a stale entry (its node
- * since dropped to a lower bucket), or settles v and relaxes its moves,
- * pushing only into later buckets within the ring: so a bucket's length
- * is fixed while it is drained. visit returns 0 to go on, 1 to stop here
- * (entries are left behind), -1 on error; the loop returns the same, 0
- * once every bucket is empty.
- *
- * With fixed != 0 the ring has that many buckets, bucket b holds the
- * first entries, and the loop ends when all are empty; otherwise *queued
- * counts the entries (pushes add one, the loop takes one per entry
- * handed out) and the loop ends at 0.
- * Bucket numbers fit 32 bits: a shortest path has fewer moves than the
- * level has cells (TWZ_MAX_CELLS, 2^26), each at most 3 half units.
- * visit and fixed are constants at each call, so each caller compiles
- * to its own specialised copy with visit inlined.
- */
-static inline __attribute__((always_inline)) int
-twz_search_loop(struct twz_ring *ring, uint32_t b, uint64_t *queued,
-		const uint32_t fixed, void *ctx,
-		int (*visit)(void *ctx, uint32_t v, uint32_t b))
-{
-	for (;; b++) {
-		if (!fixed && !*queued)
-			return 0;
-		uint32_t r = (uint32_t)(b & ((fixed ? fixed : ring->size) - 1));
-		uint32_t len = ring->len[r];
-		const uint32_t *items = ring->bucket[r];
-		for (uint32_t i = 0; i < len; i++) {
-			if (!fixed)
-				(*queued)--;  /* counts what a stop leaves */
-			int e = visit(ctx, items[i], b);
-			if (e)
-				return e;
-		}
-		ring->len[r] = 0;
-		if (fixed) {
-			unsigned pending = 0;
-			for (uint32_t i = 0; i < fixed; i++)
-				pending |= ring->len[i] != 0;
-			if (!pending)
-				return 0;
-		}
-	}
-}
-
 /* ---- the step -------------------------------------------------------- */
 
-/* What a search knows of an entry (a cell for CPD, a node for TRANSIT):
- * its cost as bucket and diagonal count, and what its paths carry. */
+/* What a search knows of an entry (a grid's cell or a node): its cost
+ * and what its paths carry. */
 struct twz_entry {
-	uint32_t bucket;            /* TWZ_UNREACHED until reached */
-	uint32_t diagonal;
+	uint64_t key;               /* TWZ_KEY_NONE until reached */
 	union {
 		uint64_t sets;      /* byte d: first moves of the paths
 				     * entering by move d */
@@ -181,15 +122,14 @@ struct twz_entry {
 
 /*
  * Shortcuts: from the node found through pos[node] == i to the nodes
- * to[k], at the exact costs (straight << 32 | diagonal) key[k], for k in
- * [first[i], first[i + 1]).
+ * to[k], at the cost keys key[k], for k in [first[i], first[i + 1]).
  */
 struct twz_shortcuts {
 	const uint32_t *pos;        /* [node_count]: index, or NONE */
 	const uint32_t *first;      /* [indices + 1]: into to and key */
 	const uint32_t *to;
 	const uint64_t *key;
-	uint64_t span;              /* the largest cost, in half units, + 1 */
+	uint64_t span;              /* the largest cost, in buckets, + 1 */
 };
 
 /* What a search needs; the flags say which fields it uses. They are
@@ -206,6 +146,12 @@ enum twz_step_flag {
 				  * sized to the shortcuts, early stops */
 	TWZ_STEP_MOVES = 16u,    /* fold a settled entry's sets into moves[] */
 	TWZ_STEP_SHORTCUTS = 32u, /* relax sc's shortcuts (sc may be NULL) */
+	TWZ_STEP_ARCS = 64u,     /* a graph's flat arcs, every one, entries by
+				  * node in the heap; the payload the first
+				  * arc of the paths: its move (arc_move) or
+				  * its index, a bit each */
+	TWZ_STEP_MIN = 128u,     /* ARCS: the payload the lowest index of a
+				  * first arc (sources of many arcs) */
 };
 
 #define TWZ_STEP_RING 4      /* an unbounded search's ring: a move goes 2 or
@@ -224,16 +170,22 @@ struct twz_step {
 	const uint8_t *legal;       /* moves the search may take, a bit each */
 	const uint32_t *forced;     /* canonical: twz_forced_moves */
 	const uint64_t *spread;     /* canonical: twz_spread_table */
-	const uint32_t *h;          /* twz_half_sqrt8_table */
 	const int32_t *offset;      /* CELLS: index delta per move */
 	const uint32_t *neighbour;  /* else: [node * 8 + move] */
 	const uint32_t *node_cell;  /* LEX: tie-breaks are by cell */
-	struct twz_ring *ring;
+	struct twz_ring *ring;      /* else ARCS */
+	/* ARCS: graph.h's flat arcs, and the heap */
+	const uint32_t *arc_first;
+	const uint32_t *arc_head;
+	const uint64_t *arc_cost;
+	const uint8_t *arc_move;    /* NULL: first arcs by index */
+	struct twz_dist_item *heap; /* [arcs + 1] */
+	size_t heap_len;
 	/* BOUNDED */
 	uint64_t queued;            /* entries in all buckets */
 	uint8_t *state;             /* TWZ_STEP_SETTLED; other bits the
 				       caller's */
-	uint32_t *touched;          /* entries not TWZ_UNREACHED */
+	uint32_t *touched;          /* entries not TWZ_KEY_NONE */
 	uint32_t touched_len;
 	uint32_t *order;            /* settled entries, in settling order */
 	uint32_t order_len;
@@ -275,63 +227,61 @@ static inline uint64_t twz_tie_of(uint32_t a, uint32_t b)
 	return h & 0xFFFFF;  /* 20 bits: sums over any path fit 64 bits */
 }
 
-/* Offer w bucket bw, diagonal count dw and payload pw. Settled entries
- * sit in lower buckets than any offer: never replaced, never equal. */
+/* Offer w the cost kw and the payload pw. Settled entries sit in lower
+ * buckets than any offer: never replaced, never equal. */
 static inline __attribute__((always_inline)) int
-twz_step_relax(struct twz_step *k, uint32_t w, uint32_t bw, uint32_t dw,
-	       uint64_t pw, const unsigned f)
+twz_step_relax(struct twz_step *k, uint32_t w, uint64_t kw, uint64_t pw,
+	       const unsigned f)
 {
 	struct twz_entry *ew = &k->e[w];
-	uint32_t bo = ew->bucket;
+	uint64_t ko = ew->key;
 
-	if (bw < bo) {
-		if ((f & TWZ_STEP_BOUNDED) && bo == TWZ_UNREACHED)
-			k->touched[k->touched_len++] = w;
-		ew->bucket = bw;
-		ew->diagonal = dw;
+	if (kw < ko) {
+		ew->key = kw;
 		ew->sets = pw;
+		if (f & TWZ_STEP_ARCS) {
+			struct twz_dist_item it = { kw, w };
+			twz_heap_push(k->heap, &k->heap_len, &it, sizeof it,
+				      twz_dist_before, NULL, NULL);
+			return 0;
+		}
+		uint32_t bw = twz_key_bucket(kw);
+		if (ko != TWZ_KEY_NONE && twz_key_bucket(ko) == bw)
+			return 0;  /* queued in this bucket already */
 		if (f & TWZ_STEP_BOUNDED) {
+			if (ko == TWZ_KEY_NONE)
+				k->touched[k->touched_len++] = w;
 			k->queued++;
 			return twz_ring_push(k->ring, bw & (k->ring->size - 1), w);
 		}
 		return twz_ring_push(k->ring, bw % TWZ_STEP_RING, w);
 	}
-	if (bw == bo) {
-		enum twz_offer o = twz_offer(k->h, bw, dw, ew->diagonal);
-		if (o == TWZ_OFFER_EQUAL) {
-			if (!(f & TWZ_STEP_LEX))
-				ew->sets |= pw;
-			else if (pw < ew->tie)
-				ew->tie = pw;
-		} else if (o == TWZ_OFFER_BETTER) {
-			/* Queued in this bucket already. */
-			ew->diagonal = dw;
-			ew->sets = pw;
-		}
+	if (kw == ko) {
+		if (!(f & (TWZ_STEP_LEX | TWZ_STEP_MIN)))
+			ew->sets |= pw;
+		else if (pw < ew->tie)
+			ew->tie = pw;
 	}
 	return 0;
 }
 
-/* Relax the shortcuts out of v (bucket b, diagonal count d), carrying
- * the first moves fv on along every move. */
+/* Relax the shortcuts out of v (cost kv), carrying the first moves fv
+ * on along every move. */
 static inline __attribute__((always_inline)) int
-twz_step_shortcuts(struct twz_step *k, uint32_t v, uint32_t b, uint32_t d,
-		   uint8_t fv, const unsigned f)
+twz_step_shortcuts(struct twz_step *k, uint32_t v, uint64_t kv, uint8_t fv,
+		   const unsigned f)
 {
 	const struct twz_shortcuts *sc = k->sc;
 
 	if (!(f & TWZ_STEP_SHORTCUTS) || !sc || sc->pos[v] == TWZ_NODE_NONE)
 		return 0;
-	uint32_t i = sc->pos[v], straight = (b - k->h[d]) / 2;
+	uint32_t i = sc->pos[v];
 	uint64_t pw = fv * TWZ_BYTES_01;
 	for (uint32_t j = sc->first[i]; j < sc->first[i + 1]; j++) {
 		uint32_t w = sc->to[j];
 		if (w == v)
 			continue;
-		uint32_t dw = d + (uint32_t)sc->key[j];
-		uint32_t bw = 2 * (straight + (uint32_t)(sc->key[j] >> 32)) +
-			      k->h[dw];
-		if (twz_step_relax(k, w, bw, dw, pw, f) != 0)
+		if (twz_step_relax(k, w, kv + sc->key[j], pw, f) != 0)
 			return -1;
 	}
 	return 0;
@@ -369,46 +319,70 @@ static inline __attribute__((always_inline)) int
 twz_step_seed(struct twz_step *k, uint32_t s, const unsigned f,
 	      int (*settle)(struct twz_step *k, uint32_t v))
 {
-	k->e[s] = (struct twz_entry){ 0, 0, { 0 } };
+	k->e[s] = (struct twz_entry){ 0, { 0 } };
 	if (f & TWZ_STEP_BOUNDED)
 		k->touched[k->touched_len++] = s;
 	int r = twz_step_settle(k, s, 0, f, settle);
 	if (r != TWZ_SETTLE_EXPAND)
 		return r == TWZ_SETTLE_STOP;
-	/* Both a straight move and a diagonal one land in bucket 2. */
+	if (f & TWZ_STEP_ARCS) {
+		uint32_t a0 = k->arc_first[s];
+		for (uint32_t a = a0; a < k->arc_first[s + 1]; a++) {
+			uint32_t i = a - a0;
+			uint64_t pw = f & TWZ_STEP_MIN ? i
+				      : k->arc_move ? 1u << k->arc_move[a]
+				      : i < 63 ? (uint64_t)1 << i : 0;
+			if (twz_step_relax(k, k->arc_head[a], k->arc_cost[a], pw,
+					   f) != 0)
+				return -1;
+		}
+		return 0;
+	}
 	for (unsigned mask = k->legal[s]; mask; mask &= mask - 1) {
 		unsigned m = (unsigned)__builtin_ctz(mask);
 		uint32_t w = twz_step_next(k, s, m, f);
 		uint64_t pw = f & TWZ_STEP_LEX
 			? twz_tie_of(k->node_cell[s], k->node_cell[w])
 			: (uint64_t)(1u << m) * TWZ_BYTES_01;
-		if (twz_step_relax(k, w, 2, twz_move_is_diagonal(m), pw, f) != 0)
+		if (twz_step_relax(k, w, twz_move_key(m), pw, f) != 0)
 			return -1;
 	}
-	return twz_step_shortcuts(k, s, 0, 0, 0, f);
+	return twz_step_shortcuts(k, s, 0, 0, f);
 }
 
 /*
- * The visit of twz_search_loop: skip a stale entry, or settle v of
- * bucket b, ask the hook (may be NULL), and relax its moves (see the top)
- * and shortcuts. 0, 1 to stop, -1 out of memory.
+ * A visit of twz_search_loop: skip a stale entry, or settle v (taken
+ * from bucket `at` of the ring, or from the heap at key `at`), ask the
+ * hook (may be NULL), and relax its arcs: a grid's moves as the top
+ * says, and shortcuts; any other graph's arcs, every one. 0, 1 to stop,
+ * -1 out of memory.
  */
 static inline __attribute__((always_inline)) int
-twz_step_visit(struct twz_step *k, uint32_t v, uint32_t b, const unsigned f,
+twz_step_visit(struct twz_step *k, uint32_t v, uint64_t at, const unsigned f,
 	       int (*settle)(struct twz_step *k, uint32_t v))
 {
 	const struct twz_entry *ev = &k->e[v];
-	const uint32_t *h = k->h;
 
-	/* An entry is queued again only when its bucket drops, so the one
-	 * that matches its bucket is its only live one. */
-	if (ev->bucket != b)
+	/* An entry is queued again only when its key drops (its bucket, in
+	 * the ring), so only the latest is live: a stale one in the heap
+	 * has another key, a stale one in the ring a key below its
+	 * bucket. */
+	if ((f & TWZ_STEP_ARCS) ? ev->key != at : ev->key < at * TWZ_KEY_HALF)
 		return 0;
-	uint64_t c = ev->sets, out = 0;
-	uint32_t d = ev->diagonal;
+	uint64_t c = ev->sets, out = 0, kv = ev->key;
 	int r = twz_step_settle(k, v, c, f, settle);
 	if (r != TWZ_SETTLE_EXPAND)
 		return r == TWZ_SETTLE_STOP;
+	if (f & TWZ_STEP_ARCS) {
+		for (uint32_t a = k->arc_first[v]; a < k->arc_first[v + 1]; a++) {
+			uint64_t kw = kv + k->arc_cost[a];
+			/* A sum past 2^64 is longer than any path. */
+			if (kw > kv && twz_step_relax(k, k->arc_head[a], kw, c,
+						      f) != 0)
+				return -1;
+		}
+		return 0;
+	}
 	unsigned nz;
 	if (f & TWZ_STEP_LEX) {
 		nz = k->legal[v];
@@ -436,24 +410,84 @@ twz_step_visit(struct twz_step *k, uint32_t v, uint32_t b, const unsigned f,
 		if ((f & TWZ_STEP_SHORTCUTS) && !c)
 			nz = k->legal[v];
 	}
-	uint32_t bs = b + 2, bd = b + h[d + 1] - h[d];
+	uint64_t ks = kv + TWZ_KEY_STRAIGHT, kd = kv + TWZ_KEY_DIAGONAL;
 	for (; nz; nz &= nz - 1) {
 		unsigned m = (unsigned)__builtin_ctz(nz);
 		uint32_t w = twz_step_next(k, v, m, f);
-		int diag = m >= 4;
-		/* A settled node: spare the tie-break's hash. */
-		if ((f & TWZ_STEP_LEX) && k->e[w].bucket < (diag ? bd : bs))
+		uint64_t kw = m >= 4 ? kd : ks;
+		/* Costs no less than kw: spare the tie-break's hash. */
+		if ((f & TWZ_STEP_LEX) && k->e[w].key < kw)
 			continue;
 		uint64_t pw = f & TWZ_STEP_LEX
 			? c + twz_tie_of(k->node_cell[v], k->node_cell[w])
 			: out & (uint64_t)0xFF << (8 * m);
-		if (twz_step_relax(k, w, diag ? bd : bs, d + (uint32_t)diag,
-				   pw, f) != 0)
+		if (twz_step_relax(k, w, kw, pw, f) != 0)
 			return -1;
 	}
 	if (f & TWZ_STEP_SHORTCUTS)
-		return twz_step_shortcuts(k, v, b, d, twz_sets_fold(c), f);
+		return twz_step_shortcuts(k, v, kv, twz_sets_fold(c), f);
 	return 0;
 }
 
+/*
+ * The one search loop: visit every queued entry v in order
+ * (twz_step_visit with the flags f and the hook settle): from the heap
+ * (ARCS), or draining the ring's buckets in order from bucket b. A
+ * visit skips a stale entry, or settles v and relaxes its arcs, which
+ * in the ring push only into later buckets within it: so a bucket's
+ * length is fixed while it is drained. A visit says 0 to go on, 1 to
+ * stop here (entries are left behind), -1 on error; the loop returns the
+ * same, 0 once every entry is visited.
+ *
+ * With fixed != 0 the ring has that many buckets, bucket b holds the
+ * first entries, and the loop ends when all are empty; otherwise
+ * k->queued counts the entries (pushes add one, the loop takes one per
+ * entry handed out) and the loop ends at 0. Bucket numbers fit 32 bits:
+ * a shortest path has fewer moves than the level has nodes
+ * (TWZ_MAX_NODES, 2^26), each at most 3 buckets. f, settle and fixed
+ * are constants at each call, so each caller compiles to its own
+ * specialised copy with the step and the hook inlined.
+ */
+static inline __attribute__((always_inline)) int
+twz_search_loop(struct twz_step *k, uint32_t b, const unsigned f,
+		const uint32_t fixed,
+		int (*settle)(struct twz_step *k, uint32_t v))
+{
+	if (f & TWZ_STEP_ARCS) {
+		while (k->heap_len) {
+			struct twz_dist_item it;
+			twz_heap_pop(k->heap, &k->heap_len, &it, sizeof it,
+				     twz_dist_before, NULL, NULL);
+			int e = twz_step_visit(k, it.v, it.d, f, settle);
+			if (e)
+				return e;
+		}
+		return 0;
+	}
+	struct twz_ring *ring = k->ring;
+	for (;; b++) {
+		if (!fixed && !k->queued)
+			return 0;
+		uint32_t r = (uint32_t)(b & ((fixed ? fixed : ring->size) - 1));
+		uint32_t len = ring->len[r];
+		const uint32_t *items = ring->bucket[r];
+		for (uint32_t i = 0; i < len; i++) {
+			if (!fixed)
+				k->queued--;  /* counts what a stop leaves */
+			int e = twz_step_visit(k, items[i], b, f, settle);
+			if (e)
+				return e;
+		}
+		ring->len[r] = 0;
+		if (fixed) {
+			unsigned pending = 0;
+			for (uint32_t i = 0; i < fixed; i++)
+				pending |= ring->len[i] != 0;
+			if (!pending)
+				return 0;
+		}
+	}
+}
+
 #endif
+

@@ -23,14 +23,8 @@ int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 
 	memset(ws, 0, sizeof *ws);
 	ws->tg = tg;
-	/* A shortest path has fewer than n moves, so diagonal counts of
-	 * every cost met stay <= n; one more for the step past the last. */
-	ws->half_sqrt8 = twz_half_sqrt8_table(n + 2);
-	if (!p || !ws->half_sqrt8) {
-		free(p);
-		twz_tsearch_free(ws);
+	if (!p)
 		return -1;
-	}
 	k->e = (struct twz_entry *)p;
 	uint32_t *forced = (uint32_t *)(k->e + n);
 	k->touched = forced + n;
@@ -44,13 +38,12 @@ int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 	memset(ws->area_legal, 0, n);
 	twz_spread_table(ws->spread);
 	for (uint32_t v = 0; v < tg->node_count; v++) {
-		k->e[v].bucket = TWZ_UNREACHED;
+		k->e[v].key = TWZ_KEY_NONE;
 		ws->legal[v] = (uint8_t)twz_graph_moves(tg, v);
 		forced[v] = twz_forced_moves(tg, v);
 	}
 	k->forced = forced;
 	k->spread = ws->spread;
-	k->h = ws->half_sqrt8;
 	k->neighbour = tg->neighbour;
 	k->node_cell = tg->node_cell;
 	k->ring = &ws->ring;
@@ -60,58 +53,56 @@ int twz_tsearch_init(struct twz_tsearch *ws, const struct twz_graph *tg)
 void twz_tsearch_free(struct twz_tsearch *ws)
 {
 	free(ws->st.e);  /* the block of every per-node array */
-	free(ws->half_sqrt8);
 	twz_ring_free(&ws->ring);
 	memset(ws, 0, sizeof *ws);
+}
+
+/* The moves from v into the area. */
+static uint8_t moves_into_area(const struct twz_tsearch *ws, uint32_t v)
+{
+	const uint32_t *nb = ws->tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
+	unsigned mask = 0;
+
+	for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
+		if (nb[m] != TWZ_NODE_NONE && (ws->st.state[nb[m]] & AREA))
+			mask |= 1u << m;
+	return (uint8_t)mask;
+}
+
+/* The moves that stay inside, of each node of the ranges in the area: a
+ * local search takes only those. */
+static void area_moves(struct twz_tsearch *ws, const uint32_t *range,
+		       uint32_t ranges)
+{
+	for (uint32_t i = 0; i < ranges; i++)
+		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++)
+			if (ws->st.state[v] & AREA)
+				ws->area_legal[v] = moves_into_area(ws, v);
 }
 
 void twz_tsearch_area(struct twz_tsearch *ws, const uint32_t *range,
 		      uint32_t ranges, int on)
 {
-	const struct twz_graph *tg = ws->tg;
 	uint8_t *state = ws->st.state;
 
 	for (uint32_t i = 0; i < ranges; i++)
 		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++)
 			state[v] = (uint8_t)(on ? state[v] | AREA : state[v] & ~AREA);
-	if (!on)
-		return;
-	/* The moves that stay inside: a local search takes only those. */
-	for (uint32_t i = 0; i < ranges; i++) {
-		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++) {
-			const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-			unsigned mask = 0;
-			for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-				if (nb[m] != TWZ_NODE_NONE && (state[nb[m]] & AREA))
-					mask |= 1u << m;
-			ws->area_legal[v] = (uint8_t)mask;
-		}
-	}
+	if (on)
+		area_moves(ws, range, ranges);
 }
 
 void twz_tsearch_area_rect(struct twz_tsearch *ws, const uint32_t *range,
 			   uint32_t ranges, const struct twz_rect *r)
 {
 	const struct twz_graph *tg = ws->tg;
-	uint8_t *state = ws->st.state;
 
 	for (uint32_t i = 0; i < ranges; i++)
 		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++)
 			if (tg->node_x[v] >= r->x0 && tg->node_x[v] <= r->x1 &&
 			    tg->node_y[v] >= r->y0 && tg->node_y[v] <= r->y1)
-				state[v] |= AREA;
-	for (uint32_t i = 0; i < ranges; i++) {
-		for (uint32_t v = range[2 * i]; v < range[2 * i + 1]; v++) {
-			if (!(state[v] & AREA))
-				continue;
-			const uint32_t *nb = tg->neighbour + (size_t)v * TWZ_MOVE_COUNT;
-			unsigned mask = 0;
-			for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-				if (nb[m] != TWZ_NODE_NONE && (state[nb[m]] & AREA))
-					mask |= 1u << m;
-			ws->area_legal[v] = (uint8_t)mask;
-		}
-	}
+				ws->st.state[v] |= AREA;
+	area_moves(ws, range, ranges);
 }
 
 /* Empty buckets, at least enough for moves spanning `span` half units;
@@ -129,7 +120,7 @@ static int reset(struct twz_tsearch *ws, uint64_t span)
 		return -1;
 	for (uint32_t i = 0; i < k->touched_len; i++) {
 		uint32_t v = k->touched[i];
-		k->e[v].bucket = TWZ_UNREACHED;
+		k->e[v].key = TWZ_KEY_NONE;
 		k->state[v] &= AREA;
 	}
 	k->touched_len = 0;
@@ -198,30 +189,13 @@ static inline int settle_select(struct twz_step *st, uint32_t v)
 #define SELECT (TWZ_STEP_BOUNDED | TWZ_STEP_LEX)
 #define E8 TWZ_STEP_EIGHT
 
-/* The loop's visit of each kind: the step with its flags and hook. */
-#define VISIT(name, flags, settle)					\
-	static int name(void *k, uint32_t v, uint32_t b)		\
-	{								\
-		return twz_step_visit(k, v, b, flags, settle);		\
-	}
-
-VISIT(visit_local8, LOCAL | E8, NULL)
-VISIT(visit_local4, LOCAL, NULL)
-VISIT(visit_flags8, COSTS | E8, settle_flags)
-VISIT(visit_flags4, COSTS, settle_flags)
-VISIT(visit_targets8, COSTS | E8, settle_targets)
-VISIT(visit_targets4, COSTS, settle_targets)
-VISIT(visit_select, SELECT, settle_select)
-VISIT(visit_lex_flags, SELECT, settle_flags)
-
 /* Search from s with the step flags f, the moves legal, the shortcuts
- * sc, the hook settle and the loop's visit fn (of the same flags and
- * hook) on a copy of ws's step; what it touched and settled goes back. */
+ * sc and the hook settle on a copy of ws's step; what it touched and
+ * settled goes back. */
 static inline __attribute__((always_inline)) int
 run(struct twz_tsearch *ws, struct search *k, uint32_t s,
     const uint8_t *legal, const struct twz_shortcuts *sc, const unsigned f,
-    int (*settle)(struct twz_step *st, uint32_t v),
-    int (*fn)(void *k, uint32_t v, uint32_t b))
+    int (*settle)(struct twz_step *st, uint32_t v))
 {
 	const struct twz_graph *tg = ws->tg;
 
@@ -240,7 +214,7 @@ run(struct twz_tsearch *ws, struct search *k, uint32_t s,
 	 * in later buckets. */
 	int e = twz_step_seed(&k->st, s, f, settle);
 	if (e == 0)
-		e = twz_search_loop(&ws->ring, 2, &k->st.queued, 0, k, fn);
+		e = twz_search_loop(&k->st, 2, f, 0, settle);
 	ws->st.touched_len = k->st.touched_len;
 	ws->st.order_len = k->st.order_len;
 	if (e < 0)
@@ -256,9 +230,8 @@ int twz_tsearch_local(struct twz_tsearch *ws, uint32_t s,
 	struct search k = { .want = 0 };
 
 	if (ws->tg->connectivity == 8)
-		return run(ws, &k, s, ws->area_legal, sc, LOCAL | E8, NULL,
-			   visit_local8);
-	return run(ws, &k, s, ws->area_legal, sc, LOCAL, NULL, visit_local4);
+		return run(ws, &k, s, ws->area_legal, sc, LOCAL | E8, NULL);
+	return run(ws, &k, s, ws->area_legal, sc, LOCAL, NULL);
 }
 
 int twz_tsearch_flags(struct twz_tsearch *ws, uint32_t s, const uint8_t *flag,
@@ -269,10 +242,8 @@ int twz_tsearch_flags(struct twz_tsearch *ws, uint32_t s, const uint8_t *flag,
 	if (want == 0)
 		return reset(ws, 0);  /* nothing settled */
 	if (ws->tg->connectivity == 8)
-		return run(ws, &k, s, ws->legal, NULL, COSTS | E8, settle_flags,
-			   visit_flags8);
-	return run(ws, &k, s, ws->legal, NULL, COSTS, settle_flags,
-		   visit_flags4);
+		return run(ws, &k, s, ws->legal, NULL, COSTS | E8, settle_flags);
+	return run(ws, &k, s, ws->legal, NULL, COSTS, settle_flags);
 }
 
 int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
@@ -284,9 +255,8 @@ int twz_tsearch_targets(struct twz_tsearch *ws, uint32_t s,
 		return reset(ws, 0);  /* nothing settled */
 	if (ws->tg->connectivity == 8)
 		return run(ws, &k, s, ws->legal, NULL, COSTS | E8,
-			   settle_targets, visit_targets8);
-	return run(ws, &k, s, ws->legal, NULL, COSTS, settle_targets,
-		   visit_targets4);
+			   settle_targets);
+	return run(ws, &k, s, ws->legal, NULL, COSTS, settle_targets);
 }
 
 /* Give a source outside the area its legal moves into it (area_legal
@@ -295,15 +265,9 @@ static uint8_t enter_area(struct twz_tsearch *ws, uint32_t s)
 {
 	uint8_t keep = ws->area_legal[s];
 
-	if (!(ws->st.state[s] & AREA)) {
-		/* A source outside: its legal moves that enter the area. */
-		const uint32_t *nb = ws->tg->neighbour + (size_t)s * TWZ_MOVE_COUNT;
-		unsigned mask = 0;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++)
-			if ((ws->legal[s] >> m & 1) && (ws->st.state[nb[m]] & AREA))
-				mask |= 1u << m;
-		ws->area_legal[s] = (uint8_t)mask;
-	}
+	/* A source outside: its legal moves that enter the area. */
+	if (!(ws->st.state[s] & AREA))
+		ws->area_legal[s] = moves_into_area(ws, s);
 	return keep;
 }
 
@@ -317,8 +281,7 @@ int twz_tsearch_area_lex(struct twz_tsearch *ws, uint32_t s,
 	if (want == 0)
 		return reset(ws, 0);  /* nothing settled */
 	keep = enter_area(ws, s);
-	rc = run(ws, &k, s, ws->area_legal, NULL, SELECT, settle_flags,
-		 visit_lex_flags);
+	rc = run(ws, &k, s, ws->area_legal, NULL, SELECT, settle_flags);
 	ws->area_legal[s] = keep;
 	return rc;
 }
@@ -329,11 +292,8 @@ static int tight(const struct twz_tsearch *ws, uint32_t v, uint32_t w,
 		 unsigned m)
 {
 	const struct twz_entry *ev = &ws->st.e[v], *ew = &ws->st.e[w];
-	const uint32_t *h = ws->half_sqrt8;
-	uint32_t d = ev->diagonal + twz_move_is_diagonal(m);
 
-	return ew->diagonal == d &&
-	       ew->bucket == ev->bucket + (d == ev->diagonal ? 2 : h[d] - h[ev->diagonal]) &&
+	return ew->key == ev->key + twz_move_key(m) &&
 	       ew->tie == ev->tie + twz_tie_of(ws->tg->node_cell[v],
 					       ws->tg->node_cell[w]);
 }
@@ -351,8 +311,7 @@ int twz_tsearch_lex_around(struct twz_tsearch *ws, uint32_t u, uint32_t block)
 
 	k.bx = block % tg->cols;
 	k.by = block / tg->cols;
-	return run(ws, &k, u, ws->legal, NULL, SELECT, settle_select,
-		   visit_select);
+	return run(ws, &k, u, ws->legal, NULL, SELECT, settle_select);
 }
 
 int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
@@ -361,8 +320,7 @@ int twz_tsearch_select(struct twz_tsearch *ws, uint32_t u)
 	uint32_t bx = tg->node_bx[u], by = tg->node_by[u];
 	struct search k = { .want = 0 };
 
-	if (run(ws, &k, u, ws->legal, NULL, SELECT, settle_select,
-		visit_select) != 0)
+	if (run(ws, &k, u, ws->legal, NULL, SELECT, settle_select) != 0)
 		return -1;
 	/* Backwards over the settling order: a node is marked when it is an
 	 * end itself or a tight move leads to a marked node. Successors on a

@@ -13,17 +13,6 @@
 #include "search.h"
 #include "transit.h"
 
-/* A cost as a key: straight << 32 | diagonal. Keys add like costs. */
-static inline uint64_t twz_cost_key(struct twz_cost c)
-{
-	return (uint64_t)c.straight << 32 | c.diagonal;
-}
-
-static inline struct twz_cost twz_key_cost(uint64_t k)
-{
-	return (struct twz_cost){ (uint32_t)(k >> 32), (uint32_t)k };
-}
-
 struct twz_tsearch {
 	const struct twz_graph *tg;
 	struct twz_step st;         /* entries by node, the touched and
@@ -32,7 +21,6 @@ struct twz_tsearch {
 	uint8_t *mark;              /* [node_count]: selection marks */
 	uint8_t *legal;             /* [node_count]: legal moves, a bit each */
 	uint8_t *area_legal;        /* [node_count]: those inside the area */
-	uint32_t *half_sqrt8;       /* [node_count + 2]: floor(2 sqrt(2) d) */
 	uint64_t spread[256];       /* twz_spread_table */
 	struct twz_ring ring;       /* buckets of node ids */
 	int partial;                /* the last search stopped early */
@@ -99,10 +87,7 @@ static inline int twz_tsearch_settled(const struct twz_tsearch *ws, uint32_t v)
 static inline struct twz_cost twz_tsearch_cost(const struct twz_tsearch *ws,
 					       uint32_t v)
 {
-	const struct twz_entry *e = &ws->st.e[v];
-
-	return (struct twz_cost){ (e->bucket - ws->half_sqrt8[e->diagonal]) / 2,
-				  e->diagonal };
+	return twz_key_cost(ws->st.e[v].key);
 }
 
 /* Costs from s until `want` nodes with flag[v] set are settled (or the

@@ -13,7 +13,8 @@
 
 #include "bake_graph.h"
 #include "cli_common.h"
-#include "digraph.h"
+#include "first_moves.h"
+#include "graph.h"
 #include "graph_cli.h"
 #include "level_graph.h"
 #include "twz_format.h"
@@ -66,7 +67,7 @@ int twz_graph_build_cmd(const char *level, const char *coords,
 			int quiet)
 {
 	struct twz_error err = { { 0 }, 0 };
-	struct twz_digraph g;
+	struct twz_graph g;
 	double started = twz_now_seconds();
 	int rc = 0;
 
@@ -94,7 +95,7 @@ int twz_graph_build_cmd(const char *level, const char *coords,
 		}
 	}
 out:
-	twz_digraph_free(&g);
+	twz_graph_free(&g);
 	return rc;
 }
 
@@ -241,7 +242,7 @@ out:
 /* ---- verify ------------------------------------------------------------------ */
 
 /* The database's own arcs as a digraph of its node ids. */
-static int graph_of_db(const twz_db *db, struct twz_digraph *g)
+static int graph_of_db(const twz_db *db, struct twz_graph *g)
 {
 	uint32_t n = twz_node_count(db);
 	twz_info in;
@@ -253,13 +254,13 @@ static int graph_of_db(const twz_db *db, struct twz_digraph *g)
 	g->arc_count = (uint32_t)in.arc_count;
 	g->arc_first = malloc(((size_t)n + 1) * sizeof *g->arc_first);
 	g->arc_head = malloc((in.arc_count + 1) * sizeof *g->arc_head);
-	g->arc_weight = malloc((in.arc_count + 1) * sizeof *g->arc_weight);
-	if (!g->arc_first || !g->arc_head || !g->arc_weight)
+	g->arc_cost = malloc((in.arc_count + 1) * sizeof *g->arc_cost);
+	if (!g->arc_first || !g->arc_head || !g->arc_cost)
 		return -1;
 	uint32_t at = 0;
 	for (uint32_t v = 0; v < n; v++) {
 		g->arc_first[v] = at;
-		if (twz_node_arcs(db, v, g->arc_head + at, g->arc_weight + at,
+		if (twz_node_arcs(db, v, g->arc_head + at, g->arc_cost + at,
 				  in.arc_count - at, &count) != TWZ_OK)
 			return -1;
 		at += (uint32_t)count;
@@ -275,7 +276,7 @@ static int cmp_query(const void *a, const void *b)
 }
 
 /* Why the answer for (s, t) is wrong against dist (from s), or NULL. */
-static const char *judge(const twz_db *db, const struct twz_digraph *g,
+static const char *judge(const twz_db *db, const struct twz_graph *g,
 			 twz_node s, twz_node t, const uint64_t *dist,
 			 twz_node *buf, size_t cap)
 {
@@ -296,7 +297,7 @@ static const char *judge(const twz_db *db, const struct twz_digraph *g,
 		uint64_t w = 0;
 		for (uint32_t k = a; k < b; k++)
 			if (g->arc_head[k] == buf[i + 1])
-				w = g->arc_weight[k];
+				w = g->arc_cost[k];
 		if (!w)
 			return "path takes an arc the graph does not have";
 		sum += w;
@@ -330,7 +331,7 @@ int twz_graph_verify_cmd(int argc, char **argv)
 	uint32_t n = twz_node_count(db);
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_p2p q;
-	struct twz_digraph g;
+	struct twz_graph g;
 	size_t passed = 0, failed = 0;
 	uint64_t *dist = malloc(((size_t)n + 1) * sizeof *dist);
 	twz_node *buf = malloc(((size_t)n + 1) * sizeof *buf);
@@ -358,7 +359,7 @@ int twz_graph_verify_cmd(int argc, char **argv)
 	for (uint32_t i = 0; i < q.count; i++) {
 		twz_node s = twz_node_of_id(db, order[2 * (size_t)i]);
 		twz_node t = twz_node_of_id(db, order[2 * (size_t)i + 1]);
-		if (s != last && twz_digraph_dijkstra(&g, s, dist) != 0) {
+		if (s != last && twz_search_distances(&g, s, dist) != 0) {
 			rc = EXIT_NOMEM;
 			free(order);
 			goto out;
@@ -380,7 +381,7 @@ int twz_graph_verify_cmd(int argc, char **argv)
 out:
 	twz_p2p_free(&q);
 out_db:
-	twz_digraph_free(&g);
+	twz_graph_free(&g);
 	free(dist);
 	free(buf);
 	twz_close(db);

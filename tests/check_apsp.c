@@ -70,13 +70,12 @@ static void check_distances(const struct twz_grid *g, unsigned conn,
 {
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_graph gr;
-	struct twz_apsp_graph dg;
 	struct twz_search ws;
 	struct twz_bake_options opt;
 	size_t cells = (size_t)g->width * g->height;
 
 	ck_assert_msg(twz_graph_build(g, conn, &gr, &err) == 0, "%s", err.msg);
-	ck_assert(twz_apsp_grid_graph(&gr, &dg) == 0);
+	ck_assert(twz_graph_arcs(&gr) == 0);
 	ck_assert(twz_search_init(&ws, &gr) == 0);
 	twz_bake_options_default(&opt);
 	opt.threads = 2;
@@ -93,7 +92,7 @@ static void check_distances(const struct twz_grid *g, unsigned conn,
 
 	for (unsigned solver = TWZ_APSP_FLOYD; solver <= TWZ_APSP_SQUARING; solver++) {
 		struct twz_apsp ap;
-		ck_assert_msg(twz_apsp_solve(&ap, &dg, solver, &opt, &err) == 0,
+		ck_assert_msg(twz_apsp_solve(&ap, &gr, solver, &opt, &err) == 0,
 			      "%s: %s", what, err.msg);
 		for (uint32_t s = 0; s < n; s++) {
 			const struct twz_cost *ds = all + (size_t)s * cells;
@@ -106,7 +105,7 @@ static void check_distances(const struct twz_grid *g, unsigned conn,
 				int reach = !twz_test_cost_eq(c, twz_test_unreachable);
 				expect(reach == (gr.node_comp[s] == gr.node_comp[t]),
 				       "%s: regions disagree", what);
-				expect(d == (reach ? twz_apsp_grid_key(c) : UINT64_MAX),
+				expect(d == (reach ? twz_cost_key(c) : UINT64_MAX),
 				       "%s, %s, %u-connected: distance %u -> %u is %llu, "
 				       "Dijkstra says %u + %u sqrt2", what,
 				       twz_apsp_solver_name(solver), conn, s, t,
@@ -144,7 +143,6 @@ static void check_distances(const struct twz_grid *g, unsigned conn,
 	free(all);
 	free(moves);
 	twz_search_free(&ws);
-	twz_apsp_grid_graph_free(&dg);
 	twz_graph_free(&gr);
 }
 
@@ -287,12 +285,16 @@ START_TEST(test_apsp_generic_graph)
 {
 	/* 0 -> 1 (2), 0 -> 2 (5), 1 -> 2 (3), 2 -> 0 (1), 1 -> 3 (9), 2 -> 3 (7);
 	 * node 3 has no arcs out. Ties: 0 -> 2 costs 5 both ways. */
-	static const uint32_t first[] = { 0, 2, 4, 6, 6 };
-	static const uint32_t head[] = { 1, 2, 2, 3, 0, 3 };
-	static const uint64_t cost[] = { 2, 5, 3, 9, 1, 7 };
-	static const uint8_t label[] = { 0, 1, 0, 1, 0, 1 };
-	static const uint32_t regions[] = { 0, 4 };
-	struct twz_apsp_graph g = { 4, 1, regions, first, head, cost, label };
+	static uint32_t first[] = { 0, 2, 4, 6, 6 };
+	static uint32_t head[] = { 1, 2, 2, 3, 0, 3 };
+	static uint64_t cost[] = { 2, 5, 3, 9, 1, 7 };
+	static uint8_t label[] = { 0, 1, 0, 1, 0, 1 };
+	static uint32_t regions[] = { 0, 4 };
+	struct twz_graph g = {
+		.node_count = 4, .component_count = 1, .comp_first = regions,
+		.arc_count = 6, .arc_first = first, .arc_head = head,
+		.arc_cost = cost, .arc_move = label,
+	};
 	struct twz_bake_options opt;
 	struct twz_error err = { { 0 }, 0 };
 	uint64_t want[4][4];
@@ -326,8 +328,10 @@ START_TEST(test_apsp_generic_graph)
 		twz_apsp_free(&ap);
 	}
 	/* An arc leaving its region is refused. */
-	static const uint32_t two[] = { 0, 2, 4 };
-	struct twz_apsp_graph bad = { 4, 2, two, first, head, cost, label };
+	static uint32_t two[] = { 0, 2, 4 };
+	struct twz_graph bad = g;
+	bad.component_count = 2;
+	bad.comp_first = two;
 	struct twz_apsp ap;
 	ck_assert(twz_apsp_solve(&ap, &bad, TWZ_APSP_FLOYD, &opt, &err) != 0);
 	ck_assert_msg(strstr(err.msg, "leaves its region"), "%s", err.msg);

@@ -457,6 +457,64 @@ START_TEST(test_graph_cost_less_exact)
 }
 END_TEST
 
+/* Cost keys order costs as the oracle does, on the closest pairs there
+ * are (Pell pairs, shifted) and on random ones, all with counts up to
+ * 2^26; and twz_key_cost gives the cost back. */
+static void expect_key_order(struct twz_cost a, struct twz_cost b)
+{
+	uint64_t ka = twz_cost_key(a), kb = twz_cost_key(b);
+	struct twz_cost back = twz_key_cost(ka);
+
+	expect((ka < kb) == oracle_less(a, b) && (ka == kb) ==
+	       (a.straight == b.straight && a.diagonal == b.diagonal),
+	       "keys of {%u,%u} and {%u,%u}: %llu, %llu", a.straight, a.diagonal,
+	       b.straight, b.diagonal, (unsigned long long)ka,
+	       (unsigned long long)kb);
+	expect(back.straight == a.straight && back.diagonal == a.diagonal,
+	       "key of {%u,%u} gives back {%u,%u}", a.straight, a.diagonal,
+	       back.straight, back.diagonal);
+}
+
+START_TEST(test_graph_cost_keys_exact)
+{
+	const uint32_t L = TWZ_MAX_NODES;
+	uint64_t p = 1, q = 1;
+
+	/* Pell pairs p^2 - 2q^2 = +-1, apart and with the largest common
+	 * parts that keep every count within L. */
+	while (p <= L) {
+		uint32_t pp = (uint32_t)p, qq = (uint32_t)q;
+		expect_key_order(C(0, qq), C(pp, 0));
+		expect_key_order(C(pp, 0), C(0, qq));
+		expect_key_order(C(L - pp, L), C(L, L - qq));
+		expect_key_order(C(L, L - qq), C(L - pp, L));
+		uint64_t np = p + 2 * q, nq = p + q;
+		p = np;
+		q = nq;
+	}
+	ck_assert(twz_cost_key(C(0, L)) < (1ull << 56));  /* a path: a + b <= L */
+	uint64_t state = 777;
+	for (int i = 0; i < 200000; i++) {
+		state = state * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t r1 = (uint32_t)(state >> 33);
+		state = state * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t r2 = (uint32_t)(state >> 33);
+		uint32_t lim = i % 2 ? L + 1 : 300;
+		struct twz_cost a = C(r1 % lim, (r1 >> 5) % lim);
+		struct twz_cost b = C(r2 % lim, (r2 >> 5) % lim);
+		expect_key_order(a, b);
+		/* Differences: a - b against b - a, and against a's and b's
+		 * parts swapped, equal as keys only when equal as pairs. */
+		uint64_t d1 = twz_cost_key(a) - twz_cost_key(b);
+		uint64_t d2 = twz_cost_key(C(a.straight, b.diagonal)) -
+			      twz_cost_key(C(b.straight, a.diagonal));
+		int same = a.diagonal == b.diagonal;
+		expect((d1 == d2) == same, "differences of {%u,%u} and {%u,%u}",
+		       a.straight, a.diagonal, b.straight, b.diagonal);
+	}
+}
+END_TEST
+
 /* ---- Search --------------------------------------------------------- */
 
 /* The search from every source of a level against Dijkstra. */
@@ -477,11 +535,12 @@ static void check_search_level(const struct level *lv)
 			uint32_t tc = gr.node_cell[t];
 			struct twz_cost want = dist(lv, sc, tc);
 			unsigned mask = optimal_moves(lv, sc, tc);
-			expect(twz_test_cost_eq(ws.cost[t], want),
+			struct twz_cost got = twz_key_cost(twz_search_key(&ws, t));
+			expect(twz_test_cost_eq(got, want),
 			       "%s: (%u,%u) -> (%u,%u): cost {%u,%u}, Dijkstra {%u,%u}",
 			       lv->name, sc % lv->g.width, sc / lv->g.width,
-			       tc % lv->g.width, tc / lv->g.width, ws.cost[t].straight,
-			       ws.cost[t].diagonal, want.straight, want.diagonal);
+			       tc % lv->g.width, tc / lv->g.width, got.straight,
+			       got.diagonal, want.straight, want.diagonal);
 			expect(ws.moves[t] == mask,
 			       "%s: (%u,%u) -> (%u,%u): first moves 0x%02x, optimal 0x%02x",
 			       lv->name, sc % lv->g.width, sc / lv->g.width,
@@ -772,6 +831,7 @@ static Suite *twz_graph_suite(void)
 
 	tc = tcase_create("Costs");
 	tcase_add_test(tc, test_graph_cost_less_exact);
+	tcase_add_test(tc, test_graph_cost_keys_exact);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Search");

@@ -177,7 +177,7 @@ static void ref_dijkstra(const struct text_graph *tg, uint32_t s, uint64_t *d)
 static uint8_t *bake_text(const struct text_graph *tg, unsigned solver,
 			  unsigned threads, unsigned codec, size_t *len)
 {
-	struct twz_digraph g;
+	struct twz_graph g;
 	struct twz_bake_options opt;
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
@@ -193,7 +193,7 @@ static uint8_t *bake_text(const struct text_graph *tg, unsigned solver,
 	opt.record_build = 1;
 	ck_assert_msg(twz_bake_graph_encode(&g, NULL, &opt, &buf, len, &err) == 0,
 		      "bake: %s", err.msg);
-	twz_digraph_free(&g);
+	twz_graph_free(&g);
 	return buf;
 }
 
@@ -465,14 +465,14 @@ static void expect_message(const char *msg, const char *want, const char *text)
 START_TEST(test_reader_refuses)
 {
 	for (size_t i = 0; i < sizeof bad_gr / sizeof bad_gr[0]; i++) {
-		struct twz_digraph g;
+		struct twz_graph g;
 		struct twz_error err = { { 0 }, 0 };
 		const char *t = bad_gr[i].text;
 		if (!bad_gr[i].want) {
 			/* The largest weight that still fits. */
 			ck_assert_msg(twz_graph_parse((const uint8_t *)t, strlen(t), "g.gr",
 						      &g, &err) == 0, "%s", err.msg);
-			twz_digraph_free(&g);
+			twz_graph_free(&g);
 			continue;
 		}
 		ck_assert_msg(twz_graph_parse((const uint8_t *)t, strlen(t), "g.gr", &g,
@@ -481,7 +481,7 @@ START_TEST(test_reader_refuses)
 		expect_message(err.msg, bad_gr[i].want, t);
 	}
 	for (size_t i = 0; i < sizeof bad_co / sizeof bad_co[0]; i++) {
-		struct twz_digraph g;
+		struct twz_graph g;
 		struct twz_error err = { { 0 }, 0 };
 		const char *gr = "p sp 2 1\na 1 2 1\n", *t = bad_co[i].text;
 		ck_assert_int_eq(twz_graph_parse((const uint8_t *)gr, strlen(gr), "g.gr",
@@ -490,7 +490,7 @@ START_TEST(test_reader_refuses)
 						  &g, &err), 0);
 		ck_assert_ptr_null(g.coord);
 		expect_message(err.msg, bad_co[i].want, t);
-		twz_digraph_free(&g);
+		twz_graph_free(&g);
 	}
 	for (size_t i = 0; i < sizeof bad_p2p / sizeof bad_p2p[0]; i++) {
 		struct twz_p2p q;
@@ -511,7 +511,7 @@ START_TEST(test_reader_accepts)
 			 "a 1 2 5\r\na 2 2 1\r\na 2 3 1\r\nc between\r\na 4 1 2\t\r\n";
 	const char *co = "c coords\r\np aux sp co 4\r\nv 2 -5 7\r\nv 1 0 0 \r\n"
 			 "v 4 -9223372036854775808 9223372036854775807\r\nv 3 1 1\r\n";
-	struct twz_digraph g;
+	struct twz_graph g;
 	struct twz_error err = { { 0 }, 0 };
 
 	ck_assert_msg(twz_graph_parse((const uint8_t *)gr, strlen(gr), "g.gr", &g,
@@ -521,15 +521,15 @@ START_TEST(test_reader_accepts)
 	ck_assert_uint_eq(g.id_base, 1);
 	ck_assert_uint_eq(g.arc_first[1] - g.arc_first[0], 1);
 	ck_assert_uint_eq(g.arc_head[0], 1);
-	ck_assert_uint_eq(g.arc_weight[0], 5);     /* the cheaper parallel arc */
-	ck_assert_uint_eq(g.max_weight, 5);
+	ck_assert_uint_eq(g.arc_cost[0], 5);     /* the cheaper parallel arc */
+	ck_assert_uint_eq(g.max_cost, 5);
 	ck_assert_msg(twz_coords_parse((const uint8_t *)co, strlen(co), "g.co", &g,
 				       &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(g.coord[2], -5);
 	ck_assert_int_eq(g.coord[3], 7);
 	ck_assert_int_eq(g.coord[6], INT64_MIN);
 	ck_assert_int_eq(g.coord[7], INT64_MAX);
-	twz_digraph_free(&g);
+	twz_graph_free(&g);
 }
 END_TEST
 
@@ -538,7 +538,7 @@ END_TEST
 static uint8_t *bake_string(const char *gr, const char *co, unsigned codec,
 			    size_t *len)
 {
-	struct twz_digraph g;
+	struct twz_graph g;
 	struct twz_bake_options opt;
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
@@ -554,7 +554,7 @@ static uint8_t *bake_string(const char *gr, const char *co, unsigned codec,
 	opt.name = "s.gr";
 	ck_assert_msg(twz_bake_graph_encode(&g, NULL, &opt, &buf, len, &err) == 0,
 		      "%s", err.msg);
-	twz_digraph_free(&g);
+	twz_graph_free(&g);
 	return buf;
 }
 
@@ -626,7 +626,7 @@ END_TEST
 START_TEST(test_bake_limits)
 {
 	struct text_graph tg;
-	struct twz_digraph g;
+	struct twz_graph g;
 	struct twz_bake_options opt;
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
@@ -649,7 +649,7 @@ START_TEST(test_bake_limits)
 	opt.max_memory = 1000;
 	ck_assert_int_ne(twz_bake_graph_encode(&g, NULL, &opt, &buf, &len, &err), 0);
 	expect_message(err.msg, "big.gr: baking 4097 nodes needs about", "");
-	twz_digraph_free(&g);
+	twz_graph_free(&g);
 	text_graph_free(&tg);
 }
 END_TEST
@@ -1054,7 +1054,7 @@ START_TEST(test_golden_v1_4_graph)
 	uint8_t *f = twz_test_read_file(twz_test_source_file("tests/golden/v1_4_graph.twz"), &len);
 	uint8_t *g = twz_test_read_file(twz_test_source_file("tests/golden/v1_4_graph.gr"), &glen);
 	struct text_graph tg;
-	struct twz_digraph dg;
+	struct twz_graph dg;
 	struct twz_error err = { { 0 }, 0 };
 	twz_db *db = open_buf(f, len);
 	twz_info in;
@@ -1072,7 +1072,7 @@ START_TEST(test_golden_v1_4_graph)
 		tg.w[i] = INF;
 	for (uint32_t u = 0; u < dg.node_count; u++)
 		for (uint32_t a = dg.arc_first[u]; a < dg.arc_first[u + 1]; a++)
-			tg.w[(size_t)u * tg.n + dg.arc_head[a]] = dg.arc_weight[a];
+			tg.w[(size_t)u * tg.n + dg.arc_head[a]] = dg.arc_cost[a];
 	rng_state = 3;
 	check_all_pairs(db, &tg);
 	/* A few answers written down. */
@@ -1085,7 +1085,7 @@ START_TEST(test_golden_v1_4_graph)
 	ck_assert_int_eq(twz_cost_u64(db, twz_node_of_id(db, 1), twz_node_of_id(db, 12), &c),
 			 TWZ_E_UNREACHABLE);
 	twz_close(db);
-	twz_digraph_free(&dg);
+	twz_graph_free(&dg);
 	text_graph_free(&tg);
 	free(f);
 	free(g);

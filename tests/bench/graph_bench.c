@@ -49,7 +49,7 @@ struct search {
 	struct item *heap;
 };
 
-static uint64_t search_to(struct search *w, const struct twz_digraph *g,
+static uint64_t search_to(struct search *w, const struct twz_graph *g,
 			  uint32_t s, uint32_t t)
 {
 	size_t n = 0;
@@ -80,7 +80,7 @@ static uint64_t search_to(struct search *w, const struct twz_digraph *g,
 			return top.d;
 		for (uint32_t a = g->arc_first[top.v]; a < g->arc_first[top.v + 1]; a++) {
 			uint32_t x = g->arc_head[a];
-			uint64_t nd = top.d + g->arc_weight[a];
+			uint64_t nd = top.d + g->arc_cost[a];
 			if (w->stamp[x] == w->round && nd >= w->dist[x])
 				continue;
 			w->stamp[x] = w->round;
@@ -96,7 +96,7 @@ static uint64_t search_to(struct search *w, const struct twz_digraph *g,
 	return UINT64_MAX;
 }
 
-static uint8_t *bake(const struct twz_digraph *g, unsigned solver,
+static uint8_t *bake(const struct twz_graph *g, unsigned solver,
 		     unsigned threads, const char *name, size_t *len,
 		     double *seconds)
 {
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 	printf("| graph | nodes | arcs | bake s (dijkstra) | floyd x | squaring x | runs | runs/node | file bytes | bits/pair | query us (twz_path) | search us | search / twz_path |\n");
 	printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	for (int i = first; i < argc; i++) {
-		struct twz_digraph g;
+		struct twz_graph g;
 		struct twz_error err = { { 0 }, 0 };
 		if (twz_graph_load(argv[i], &g, &err) != 0) {
 			fprintf(stderr, "graph_bench: %s\n", err.msg);
@@ -235,7 +235,7 @@ int main(int argc, char **argv)
 		free(w.dist);
 		free(w.stamp);
 		free(w.heap);
-		twz_digraph_free(&g);
+		twz_graph_free(&g);
 	}
 	return 0;
 }

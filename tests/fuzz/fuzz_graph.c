@@ -24,7 +24,7 @@
 #define NAME_P2P "fuzz.p2p"
 #define SMALL 40
 
-static void check_invariants(const struct twz_digraph *g)
+static void check_invariants(const struct twz_graph *g)
 {
 	require(g->node_count >= 1 && g->node_count <= TWZ_MAX_NODES);
 	require(g->arc_first[0] == 0 && g->arc_first[g->node_count] == g->arc_count);
@@ -32,12 +32,12 @@ static void check_invariants(const struct twz_digraph *g)
 		for (uint32_t a = g->arc_first[u]; a < g->arc_first[u + 1]; a++) {
 			require(g->arc_head[a] < g->node_count && g->arc_head[a] != u);
 			require(a == g->arc_first[u] || g->arc_head[a] > g->arc_head[a - 1]);
-			require(g->arc_weight[a] >= 1 && g->arc_weight[a] <= g->max_weight);
+			require(g->arc_cost[a] >= 1 && g->arc_cost[a] <= g->max_cost);
 		}
-	require(twz_graph_weight_ok(g->max_weight, g->node_count));
+	require(twz_graph_weight_ok(g->max_cost, g->node_count));
 }
 
-static uint8_t *bake(const struct twz_digraph *g, unsigned threads, size_t *len)
+static uint8_t *bake(const struct twz_graph *g, unsigned threads, size_t *len)
 {
 	struct twz_bake_options opt;
 	struct twz_error err = { { 0 }, 0 };
@@ -53,7 +53,7 @@ static uint8_t *bake(const struct twz_digraph *g, unsigned threads, size_t *len)
 
 /* Every pair against a Dijkstra over the digraph's arcs (O(n^2), on
  * the reader's numbering, which the database maps through ids). */
-static void check_pairs(const struct twz_digraph *g, const twz_db *db)
+static void check_pairs(const struct twz_graph *g, const twz_db *db)
 {
 	uint32_t n = g->node_count;
 	uint64_t d[SMALL];
@@ -77,8 +77,8 @@ static void check_pairs(const struct twz_digraph *g, const twz_db *db)
 				break;
 			done[u] = 1;
 			for (uint32_t a = g->arc_first[u]; a < g->arc_first[u + 1]; a++)
-				if (d[u] + g->arc_weight[a] < d[g->arc_head[a]])
-					d[g->arc_head[a]] = d[u] + g->arc_weight[a];
+				if (d[u] + g->arc_cost[a] < d[g->arc_head[a]])
+					d[g->arc_head[a]] = d[u] + g->arc_cost[a];
 		}
 		twz_node sn = twz_node_of_id(db, (int64_t)s + 1);
 		require(sn < n);
@@ -100,7 +100,7 @@ static void check_pairs(const struct twz_digraph *g, const twz_db *db)
 				uint64_t w = 0;
 				for (uint32_t i = g->arc_first[a - 1]; i < g->arc_first[a]; i++)
 					if (g->arc_head[i] == (uint32_t)(b - 1))
-						w = g->arc_weight[i];
+						w = g->arc_cost[i];
 				require(w != 0);
 				sum += w;
 			}
@@ -111,7 +111,7 @@ static void check_pairs(const struct twz_digraph *g, const twz_db *db)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct twz_digraph g;
+	struct twz_graph g;
 	struct twz_p2p q;
 	struct twz_error err = { { 0 }, 0 };
 
@@ -131,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(b1);
 			free(b2);
 		}
-		twz_digraph_free(&g);
+		twz_graph_free(&g);
 	}
 
 	/* Coordinates for a fixed graph of four vertices. */
@@ -144,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		require(g.coord != NULL);
 	}
-	twz_digraph_free(&g);
+	twz_graph_free(&g);
 
 	if (twz_p2p_parse(data, size, NAME_P2P, 10, &q, &err) != 0) {
 		require(q.pair == NULL && q.count == 0);
