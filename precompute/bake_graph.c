@@ -102,12 +102,12 @@ static int bake_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 static int64_t graph_sample(void *ctx, void *wk, uint32_t s)
 {
 	const struct bake_ctx *c = ctx;
-	uint32_t r = c->o->node_region[s];
+	uint32_t r = c->o->g.node_comp[s];
 	struct twz_runs row = { NULL, 0, 0 };
 	int rc = graph_row(c, wk, s, &row);
 
 	twz_runs_free(&row);
-	return rc ? -1 : (int64_t)(c->o->region_first[r + 1] - c->o->region_first[r]);
+	return rc ? -1 : (int64_t)(c->o->g.comp_first[r + 1] - c->o->g.comp_first[r]);
 }
 
 /* The node pairs the searches settle: each source its region. */
@@ -115,8 +115,8 @@ static double graph_pairs(const struct ordered *o)
 {
 	double pairs = 0;
 
-	for (uint32_t r = 0; r < o->region_count; r++) {
-		double n = o->region_first[r + 1] - o->region_first[r];
+	for (uint32_t r = 0; r < o->g.component_count; r++) {
+		double n = o->g.comp_first[r + 1] - o->g.comp_first[r];
 		pairs += n * n;
 	}
 	return pairs;
