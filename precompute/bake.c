@@ -7,6 +7,7 @@
 #include "bake.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ void twz_bake_options_default(struct twz_bake_options *opt)
 	opt->threads = 0;
 	opt->codec = TWZ_CODEC_ZSTD;
 	opt->level = 19;
-	opt->layout = TWZ_LAYOUT_NARROW;
+	opt->layout = 0;
 	opt->max_scan = 64;
 	opt->name = "level";
 }
@@ -165,6 +166,31 @@ uint8_t twz_bake_compress_threads(const struct twz_bake_options *opt)
 
 /* ---- what the file says about its bake -------------------------------- */
 
+void twz_text_vput(struct twz_text *t, const char *fmt, va_list ap)
+{
+	int w;
+
+	if (t->full)
+		return;
+	w = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	if (w < 0 || (size_t)w >= t->cap - t->len)
+		t->full = 1;
+	else
+		t->len += (size_t)w;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(struct twz_text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	twz_text_vput(t, fmt, ap);
+	va_end(ap);
+}
+
 size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 			   const struct twz_graph *gr, char *buf, size_t cap)
 {
@@ -175,53 +201,57 @@ size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 		[TWZ_LAYOUT_INLINE] = "1.4",
 	};
 	int transit = method == TWZ_METHOD_TRANSIT;
+	int junctions = opt->method == TWZ_BAKE_JUNCTIONS;
 	unsigned layout = opt->layout <= TWZ_LAYOUT_INLINE && opt->layout
 			  ? opt->layout : TWZ_LAYOUT_NARROW;
-	size_t n = 0;
-	int w;
+	struct twz_text t = { buf, cap, 0, cap == 0 };
 
 	/* Keys in ascending order, as the format asks. The format and the
 	 * bucket scan decide CPD's rows only; TRANSIT always writes 1.1.
 	 * The codec is the header's build_codec alone: twigz unpack
 	 * rewrites a file raw and says so there. */
-#define PUT(...)                                                        \
-	do {                                                            \
-		w = snprintf(buf + n, cap - n, __VA_ARGS__);            \
-		if (w < 0 || (size_t)w >= cap - n)                      \
-			return 0;                                       \
-		n += (size_t)w;                                         \
-	} while (0)
-	if (!cap)
-		return 0;
 	if (opt->agent_sizes & ~(uint32_t)2) {
 		const char *sep = "";
-		PUT("agent_sizes=");
+		put(&t, "agent_sizes=");
 		for (unsigned k = 1; k < 32; k++)
 			if (opt->agent_sizes & (1u << k)) {
-				PUT("%s%u", sep, k);
+				put(&t, "%s%u", sep, k);
 				sep = ",";
 			}
-		PUT("\n");
+		put(&t, "\n");
 	}
 	if (opt->chunk && opt->codec == TWZ_CODEC_ZSTD)
-		PUT("chunk=%llu\n", (unsigned long long)opt->chunk);
-	PUT("connectivity=%u\n", opt->connectivity);
-	if (!transit && !opt->junctions)
-		PUT("format=%s\n", formats[layout]);
-	if (opt->junctions)
-		PUT("junctions=1\n");
-	PUT("level=%d\n", opt->level);
-	if (!transit && !opt->junctions && layout != TWZ_LAYOUT_PLAIN)
-		PUT("max_scan=%u\n", opt->max_scan ? opt->max_scan : 64);
-	PUT("method=%s\n", transit ? "transit" : "cpd");
-	PUT("tool=twigz %s\n", twz_version());
+		put(&t, "chunk=%llu\n", (unsigned long long)opt->chunk);
+	put(&t, "connectivity=%u\n", opt->connectivity);
+	if (!transit && !junctions)
+		put(&t, "format=%s\n", formats[layout]);
+	if (junctions)
+		put(&t, "junctions=1\n");
+	put(&t, "level=%d\n", opt->level);
+	if (!transit && !junctions && layout != TWZ_LAYOUT_PLAIN)
+		put(&t, "max_scan=%u\n", opt->max_scan ? opt->max_scan : 64);
+	put(&t, "method=%s\n", transit ? "transit" : "cpd");
+	put(&t, "tool=twigz %s\n", twz_version());
 	if (transit) {
-		PUT("transit_inner=%u\n", gr->inner);
-		PUT("transit_outer=%u\n", gr->outer);
-		PUT("transit_side=%u\n", gr->side);
+		put(&t, "transit_inner=%u\n", gr->inner);
+		put(&t, "transit_outer=%u\n", gr->outer);
+		put(&t, "transit_side=%u\n", gr->side);
 	}
-#undef PUT
-	return n;
+	return t.full ? 0 : t.len;
+}
+
+size_t twz_build_info_graph_text(const struct twz_bake_options *opt,
+				 unsigned level_kind, char *buf, size_t cap)
+{
+	struct twz_text t = { buf, cap, 0, cap == 0 };
+
+	/* Nothing about the machine, threads or solver (every solver bakes
+	 * the same bytes). */
+	put(&t, "level=%d\nlevel_kind=%s\nmethod=cpd\ntool=twigz %s\n", opt->level,
+	    level_kind == TWZ_LEVEL_NAVMESH ? "navmesh" : "graph", twz_version());
+	if (t.full && cap)
+		buf[0] = 0;
+	return t.full ? 0 : t.len;
 }
 
 void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,

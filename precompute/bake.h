@@ -8,52 +8,13 @@
 #ifndef BAKE_H
 #define BAKE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "graph.h"
 #include "level_map.h"
 #include "twz_error.h"
-
-struct twz_bake_options {
-	unsigned connectivity;   /* 8 or 4 */
-	unsigned threads;        /* 0: one per core */
-	unsigned codec;          /* TWZ_CODEC_* of the written sections */
-	int level;               /* zstd level */
-	int progress;            /* print a progress line on stderr */
-	unsigned layout;         /* TWZ_LAYOUT_* */
-	unsigned max_scan;       /* bucketed rows: most runs starting inside
-				    one bucket (searched by bisection) */
-	uint32_t max_nodes;      /* refuse more walkable cells; 0: refuse
-				    what the memory estimate says will not fit */
-	uint64_t max_memory;     /* bytes the estimate may reach; 0: what the
-				    machine has available */
-	const char *name;        /* level name for progress and messages */
-	int record_build;        /* write a BUILD_INFO section: the tool's
-				    version and these options (twigz build
-				    does; twz_build_info_text) */
-	uint32_t agent_sizes;    /* --agent-sizes as bits (bit k: size k),
-				    recorded in BUILD_INFO; 0 or size 1
-				    alone: a plain bake */
-	unsigned apsp;           /* CPD: TWZ_APSP_* (apsp_dense.h) that finds
-				    the first moves; 0 one search per source */
-	int junctions;           /* CPD over the junction graph (junctions.h),
-				    recorded in BUILD_INFO */
-	uint64_t chunk;          /* store the row and distance sections as
-				    zstd chunks of about this many bytes
-				    (format 1.4, --chunk); 0 one frame */
-	int forecast;            /* say on stderr how long the searches
-				    will take, before they start (twigz
-				    build without --quiet; bake_forecast.h) */
-	double max_seconds;      /* refuse a bake forecast to take longer
-				    (--max-seconds); 0: no cap */
-	int transit_access;      /* TRANSIT: 1 each node's access nodes
-				    (format 1.4); 2 those where they take
-				    less memory than the block lists, else
-				    1.1 (twigz build's default); 0 the
-				    block lists of 1.1; 3 access nodes
-				    in 8-byte entries, never packed */
-};
 
 /* Row layouts the bake can write. */
 enum twz_row_layout {
@@ -67,7 +28,97 @@ enum twz_row_layout {
 				     uniform buckets in its node record */
 };
 
+/* The method a bake runs, chosen once from the options. */
+enum twz_bake_method {
+	TWZ_BAKE_CPD = 0,        /* first-move rows for every pair */
+	TWZ_BAKE_TRANSIT = 1,    /* local rows, distances through transit
+				    nodes (transit.h) */
+	TWZ_BAKE_JUNCTIONS = 2,  /* CPD over the junction graph (junctions.h) */
+};
+
+/* TRANSIT's far layout: how a node's distances to transit nodes are
+ * stored (FORMAT.md 5b and 5j). */
+enum twz_transit_far {
+	TWZ_TRANSIT_LISTS = 0,       /* 1.1: to its block's whole list */
+	TWZ_TRANSIT_ACCESS = 1,      /* 1.4: to its access nodes, packed
+					into 4 bytes where they fit */
+	TWZ_TRANSIT_SMALLER = 2,     /* the access nodes where they take less
+					memory once open, else the lists */
+	TWZ_TRANSIT_ACCESS_WIDE = 3, /* access nodes in 8-byte entries */
+};
+
+/* Build options of the TRANSIT method; 0 picks the default. */
+struct twz_transit_options {
+	unsigned grid;           /* blocks across the longer side of the box */
+	unsigned inner;          /* inner box radius, blocks (>= 1) */
+	unsigned outer;          /* outer square radius, blocks (>= 2 inner) */
+};
+
+/* Whether a bake goes through a temporary file (the spool). */
+enum twz_spool_use {
+	TWZ_SPOOL_AUTO = 0,      /* when the bake in memory would exceed
+				    max_memory */
+	TWZ_SPOOL_ALWAYS = 1,    /* always: the same bytes, less memory */
+};
+
+struct twz_bake_options {
+	unsigned method;         /* TWZ_BAKE_* */
+	unsigned connectivity;   /* 8 or 4 */
+	unsigned threads;        /* 0: one per core */
+	unsigned codec;          /* TWZ_CODEC_* of the written sections */
+	int level;               /* zstd level */
+	int progress;            /* print a progress line on stderr */
+	unsigned layout;         /* TWZ_LAYOUT_*; 0 the method's own
+				    (twz_bake_layout) */
+	unsigned max_scan;       /* bucketed rows: most runs starting inside
+				    one bucket (searched by bisection) */
+	uint32_t max_nodes;      /* refuse more walkable cells; 0: refuse
+				    what the memory estimate says will not fit */
+	uint64_t max_memory;     /* bytes the estimate may reach; 0: what the
+				    machine has available */
+	unsigned spool;          /* TWZ_SPOOL_* */
+	const char *name;        /* level name for progress and messages */
+	int record_build;        /* write a BUILD_INFO section: the tool's
+				    version and these options (twigz build
+				    does; twz_build_info_text) */
+	uint32_t agent_sizes;    /* --agent-sizes as bits (bit k: size k),
+				    recorded in BUILD_INFO; 0 or size 1
+				    alone: a plain bake */
+	unsigned apsp;           /* CPD: TWZ_APSP_* (apsp_dense.h) that finds
+				    the first moves; 0 one search per source */
+	unsigned junction_search; /* TWZ_BAKE_JUNCTIONS: 0 picks; or
+				    TWZ_JUNCTIONS_SEARCH_* (junctions.h):
+				    how the searches run (same bytes) */
+	uint64_t chunk;          /* store the row and distance sections as
+				    zstd chunks of about this many bytes
+				    (format 1.4, --chunk); 0 one frame */
+	int forecast;            /* say on stderr how long the searches
+				    will take, before they start (twigz
+				    build without --quiet; bake_forecast.h) */
+	double max_seconds;      /* refuse a bake forecast to take longer
+				    (--max-seconds); 0: no cap */
+	unsigned transit_far;    /* TWZ_TRANSIT_*: TRANSIT's far layout */
+	struct twz_transit_options transit;
+	unsigned shard, shards;  /* shard I of N (shard.h); 0 the whole bake */
+	const char *coords;      /* a graph level's coordinates (.co file) */
+};
+
 void twz_bake_options_default(struct twz_bake_options *opt);
+
+/* The row layout opt asks for: 1.2's when it names none. */
+static inline unsigned twz_bake_layout(const struct twz_bake_options *opt)
+{
+	return opt->layout ? opt->layout : TWZ_LAYOUT_NARROW;
+}
+
+/* TRANSIT's far layout by the format asked: 1.1 the block lists, 1.4
+ * the access nodes, else the smaller of the two. */
+static inline unsigned twz_transit_far_of(unsigned layout)
+{
+	return layout == TWZ_LAYOUT_BUCKETED ? TWZ_TRANSIT_LISTS :
+	       layout == TWZ_LAYOUT_INLINE ? TWZ_TRANSIT_ACCESS
+					   : TWZ_TRANSIT_SMALLER;
+}
 
 /* Threads a bake runs on: opt->threads, or every online core when 0. */
 unsigned twz_bake_threads(const struct twz_bake_options *opt);
@@ -117,10 +168,6 @@ double twz_now_seconds(void);
  * they do not depend on the threads. Progress goes to stderr when
  * opt->progress: the stage `what` or, when NULL, sources and pairs/s.
  */
-/* transit_access: access nodes in 8-byte entries (FORMAT.md 5j ACCESS),
- * where 1 and 2 pack them into 4 bytes whenever they fit. */
-#define TWZ_TRANSIT_ACCESS_WIDE 3
-
 struct twz_pool {
 	const struct twz_bake_options *opt;
 	const char *what;
@@ -144,6 +191,16 @@ void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
 		     const struct twz_graph *gr,
 		     const struct twz_bake_options *opt, uint8_t method);
 
+/* Text appended to a buffer of cap bytes: once a piece does not fit,
+ * full stays set (and len where the text stopped). */
+struct twz_text {
+	char *buf;
+	size_t cap;
+	size_t len;
+	int full;
+};
+void twz_text_vput(struct twz_text *t, const char *fmt, va_list ap);
+
 /* The BUILD_INFO text (FORMAT.md section 5d) of a bake of method with
  * opt: the tool's version and every option that decides the file's
  * bytes, keys in ascending order; for TRANSIT, gr's block side and radii
@@ -152,6 +209,11 @@ void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
  * too small. */
 size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 			   const struct twz_graph *gr, char *buf, size_t cap);
+
+/* The same for a graph or navmesh level (TWZ_LEVEL_*): its level kind,
+ * not its grid's options. */
+size_t twz_build_info_graph_text(const struct twz_bake_options *opt,
+				 unsigned level_kind, char *buf, size_t cap);
 
 struct twz_cpd {
 	struct twz_graph graph;

@@ -282,7 +282,6 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 {
 	const struct twz_graph *h = &o->g;
 	uint32_t n = h->node_count, max_degree = 0;
-	int n_info;
 
 	for (uint32_t v = 0; v < n; v++)
 		if (h->arc_first[v + 1] - h->arc_first[v] > max_degree)
@@ -302,18 +301,9 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 		.level = (int8_t)opt->level,
 		.threads = twz_bake_compress_threads(opt),
 	};
-	/* Keys ascending; nothing about the machine, threads or solver
-	 * (every solver bakes the same bytes). */
-	if (opt->record_build) {
-		n_info = snprintf(f->h.build_info, sizeof f->h.build_info,
-				  "level=%d\nlevel_kind=%s\nmethod=cpd\ntool=twigz %s\n",
-				  opt->level,
-				  kind->level_kind == TWZ_LEVEL_NAVMESH ? "navmesh"
-									: "graph",
-				  twz_version());
-		if (n_info < 0 || (size_t)n_info >= sizeof f->h.build_info)
-			f->h.build_info[0] = 0;
-	}
+	if (opt->record_build)
+		twz_build_info_graph_text(opt, kind->level_kind, f->h.build_info,
+					  sizeof f->h.build_info);
 
 	uint8_t *params = calloc(1, TWZ_GP_SIZE);
 	if (params) {

@@ -193,8 +193,8 @@ int twz_bake_junctions(const struct twz_grid *g,
 	 * N with a faster step (buckets, canonical expansion): the grid wins
 	 * once a third of the cells are junctions. TWZ_JUNCTIONS_SEARCH_*
 	 * force one (the tests compare their bytes). */
-	c.grid_search = opt->junctions == TWZ_JUNCTIONS_SEARCH_GRID ||
-			(opt->junctions != TWZ_JUNCTIONS_SEARCH_GRAPH &&
+	c.grid_search = opt->junction_search == TWZ_JUNCTIONS_SEARCH_GRID ||
+			(opt->junction_search != TWZ_JUNCTIONS_SEARCH_GRAPH &&
 			 (uint64_t)J * 3 > n);
 	c.jg = &jg;
 	c.links = jg.links;

@@ -196,7 +196,7 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 	for (uint32_t s = 0; s < gr->node_count; s++)
 		out->row_offsets[s + 1] = out->row_offsets[s] + c.row_len[s];
 	out->run_count = total;
-	out->layout = opt->layout;
+	out->layout = twz_bake_layout(opt);
 	rc = 0;
 
 out_free:

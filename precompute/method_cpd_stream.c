@@ -89,9 +89,11 @@ int twz_cpd_stream_needed(const struct twz_grid *g,
 	/* The spool feeds the 1.0 to 1.2 row layouts in one frame a
 	 * section; inline rows and chunked sections bake in memory, held
 	 * to the same limit by the bake's own check. */
-	if (!opt->max_memory || opt->max_nodes ||
-	    opt->layout == TWZ_LAYOUT_INLINE || opt->chunk)
+	if ((!opt->max_memory && opt->spool != TWZ_SPOOL_ALWAYS) ||
+	    opt->max_nodes || opt->layout == TWZ_LAYOUT_INLINE || opt->chunk)
 		return 0;
+	if (opt->spool == TWZ_SPOOL_ALWAYS)
+		return 1;
 	for (uint64_t c = 0; c < cells; c++)
 		nodes += g->walkable[c] != 0;
 	return twz_bake_estimate_bytes(cells, nodes, twz_bake_threads(opt),
@@ -316,7 +318,7 @@ int twz_cpd_bake_streamed(const struct twz_grid *g,
 		goto done;
 	}
 	cpd.run_count = total;
-	cpd.layout = opt->layout;
+	cpd.layout = twz_bake_layout(opt);
 	rd = (struct chunk_reader){ &spool, st.chunk_at, &cpd, UINT32_MAX, NULL, 0 };
 	uint64_t runs_end = atomic_load(&st.end);
 	o = (struct twz_spool_out){ &spool, runs_end, malloc(WRITE_PIECE), 0 };

@@ -781,7 +781,7 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 {
 	/* Format 1.1's layout stores whole block lists; the newer one, each
 	 * node's access nodes. */
-	if (opt->transit_access &&
+	if (opt->transit_far != TWZ_TRANSIT_LISTS &&
 	    twz_transit_access_build(out, opt, err) != 0)
 		return -1;
 	/* Auto (twigz build): the layout that takes less memory once open.
@@ -789,7 +789,7 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 	 * decoded at open 4 (at least); where cells keep more than about half their block list
 	 * (open ground), the block lists are the smaller. */
 	uint64_t access_bytes = 0, list_bytes = 0;
-	if (opt->transit_access == 2 && out->access) {
+	if (opt->transit_far == TWZ_TRANSIT_SMALLER && out->access) {
 		uint8_t *nodes, *table;
 		size_t tsize;
 		if (twz_transit_access_sections(out, &nodes, &table, &tsize) != 0) {
@@ -819,7 +819,7 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 				  out->transit_count) +
 			     (uint64_t)TWZ_TB_SIZE * (blocks + 1);
 	}
-	if (opt->transit_access == 2 && access_bytes > list_bytes) {
+	if (opt->transit_far == TWZ_TRANSIT_SMALLER && access_bytes > list_bytes) {
 		free(out->access_first);
 		free(out->access);
 		free(out->access_node);
@@ -1012,7 +1012,7 @@ static void access_file(const struct twz_transit_db *db,
 {
 	const struct twz_graph *tg = &db->graph;
 	uint32_t *bfirst, *blist, *packed;
-	int pack = opt->transit_access == TWZ_TRANSIT_ACCESS_WIDE ? 0 :
+	int pack = opt->transit_far == TWZ_TRANSIT_ACCESS_WIDE ? 0 :
 		   twz_transit_access_pack(db, &bfirst, &blist, &packed);
 	uint8_t *acc = pack ? NULL :
 		malloc(db->access_count ? db->access_count * TWZ_AE_SIZE : 1);

@@ -114,8 +114,11 @@ int twz_transit_stream_needed(const struct twz_grid *g,
 {
 	uint64_t cells = (uint64_t)g->width * g->height, nodes = 0;
 
-	if (!opt->max_memory || opt->max_nodes || opt->chunk)
+	if ((!opt->max_memory && opt->spool != TWZ_SPOOL_ALWAYS) ||
+	    opt->max_nodes || opt->chunk)
 		return 0;
+	if (opt->spool == TWZ_SPOOL_ALWAYS)
+		return 1;
 	for (uint64_t c = 0; c < cells; c++)
 		nodes += g->walkable[c] != 0;
 	return twz_transit_estimate_bytes(g, nodes, opt, topt) > opt->max_memory;
@@ -500,7 +503,7 @@ static int access_pack(struct stream *s)
 	int rc = -1, fits = 1;
 
 	s->pack = 0;
-	if (s->opt->transit_access == TWZ_TRANSIT_ACCESS_WIDE)
+	if (s->opt->transit_far == TWZ_TRANSIT_ACCESS_WIDE)
 		return 0;
 	for (uint32_t b = 0; b < blocks; b++) {
 		uint32_t k = db->access_first[tg->block_first[b + 1]] -
@@ -928,14 +931,14 @@ static void stream_file(struct stream *s, const struct twz_grid *g,
 }
 
 /* Whether the access-node layout is the one written: made, every entry
- * in 16 bits, and (transit_access 2) no larger than the block lists, as
+ * in 16 bits, and (TWZ_TRANSIT_SMALLER) no larger than the block lists, as
  * twz_transit_finish_layout decides. */
 static int access_wins(const struct stream *s)
 {
 	const struct twz_transit_db *db = s->db;
 	uint32_t blocks = db->graph.cols * db->graph.rows;
 
-	if (s->opt->transit_access != 2)
+	if (s->opt->transit_far != TWZ_TRANSIT_SMALLER)
 		return 1;
 	uint64_t lists = s->pack ? 4 * ((uint64_t)s->bfirst[blocks] + blocks + 1) : 0;
 	uint64_t access_bytes = db->access_count * (s->pack ? 4 : TWZ_AE_SIZE) + lists +
@@ -1002,7 +1005,7 @@ int twz_transit_bake_streamed(const struct twz_grid *g,
 		goto io;
 
 	int access = 0;
-	if (opt->transit_access) {
+	if (opt->transit_far != TWZ_TRANSIT_LISTS) {
 		s.len = calloc(tg->node_count ? tg->node_count : 1, sizeof *s.len);
 		s.used = calloc(m ? m : 1, 1);
 		s.map = malloc((size_t)(m ? m : 1) * sizeof *s.map);

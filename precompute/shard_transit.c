@@ -191,7 +191,7 @@ int twz_shard_transit_encode(const struct twz_transit_db *db,
 		twz_put32(info + TWZ_PI_END, end);
 		twz_put32(info + TWZ_PI_MAX_SCAN, opt->max_scan);
 		info[TWZ_PI_METHOD] = TWZ_METHOD_TRANSIT;
-		info[TWZ_PI_LAYOUT] = (uint8_t)opt->layout;
+		info[TWZ_PI_LAYOUT] = (uint8_t)twz_bake_layout(opt);
 		info[TWZ_PI_CONNECTIVITY] = (uint8_t)tg->connectivity;
 		info[TWZ_PI_CODEC] = (uint8_t)opt->codec;
 		info[TWZ_PI_LEVEL] = (uint8_t)(int8_t)opt->level;
@@ -582,7 +582,7 @@ int twz_shard_merge_transit(struct twz_part *const *by_index, unsigned count,
 		goto done;
 	db.run_count = total;
 	/* twigz build's choice of layout (cmd_build.c), made on the whole. */
-	opt.transit_access = opt.layout != TWZ_LAYOUT_BUCKETED ? 2 : 0;
+	opt.transit_far = twz_transit_far_of(opt.layout);
 	if (twz_transit_finish_layout(&db, &opt, err) != 0)
 		goto done;
 

@@ -33,13 +33,6 @@
  * that would need more entries than this are refused. */
 #define TWZ_TRANSIT_MAX_TABLE ((uint64_t)1 << 28)
 
-/* Build options of the TRANSIT method; 0 picks the default. */
-struct twz_transit_options {
-	unsigned grid;           /* blocks across the longer side of the box */
-	unsigned inner;          /* inner box radius, blocks (>= 1) */
-	unsigned outer;          /* outer square radius, blocks (>= 2 inner) */
-};
-
 #define TWZ_TRANSIT_DEFAULT_INNER 1u
 #define TWZ_TRANSIT_DEFAULT_OUTER 2u
 
@@ -202,8 +195,8 @@ int twz_transit_access_build(struct twz_transit_db *db,
 			     struct twz_error *err);
 
 /* The layout stage of a whole bake (or of a merge of shards): each
- * node's access nodes when opt->transit_access asks for them, kept when
- * they are the smaller (transit_access 2). 0, or -1 with err set. */
+ * node's access nodes when opt->transit_far asks for them, kept when
+ * they are the smaller (TWZ_TRANSIT_SMALLER). 0, or -1 with err set. */
 int twz_transit_finish_layout(struct twz_transit_db *db,
 			      const struct twz_bake_options *opt,
 			      struct twz_error *err);

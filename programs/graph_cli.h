@@ -23,11 +23,6 @@ unsigned twz_cli_db_kind(const char *path);
 const char *twz_cli_db_word(int argc, char **argv,
 			    const char *const *takes_value);
 
-/* `twigz build LEVEL.gr -o OUT [--coords F.co] ...`. */
-int twz_graph_build_cmd(const char *level, const char *coords,
-			const char *out, const struct twz_bake_options *opt,
-			int quiet);
-
 /* `twigz query DB S T [--json]`, `twigz query DB --p2p FILE [--json]`. */
 int twz_graph_query_cmd(int argc, char **argv);
 

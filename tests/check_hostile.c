@@ -1102,7 +1102,7 @@ static uint8_t *access_raw(enum twz_test_level_kind kind, uint32_t w,
 	opt.threads = 1;
 	/* 8-byte entries: the sections below name ACCESS (check_transit_access.c
 	 * crafts the packed ones) */
-	opt.transit_access = TWZ_TRANSIT_ACCESS_WIDE;
+	opt.transit_far = TWZ_TRANSIT_ACCESS_WIDE;
 	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, len, &err) == 0,
 		      "%s", err.msg);

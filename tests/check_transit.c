@@ -57,7 +57,7 @@ static void bake_transit(struct bake *bk, const struct twz_grid *g,
 	opt.level = 9;      /* as the golden file was made */
 	opt.threads = threads;
 	opt.name = "test level";
-	opt.transit_access = use_access;
+	opt.transit_far = use_access;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(twz_bake_transit(g, &opt, &topt, &bk->db, &err) == 0,
 		      "bake: %s", err.msg);
@@ -776,7 +776,7 @@ START_TEST(test_transit_packed_golden)
 	opt.level = 9;
 	opt.threads = 1;
 	opt.record_build = 1;
-	opt.transit_access = 1;
+	opt.transit_far = TWZ_TRANSIT_ACCESS;
 	opt.name = "v1_0.map";
 	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &bk.db, &err) == 0,
 		      "bake: %s", err.msg);
@@ -862,7 +862,7 @@ START_TEST(test_transit_access_damage_refused)
 	size_t size;
 
 	twz_test_grid_from_text(&g, wall);
-	use_access = wide ? TWZ_TRANSIT_ACCESS_WIDE : 1;
+	use_access = wide ? TWZ_TRANSIT_ACCESS_WIDE : TWZ_TRANSIT_ACCESS;
 	bake_transit(&bk, &g, 8, 10, 1, 2, TWZ_CODEC_RAW, 1);
 	use_access = 1;
 	ck_assert_int_eq(twz_open_memory(bk.buf, bk.len, 0, &db), TWZ_OK);
@@ -966,7 +966,7 @@ START_TEST(test_transit_access_agent_sizes)
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 21);
 	twz_bake_options_default(&opt);
 	opt.threads = 2;
-	opt.transit_access = 1;
+	opt.transit_far = TWZ_TRANSIT_ACCESS;
 	ck_assert_int_eq(twz_agent_sizes_parse("1,2", &req, &err), 0);
 	req.topt = &topt;
 	ck_assert_msg(twz_agent_encode(&g, &opt, &req, &buf, &len, &res, &err) == 0,

@@ -1029,6 +1029,54 @@ int twz_test_cap_address_space(unsigned long headroom)
 #endif
 }
 
+/* ---- a suite's scratch directory ---------------------------------------- */
+
+static char work_prefix[64] = "twz_test.";
+static char work_dir[4096];
+
+void twz_test_work_prefix(const char *prefix)
+{
+	snprintf(work_prefix, sizeof work_prefix, "%s", prefix);
+}
+
+void twz_test_work_setup(void)
+{
+	ck_assert_msg(twz_test_make_dir(work_dir, sizeof work_dir, work_prefix) != NULL,
+		      "mkdtemp: %s", strerror(errno));
+}
+
+void twz_test_work_teardown(void)
+{
+	twz_test_remove_tree(work_dir);
+}
+
+const char *twz_test_work_dir(void)
+{
+	return work_dir;
+}
+
+const char *twz_test_in_work(const char *name)
+{
+	static char bufs[8][4200];
+	static unsigned next;
+	char *b = bufs[next++ % 8];
+
+	snprintf(b, sizeof bufs[0], "%s/%s", work_dir, name);
+	return b;
+}
+
+void twz_test_expect_same_file(const char *a, const char *b, const char *what)
+{
+	size_t la, lb;
+	uint8_t *x = twz_test_read_file(a, &la), *y = twz_test_read_file(b, &lb);
+
+	ck_assert_msg(la == lb && memcmp(x, y, la) == 0,
+		      "%s%s%s (%zu bytes) and %s (%zu bytes) differ", what ? what : "",
+		      what ? ": " : "", a, la, b, lb);
+	free(x);
+	free(y);
+}
+
 /* ---- the twigz tool ------------------------------------------------------ */
 
 static const char *tool_path(void)
@@ -1105,6 +1153,19 @@ void twz_test_run_tool(const char *const args[], const char *dir,
 	r->err = read_capture(err, &r->err_len);
 	r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
 	r->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+}
+
+int twz_test_tool_status(const char *const args[], char *err, size_t cap)
+{
+	struct twz_test_run r;
+
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.signal == 0, "the tool died (signal %d)", r.signal);
+	if (err)
+		snprintf(err, cap, "%s", r.err);
+	int status = r.status;
+	twz_test_run_free(&r);
+	return status;
 }
 
 void twz_test_run_free(struct twz_test_run *r)

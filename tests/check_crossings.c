@@ -1,0 +1,610 @@
+/*
+ * check_crossings.c - every feature on every road. For every combination
+ * of level kind (grid 8- and 4-connected, graph, navmesh), method and
+ * layout, codec, agent sizes and chunking, a small level is baked by the
+ * tool in memory, through the spool, and in three shards merged; the
+ * spooled and merged files must be the in-memory file byte for byte, and
+ * every answer of the in-memory file (each agent size's, under a chunk
+ * cache too) must be optimal against a plain Dijkstra of this file's own.
+ * A combination the bake refuses must be refused with the one-line
+ * message listed here, which the library's list (twz_bake_refusal) and
+ * README.md's build section give too. (2 MPI ranks: scripts/test.sh's
+ * mpi step.)
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bake_level.h"
+#include "level_graph.h"
+#include "level_navmesh.h"
+#include "shard.h"
+#include "test_support.h"
+#include "twz_format.h"
+
+/* ---- the combinations ---------------------------------------------------- */
+
+enum level_kind { GRID8, GRID4, GRAPH, MESH, KINDS };
+static const char *const kind_name[KINDS] = { "grid8", "grid4", "graph", "navmesh" };
+
+struct method {
+	const char *name;
+	const char *words[5];      /* the tool's words, NULL-terminated */
+	unsigned bake;             /* TWZ_BAKE_* */
+	unsigned layout;           /* --format, 0 without */
+};
+
+static const struct method methods[] = {
+	{ "cpd", { NULL }, TWZ_BAKE_CPD, 0 },
+	{ "cpd-1.0", { "--format", "1.0", NULL }, TWZ_BAKE_CPD, TWZ_LAYOUT_PLAIN },
+	{ "cpd-1.1", { "--format", "1.1", NULL }, TWZ_BAKE_CPD, TWZ_LAYOUT_BUCKETED },
+	{ "cpd-1.4", { "--format", "1.4", NULL }, TWZ_BAKE_CPD, TWZ_LAYOUT_INLINE },
+	{ "transit", { "--method", "transit", NULL }, TWZ_BAKE_TRANSIT, 0 },
+	{ "transit-1.1", { "--method", "transit", "--format", "1.1", NULL },
+	  TWZ_BAKE_TRANSIT, TWZ_LAYOUT_BUCKETED },
+	{ "transit-1.4", { "--method", "transit", "--format", "1.4", NULL },
+	  TWZ_BAKE_TRANSIT, TWZ_LAYOUT_INLINE },
+	{ "junctions", { "--junctions", NULL }, TWZ_BAKE_JUNCTIONS, 0 },
+};
+#define METHODS (sizeof methods / sizeof methods[0])
+
+/* One bake: a kind, a method, and the rest. */
+struct recipe {
+	enum level_kind kind;
+	const struct method *m;
+	int raw;                   /* --codec raw */
+	int agents;                /* --agent-sizes 1,2,3 */
+	int chunk;                 /* --chunk 4K */
+	int shards;                /* --shard I/3 (the refusals only) */
+};
+
+static int grid(const struct recipe *r)
+{
+	return r->kind == GRID8 || r->kind == GRID4;
+}
+
+/*
+ * The refusals, in the order the bake checks them, each with its one
+ * line: what the file format rules out, and what this version does not
+ * do. README.md's build section lists the same.
+ */
+static const char *refusal(const struct recipe *r)
+{
+	int transit = r->m->bake == TWZ_BAKE_TRANSIT;
+	int junctions = r->m->bake == TWZ_BAKE_JUNCTIONS;
+
+	if (r->shards && r->agents)
+		return "--shard and --mpi bake one agent size: not with --agent-sizes";
+	if (r->chunk && (r->shards || r->agents))
+		return "--chunk is for a single database: not with --shard, --mpi or --agent-sizes";
+	if (r->chunk && r->raw)
+		return "--chunk stores zstd chunks: not with --codec raw";
+	if (!grid(r) && (transit || r->shards || r->agents || junctions))
+		return "a graph (.gr) or navmesh (.obj) level bakes with --method cpd, "
+		       "without --shard, --mpi, --agent-sizes or --junctions";
+	if (!grid(r) && r->m->layout && r->m->layout != TWZ_LAYOUT_NARROW)
+		return "--connectivity and --format are a grid's: a graph's or "
+		       "navmesh's arcs are its links";
+	if (junctions && r->agents)
+		return "--junctions bakes one agent size: not with --agent-sizes";
+	if (junctions && r->shards)
+		return "--junctions bakes on one machine: not with --shard or --mpi";
+	return NULL;
+}
+
+/* Why a bake forced through the spool bakes in memory instead, or NULL
+ * when it streams. */
+static const char *not_streamed(const struct recipe *r)
+{
+	if (!grid(r))
+		return "graph and navmesh bakes";
+	if (r->agents)
+		return "agent sizes";
+	if (r->chunk)
+		return "chunks";
+	if (r->m->bake == TWZ_BAKE_JUNCTIONS)
+		return "junction graphs";
+	if (r->m->bake == TWZ_BAKE_CPD && r->m->layout == TWZ_LAYOUT_INLINE)
+		return "1.4 rows";
+	return NULL;
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+static char level_path[KINDS][4200];   /* written once a test */
+
+static void work_setup(void)
+{
+	memset(level_path, 0, sizeof level_path);
+	twz_test_work_setup();
+}
+
+/* The grid every grid recipe bakes: rooms with narrow doors, some walls
+ * closing off pockets (several regions, chains of two-move cells for the
+ * junction graph, cells too tight for the larger agents). */
+static void make_grid(struct twz_grid *g)
+{
+	twz_test_generate(g, TWZ_TEST_ROOMS, 22, 17, 2024);
+}
+
+/* A random weighted digraph of 48 nodes in ids 1..48: two weakly
+ * connected parts, one-way arcs, parallel arcs, equal weights (ties). */
+static char *make_graph_text(void)
+{
+	size_t cap = 1 << 14, n = 0;
+	char *t = malloc(cap);
+	uint64_t s = 77;
+	struct { unsigned a, b, w; } arc[160];
+	unsigned m = 0;
+
+	ck_assert_ptr_nonnull(t);
+	for (unsigned i = 0; i < 160; i++) {
+		s = s * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned part = (unsigned)(s >> 60) % 2;
+		unsigned a = 1 + part * 30 + (unsigned)(s >> 33) % (part ? 18 : 30);
+		unsigned b = 1 + part * 30 + (unsigned)(s >> 17) % (part ? 18 : 30);
+		if (a == b)
+			continue;
+		arc[m].a = a;
+		arc[m].b = b;
+		arc[m].w = 1 + (unsigned)(s >> 9) % 4;
+		m++;
+	}
+	n += (size_t)snprintf(t + n, cap - n, "c crossings\np sp 48 %u\n", m);
+	for (unsigned i = 0; i < m; i++)
+		n += (size_t)snprintf(t + n, cap - n, "a %u %u %u\n", arc[i].a,
+				      arc[i].b, arc[i].w);
+	return t;
+}
+
+/* The level file of a kind (written once a test). */
+static const char *level_file(enum level_kind kind)
+{
+	char (*path)[4200] = level_path;
+
+	if (kind == MESH)
+		return twz_test_source_file("data/rooms.obj");
+	if (path[kind][0])
+		return path[kind];
+	if (kind == GRAPH) {
+		char *t = make_graph_text();
+		snprintf(path[kind], sizeof path[kind], "%s", twz_test_in_work("level.gr"));
+		twz_test_write_file(path[kind], t, strlen(t));
+		free(t);
+	} else {
+		struct twz_grid g;
+		make_grid(&g);
+		snprintf(path[kind], sizeof path[kind], "%s", twz_test_in_work("level.map"));
+		twz_test_write_map(path[kind], &g);
+		twz_grid_free(&g);
+	}
+	return path[kind];
+}
+
+/* ---- the tool and the library ----------------------------------------- */
+
+static void describe(const struct recipe *r, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s %s%s%s%s%s", kind_name[r->kind], r->m->name,
+		 r->raw ? " raw" : "", r->agents ? " agents" : "",
+		 r->chunk ? " chunk" : "", r->shards ? " shards" : "");
+}
+
+/* The tool's words for r (after "build LEVEL -o OUT"). */
+static unsigned recipe_words(const struct recipe *r, const char **w)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; r->m->words[i]; i++)
+		w[n++] = r->m->words[i];
+	if (r->kind == GRID4) {
+		w[n++] = "--connectivity";
+		w[n++] = "4";
+	}
+	if (r->raw) {
+		w[n++] = "--codec";
+		w[n++] = "raw";
+	}
+	if (r->agents) {
+		w[n++] = "--agent-sizes";
+		w[n++] = "1,2,3";
+	}
+	if (r->chunk) {
+		w[n++] = "--chunk";
+		w[n++] = "4K";
+	}
+	if (r->shards) {
+		w[n++] = "--shard";
+		w[n++] = "2/3";
+	}
+	w[n++] = "--level";
+	w[n++] = "3";
+	return n;
+}
+
+/* The same as the library's options. */
+static void recipe_options(const struct recipe *r, struct twz_bake_options *opt)
+{
+	twz_bake_options_default(opt);
+	opt->method = r->m->bake;
+	opt->layout = r->m->layout;
+	opt->transit_far = twz_transit_far_of(r->m->layout);
+	opt->connectivity = r->kind == GRID4 ? 4 : 8;
+	opt->codec = r->raw ? TWZ_CODEC_RAW : TWZ_CODEC_ZSTD;
+	opt->agent_sizes = r->agents ? 2u | 4u | 8u : 0;
+	opt->chunk = r->chunk ? 4096 : 0;
+	opt->level = 3;
+	opt->threads = 2;
+	opt->record_build = 1;
+	opt->name = level_file(r->kind);
+}
+
+/* `twigz build` of r to out: its exit status, stderr's first line in
+ * line. */
+static int tool_build(const struct recipe *r, const char *out, char *line,
+		      size_t cap)
+{
+	const char *args[32] = { "build", level_file(r->kind), "-o", out, "--quiet",
+				 "--threads", "2" };
+	unsigned n = 7;
+
+	n += recipe_words(r, args + n);
+	args[n] = NULL;
+	int status = twz_test_tool_status(args, line, cap);
+	line[strcspn(line, "\n")] = 0;
+	return status;
+}
+
+/* ---- the oracles ------------------------------------------------------- */
+
+/* A graph in CSR with exact u64 weights, by the level's own ids. */
+struct csr {
+	uint32_t n;
+	int64_t id_base;             /* the id of node 0 */
+	const uint32_t *first, *head;
+	const uint64_t *weight;
+};
+
+static void csr_dijkstra(const struct csr *g, uint32_t s, uint64_t *d)
+{
+	uint8_t *done = calloc(g->n, 1);
+
+	ck_assert_ptr_nonnull(done);
+	for (uint32_t v = 0; v < g->n; v++)
+		d[v] = UINT64_MAX;
+	d[s] = 0;
+	for (;;) {
+		uint32_t u = UINT32_MAX;
+		for (uint32_t v = 0; v < g->n; v++)
+			if (!done[v] && d[v] != UINT64_MAX && (u == UINT32_MAX || d[v] < d[u]))
+				u = v;
+		if (u == UINT32_MAX)
+			break;
+		done[u] = 1;
+		for (uint32_t a = g->first[u]; a < g->first[u + 1]; a++)
+			if (d[u] + g->weight[a] < d[g->head[a]])
+				d[g->head[a]] = d[u] + g->weight[a];
+	}
+	free(done);
+}
+
+static uint64_t csr_arc(const struct csr *g, uint32_t a, uint32_t b)
+{
+	uint64_t w = UINT64_MAX;
+
+	for (uint32_t k = g->first[a]; k < g->first[a + 1]; k++)
+		if (g->head[k] == b && g->weight[k] < w)
+			w = g->weight[k];
+	return w;
+}
+
+/* The pairs of a graph database from every stride-th source against the
+ * graph's Dijkstra. */
+static void check_graph_db(const twz_db *db, const struct csr *g,
+			   unsigned stride, const char *what)
+{
+	uint64_t *d = malloc(g->n * sizeof *d);
+	twz_node *path = malloc((g->n + 1) * sizeof *path);
+	twz_node *node = malloc(g->n * sizeof *node);
+
+	ck_assert(d && path && node);
+	ck_assert_uint_eq(twz_node_count(db), g->n);
+	for (uint32_t i = 0; i < g->n; i++) {
+		node[i] = twz_node_of_id(db, g->id_base + i);
+		expect(node[i] < g->n, "%s: id %u has no node", what, i);
+	}
+	for (uint32_t si = 0; si < g->n; si += stride) {
+		csr_dijkstra(g, si, d);
+		for (uint32_t ti = 0; ti < g->n; ti++) {
+			size_t len = 0;
+			uint64_t cost;
+			twz_status st = twz_path(db, node[si], node[ti], path, g->n + 1, &len);
+			if (d[ti] == UINT64_MAX) {
+				expect(st == TWZ_E_UNREACHABLE, "%s: %u -> %u reachable",
+				       what, si, ti);
+				continue;
+			}
+			expect(st == TWZ_OK, "%s: %u -> %u: %s", what, si, ti,
+			       twz_strerror(st));
+			uint64_t sum = 0;
+			for (size_t k = 0; k + 1 < len; k++) {
+				int64_t a, b;
+				twz_node_id(db, path[k], &a);
+				twz_node_id(db, path[k + 1], &b);
+				uint64_t w = csr_arc(g, (uint32_t)(a - g->id_base),
+						     (uint32_t)(b - g->id_base));
+				expect(w != UINT64_MAX, "%s: %u -> %u takes no arc", what, si, ti);
+				sum += w;
+			}
+			expect(sum == d[ti], "%s: %u -> %u costs %llu, optimum %llu", what,
+			       si, ti, (unsigned long long)sum, (unsigned long long)d[ti]);
+			expect(twz_cost_u64(db, node[si], node[ti], &cost) == TWZ_OK &&
+			       cost == d[ti], "%s: %u -> %u: twz_cost_u64", what, si, ti);
+		}
+	}
+	free(d);
+	free(path);
+	free(node);
+}
+
+/* The cells an agent of size k stands on (its k x k square all open). */
+static void agent_grid(const struct twz_grid *g, unsigned k, struct twz_grid *out)
+{
+	*out = *g;
+	out->walkable = malloc((size_t)g->width * g->height);
+	ck_assert_ptr_nonnull(out->walkable);
+	for (uint32_t y = 0; y < g->height; y++)
+		for (uint32_t x = 0; x < g->width; x++) {
+			int open = x + k <= g->width && y + k <= g->height;
+			for (uint32_t dy = 0; open && dy < k; dy++)
+				for (uint32_t dx = 0; open && dx < k; dx++)
+					open = g->walkable[(size_t)(y + dy) * g->width + x + dx];
+			out->walkable[(size_t)y * g->width + x] = (uint8_t)open;
+		}
+}
+
+/* The pairs of a grid database from every stride-th cell against a
+ * plain Dijkstra: the cost exactly, every step a legal move, the path's
+ * own cost the optimum. */
+static void check_grid_db(const twz_db *db, const struct twz_grid *g,
+			  unsigned conn, unsigned stride, const char *what)
+{
+	size_t cells = (size_t)g->width * g->height;
+	struct twz_cost *dist = twz_test_dijkstra_all(g, conn);
+	twz_node *path = malloc((cells + 1) * sizeof *path);
+
+	ck_assert_ptr_nonnull(path);
+	for (size_t sc = 0; sc < cells; sc += stride) {
+		twz_node s = twz_node_at(db, (int64_t)(sc % g->width), (int64_t)(sc / g->width));
+		expect((s != TWZ_NONE) == (g->walkable[sc] != 0), "%s: cell %zu", what, sc);
+		if (s == TWZ_NONE)
+			continue;
+		for (size_t tc = 0; tc < cells; tc++) {
+			twz_node t = twz_node_at(db, (int64_t)(tc % g->width),
+						 (int64_t)(tc / g->width));
+			if (t == TWZ_NONE)
+				continue;
+			struct twz_cost want = dist[sc * cells + tc];
+			size_t len = 0;
+			twz_status st = twz_path(db, s, t, path, cells + 1, &len);
+			if (twz_test_cost_eq(want, twz_test_unreachable)) {
+				expect(st == TWZ_E_UNREACHABLE, "%s: %zu -> %zu reachable",
+				       what, sc, tc);
+				continue;
+			}
+			expect(st == TWZ_OK, "%s: %zu -> %zu: %s", what, sc, tc,
+			       twz_strerror(st));
+			uint32_t ps = 0, pd = 0, cs = 0, cd = 0;
+			size_t bad = twz_test_path_moves(db, g, conn, path, len, &ps, &pd);
+			expect(bad == 0, "%s: %zu -> %zu: step %zu is no legal move", what,
+			       sc, tc, bad);
+			expect(ps == want.straight && pd == want.diagonal,
+			       "%s: %zu -> %zu: path costs %u+%u*sqrt2, optimum %u+%u*sqrt2",
+			       what, sc, tc, ps, pd, want.straight, want.diagonal);
+			expect(twz_cost_exact(db, s, t, &cs, &cd) == TWZ_OK &&
+			       cs == want.straight && cd == want.diagonal,
+			       "%s: %zu -> %zu: twz_cost_exact", what, sc, tc);
+			expect(twz_next(db, s, t) == (len > 1 ? path[1] : t),
+			       "%s: %zu -> %zu: twz_next differs from the path", what, sc, tc);
+		}
+	}
+	free(dist);
+	free(path);
+}
+
+/* The answers of the database file at path, opened whole and (when
+ * chunked) under a cache of one chunk at a time: from every source of a
+ * zstd file opened whole; from every fifth of the others, whose raw
+ * bytes are the same. */
+static void check_answers(const struct recipe *r, const char *path)
+{
+	char what[128];
+	twz_open_options small = { .cache_bytes = 1 };
+
+	describe(r, what, sizeof what);
+	for (int budget = 0; budget < 1 + r->chunk; budget++) {
+		unsigned stride = r->raw || budget ? 5 : 1;
+		twz_db *db = NULL;
+		twz_status st = twz_open_ex(path, budget ? &small : NULL, &db);
+		ck_assert_msg(st == TWZ_OK, "%s: open: %s", what, twz_strerror(st));
+		if (grid(r)) {
+			struct twz_grid g;
+			make_grid(&g);
+			for (unsigned k = 1; k <= (r->agents ? 3u : 1u); k++) {
+				const twz_db *v = db;
+				struct twz_grid gk;
+				if (r->agents)
+					ck_assert_int_eq(twz_view_agent(db, k, &v), TWZ_OK);
+				agent_grid(&g, k, &gk);
+				check_grid_db(v, &gk, r->kind == GRID4 ? 4 : 8, stride, what);
+				free(gk.walkable);
+			}
+			twz_grid_free(&g);
+		} else if (r->kind == GRAPH) {
+			struct twz_graph dg;
+			struct twz_error err;
+			size_t len;
+			uint8_t *text = twz_test_read_file(level_file(GRAPH), &len);
+			ck_assert_int_eq(twz_graph_parse(text, len, "level.gr", &dg, &err), 0);
+			struct csr c = { dg.node_count, dg.id_base, dg.arc_first,
+					 dg.arc_head, dg.arc_cost };
+			check_graph_db(db, &c, stride, what);
+			twz_graph_free(&dg);
+			free(text);
+		} else {
+			struct twz_navmesh m;
+			struct twz_error err;
+			ck_assert_int_eq(twz_navmesh_load(level_file(MESH), &m, &err), 0);
+			struct csr c = { m.poly_count, 0, m.arc_first, m.arc_head, m.arc_key };
+			check_graph_db(db, &c, stride, what);
+			twz_navmesh_free(&m);
+		}
+		twz_close(db);
+	}
+}
+
+/* ---- the roads --------------------------------------------------------- */
+
+/* Through the spool: the library's front door with the spool forced. */
+static void check_streamed(const struct recipe *r, const char *memory)
+{
+	struct twz_bake_options opt;
+	struct twz_bake_report rep;
+	struct twz_error err = { { 0 }, 0 };
+	char what[128];
+	const char *why = not_streamed(r);
+
+	describe(r, what, sizeof what);
+	recipe_options(r, &opt);
+	opt.spool = TWZ_SPOOL_ALWAYS;
+	ck_assert_msg(twz_bake_file(level_file(r->kind), &opt, twz_test_in_work("spooled.twz"),
+				    &rep, &err) == 0, "%s: spooled: %s", what, err.msg);
+	ck_assert_msg(rep.streamed == !why, "%s: %s", what,
+		      why ? "streamed where it should not" : "did not stream");
+	twz_test_expect_same_file(memory, twz_test_in_work("spooled.twz"), what);
+}
+
+/* Three shards by the library, merged in another order. */
+static void check_sharded(const struct recipe *r, const char *memory)
+{
+	struct twz_bake_options opt;
+	struct twz_error err = { { 0 }, 0 };
+	struct twz_merge_result res;
+	const uint8_t *bufs[3];
+	size_t lens[3];
+	const char *names[3] = { "part.3", "part.1", "part.2" };
+	char what[128];
+
+	describe(r, what, sizeof what);
+	recipe_options(r, &opt);
+	opt.shards = 3;
+	for (unsigned i = 1; i <= 3; i++) {
+		char part[16];
+		snprintf(part, sizeof part, "part.%u", i);
+		opt.shard = i;
+		ck_assert_msg(twz_bake_file(level_file(r->kind), &opt, twz_test_in_work(part),
+					    NULL, &err) == 0, "%s: shard %u: %s", what, i,
+			      err.msg);
+	}
+	for (unsigned i = 0; i < 3; i++)
+		bufs[i] = twz_test_read_file(twz_test_in_work(names[i]), &lens[i]);
+	ck_assert_msg(twz_shard_merge(bufs, lens, names, 3, 2, twz_test_in_work("merged.twz"),
+				      &res, &err) == 0, "%s: merge: %s", what, err.msg);
+	for (unsigned i = 0; i < 3; i++)
+		free((void *)bufs[i]);
+	twz_test_expect_same_file(memory, twz_test_in_work("merged.twz"), what);
+}
+
+/* r through every road, or its refusal. */
+static void cross(struct recipe r)
+{
+	char what[128], line[1024], want[1024];
+	const char *why = refusal(&r);
+	struct twz_bake_options opt;
+
+	describe(&r, what, sizeof what);
+	int st = tool_build(&r, twz_test_in_work("memory.twz"), line, sizeof line);
+	recipe_options(&r, &opt);
+	const char *lib = twz_bake_refusal(&opt, r.kind == GRAPH ? TWZ_LEVEL_GRAPH :
+						 r.kind == MESH ? TWZ_LEVEL_NAVMESH
+								: TWZ_LEVEL_GRID);
+	if (why) {
+		snprintf(want, sizeof want, "twigz: %s", why);
+		ck_assert_msg(st == 2 && !strcmp(line, want),
+			      "%s: status %d, '%s'; want 2, '%s'", what, st, line, want);
+		ck_assert_msg(lib && !strcmp(lib, why), "%s: the library says '%s'",
+			      what, lib ? lib : "(nothing)");
+		return;
+	}
+	ck_assert_msg(st == 0, "%s: status %d: %s", what, st, line);
+	ck_assert_msg(!lib, "%s: the library refuses: %s", what, lib);
+	check_answers(&r, twz_test_in_work("memory.twz"));
+	check_streamed(&r, twz_test_in_work("memory.twz"));
+	r.shards = 1;
+	why = refusal(&r);
+	if (why) {
+		st = tool_build(&r, twz_test_in_work("part.twz"), line, sizeof line);
+		snprintf(want, sizeof want, "twigz: %s", why);
+		ck_assert_msg(st == 2 && !strcmp(line, want),
+			      "%s: status %d, '%s'; want 2, '%s'", what, st, line, want);
+		return;
+	}
+	r.shards = 0;
+	check_sharded(&r, twz_test_in_work("memory.twz"));
+}
+
+/* Test _i: one kind and one method, every codec, agent sizes and chunks. */
+START_TEST(test_crossings)
+{
+	struct recipe r = { (enum level_kind)(_i / METHODS), &methods[_i % METHODS],
+			    0, 0, 0, 0 };
+
+	for (r.raw = 0; r.raw < 2; r.raw++)
+		for (r.agents = 0; r.agents < 2; r.agents++)
+			for (r.chunk = 0; r.chunk < 2; r.chunk++)
+				cross(r);
+}
+END_TEST
+
+/* Every refusal above is in README.md's build section. */
+START_TEST(test_refusals_documented)
+{
+	size_t len;
+	char *readme = (char *)twz_test_read_file(twz_test_source_file("README.md"), &len);
+
+	for (int kind = 0; kind < KINDS; kind++)
+		for (size_t m = 0; m < METHODS; m++)
+			for (int bits = 0; bits < 16; bits++) {
+				struct recipe r = { (enum level_kind)kind, &methods[m],
+						    bits & 1, bits >> 1 & 1, bits >> 2 & 1,
+						    bits >> 3 & 1 };
+				const char *why = refusal(&r);
+				ck_assert_msg(!why || strstr(readme, why),
+					      "README.md does not list '%s'", why);
+			}
+	free(readme);
+}
+END_TEST
+
+static Suite *crossings_suite(void)
+{
+	Suite *s = suite_create("crossings");
+
+	twz_test_work_prefix("check_crossings.");
+	TCase *tc = tcase_create("Crossings");
+
+	tcase_add_checked_fixture(tc, work_setup, twz_test_work_teardown);
+	tcase_set_timeout(tc, 600);
+	tcase_add_loop_test(tc, test_crossings, 0, (int)(KINDS * METHODS));
+	tcase_add_test(tc, test_refusals_documented);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return twz_test_run_suite(crossings_suite());
+}
