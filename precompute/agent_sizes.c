@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "clearance.h"
+#include "twz_chunk_writer.h"
 #include "twz_writer.h"
 
 int twz_agent_sizes_parse(const char *text, struct twz_agent_request *req,
@@ -99,10 +100,12 @@ static int bake_layer(struct layer *ly, const struct twz_bake_options *opt,
 	return 0;
 }
 
-/* The AGENT_SIZES table (malloc'd; NULL out of memory). */
+/* The AGENT_SIZES table (malloc'd; NULL out of memory); chunked (0 or
+ * TWZ_FEATURE_CHUNKED_SECTIONS) is added to every layer's features, as
+ * the header will have it (FORMAT.md 5c, A4). */
 static uint8_t *agent_table(const struct twz_agent_request *req,
 			    const uint8_t *layer_of, const struct layer *ly,
-			    unsigned layers, size_t *size)
+			    unsigned layers, uint64_t chunked, size_t *size)
 {
 	*size = TWZ_AS_HEAD_SIZE + (size_t)layers * TWZ_AL_SIZE +
 		(size_t)req->count * TWZ_AZ_RECORD;
@@ -115,7 +118,7 @@ static uint8_t *agent_table(const struct twz_agent_request *req,
 	for (unsigned l = 0; l < layers; l++, r += TWZ_AL_SIZE) {
 		twz_put32(r + TWZ_AL_NODE_COUNT, ly[l].f.h.node_count);
 		twz_put32(r + TWZ_AL_COMPONENT_COUNT, ly[l].f.h.component_count);
-		twz_put64(r + TWZ_AL_REQUIRED, ly[l].f.h.required_features);
+		twz_put64(r + TWZ_AL_REQUIRED, ly[l].f.h.required_features | chunked);
 	}
 	for (unsigned i = 0; i < req->count; i++, r += TWZ_AZ_RECORD) {
 		twz_put32(r + TWZ_AZ_SIZE, req->sizes[i]);
@@ -148,13 +151,20 @@ static void move_section(struct twz_out_file *out, struct layer *ly,
  * ascend through the file. */
 static int lay_out(struct twz_out_file *out, struct layer *ly,
 		   unsigned layers, const struct twz_agent_request *req,
-		   const uint8_t *layer_of, const char *name,
+		   const uint8_t *layer_of, const struct twz_bake_options *opt,
 		   struct twz_error *err)
 {
+	const char *name = opt->name;
+	uint64_t chunked = 0;
 	unsigned total = 1;
 
-	for (unsigned l = 0; l < layers; l++)
+	for (unsigned l = 0; l < layers; l++) {
 		total += ly[l].f.count;
+		for (unsigned j = 0; j < ly[l].f.count; j++)
+			if (opt->codec == TWZ_CODEC_ZSTD &&
+			    twz_chunk_wanted(ly[l].f.sec, ly[l].f.count, j, opt->chunk))
+				chunked = TWZ_FEATURE_CHUNKED_SECTIONS;
+	}
 	if (total > TWZ_MAX_SECTIONS) {
 		twz_error_set(err, "%s: %u layers need %u sections, more than the %u "
 			      "a file holds; bake fewer agent sizes", name,
@@ -167,7 +177,7 @@ static int lay_out(struct twz_out_file *out, struct layer *ly,
 		if (ly[l].f.h.minor > out->h.minor)
 			out->h.minor = ly[l].f.h.minor;
 	size_t tsize;
-	uint8_t *table = agent_table(req, layer_of, ly, layers, &tsize);
+	uint8_t *table = agent_table(req, layer_of, ly, layers, chunked, &tsize);
 	unsigned j = 0;
 	for (; j < ly[0].f.count && ly[0].f.sec[j].kind < TWZ_SECTION_AGENT_SIZES; j++)
 		move_section(out, &ly[0], 0, j);
@@ -249,7 +259,7 @@ static int build(const struct twz_grid *g, const struct twz_bake_options *opt,
 		if (bake_layer(&ly[l], &lopt, req, &res->layer[l], err) != 0)
 			goto out;
 	}
-	if (lay_out(out, ly, layers, req, layer_of, opt->name, err) != 0)
+	if (lay_out(out, ly, layers, req, layer_of, opt, err) != 0)
 		goto out;
 	res->sections = out->count;
 	rc = 0;

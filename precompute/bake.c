@@ -247,6 +247,8 @@ size_t twz_build_info_graph_text(const struct twz_bake_options *opt,
 
 	/* Nothing about the machine, threads or solver (every solver bakes
 	 * the same bytes). */
+	if (opt->chunk && opt->codec == TWZ_CODEC_ZSTD)
+		put(&t, "chunk=%llu\n", (unsigned long long)opt->chunk);
 	put(&t, "level=%d\nlevel_kind=%s\nmethod=cpd\ntool=twigz %s\n", opt->level,
 	    level_kind == TWZ_LEVEL_NAVMESH ? "navmesh" : "graph", twz_version());
 	if (t.full && cap)

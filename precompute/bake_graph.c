@@ -300,6 +300,7 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
 		.threads = twz_bake_compress_threads(opt),
+		.chunk = opt->chunk,
 	};
 	if (opt->record_build)
 		twz_build_info_graph_text(opt, kind->level_kind, f->h.build_info,

@@ -65,8 +65,6 @@ const char *twz_bake_refusal(const struct twz_bake_options *opt,
 		return "--transit-* options need --method transit";
 	if (sharded && several_sizes(opt))
 		return "--shard and --mpi bake one agent size: not with --agent-sizes";
-	if (opt->chunk && (sharded || several_sizes(opt)))
-		return "--chunk is for a single database: not with --shard, --mpi or --agent-sizes";
 	if (opt->chunk && opt->codec != TWZ_CODEC_ZSTD)
 		return "--chunk stores zstd chunks: not with --codec raw";
 	if (opt->apsp != TWZ_APSP_DIJKSTRA && transit)

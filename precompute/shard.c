@@ -176,6 +176,7 @@ int twz_shard_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		info[TWZ_PI_CONNECTIVITY] = (uint8_t)gr->connectivity;
 		info[TWZ_PI_CODEC] = (uint8_t)opt->codec;
 		info[TWZ_PI_LEVEL] = (uint8_t)(int8_t)opt->level;
+		twz_put32(info + TWZ_PI_CHUNK, (uint32_t)opt->chunk);
 	}
 	twz_bake_header(&f.h, g, gr, opt, TWZ_METHOD_CPD);
 	/* BUILD_INFO belongs to the merged file: merge writes it. */
@@ -338,8 +339,8 @@ static int part_info(const struct twz_container *c, struct part *p,
 	size_t used = version == 2 ? TWZ_PI_TOUTER + 4 : TWZ_PI_LEVEL + 1;
 
 	if (twz_le32(info + TWZ_PI_VERSION) != version ||
-	    !twz_all_zero(info + used, TWZ_PI_SIZE - used) ||
-	    (version == 1 && !twz_all_zero(info + TWZ_PI_LEVEL + 1, 3))) {
+	    !twz_all_zero(info + used, TWZ_PI_CHUNK - used) ||
+	    !twz_all_zero(info + TWZ_PI_CHUNK + 4, TWZ_PI_SIZE - TWZ_PI_CHUNK - 4)) {
 		twz_error_set(err, "%s: partial file of another version of twigz", p->name);
 		return -1;
 	}
@@ -363,6 +364,7 @@ static int part_info(const struct twz_container *c, struct part *p,
 	p->connectivity = info[TWZ_PI_CONNECTIVITY];
 	p->codec = info[TWZ_PI_CODEC];
 	p->level = (int8_t)info[TWZ_PI_LEVEL];
+	p->chunk = twz_le32(info + TWZ_PI_CHUNK);
 	/* Blocks and transit table rows are at most a cell and a node
 	 * each: the limits of the other sections rest on these. */
 	if (p->count < 1 || p->count > TWZ_SHARD_MAX || p->index < 1 ||
@@ -493,6 +495,8 @@ static int same_bake(const struct part *a, const struct part *b,
 			 a->codec == TWZ_CODEC_RAW ? "raw" : "zstd");
 	else if (a->level != b->level)
 		snprintf(what, sizeof what, "--level %d, not %d", b->level, a->level);
+	else if (a->chunk != b->chunk)
+		snprintf(what, sizeof what, "--chunk %u, not %u", b->chunk, a->chunk);
 	else if (a->max_scan != b->max_scan)
 		snprintf(what, sizeof what, "max scan %u, not %u", b->max_scan,
 			 a->max_scan);
@@ -649,6 +653,7 @@ int twz_shard_merge(const uint8_t *const *bufs, const size_t *lens,
 	opt.codec = p0->codec;
 	opt.level = p0->level;
 	opt.max_scan = p0->max_scan;
+	opt.chunk = p0->chunk;
 	opt.threads = threads;
 	opt.name = level_name;
 	opt.record_build = 1;   /* the bytes twigz build writes, BUILD_INFO too */

@@ -67,6 +67,7 @@ enum twz_partial_section {
 #define TWZ_PI_TGRID 48       /* u32 option --transit-grid (0: default) */
 #define TWZ_PI_TINNER 52      /* u32 option --transit-inner (0: default) */
 #define TWZ_PI_TOUTER 56      /* u32 option --transit-outer (0: default) */
+#define TWZ_PI_CHUNK 60       /* u32 option --chunk, bytes (0: none) */
 #define TWZ_PI_SIZE 64        /* the rest zero */
 
 /* "I/N", two whole decimal numbers from 1 to TWZ_SHARD_MAX: 0, or -1.

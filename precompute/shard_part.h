@@ -28,6 +28,7 @@ struct twz_part {
 	/* TRANSIT */
 	uint32_t block_lo, block_hi, table_lo, table_hi;
 	uint32_t grid, inner, outer;
+	uint32_t chunk;
 	const uint8_t *sec[TWZ_PART_KINDS];  /* decoded, by kind - TWZ_PART_INFO */
 	uint64_t size[TWZ_PART_KINDS];
 	void *owned[TWZ_PART_KINDS];

@@ -202,6 +202,7 @@ int twz_shard_transit_encode(const struct twz_transit_db *db,
 		twz_put32(info + TWZ_PI_TGRID, topt ? topt->grid : 0);
 		twz_put32(info + TWZ_PI_TINNER, topt ? topt->inner : 0);
 		twz_put32(info + TWZ_PI_TOUTER, topt ? topt->outer : 0);
+		twz_put32(info + TWZ_PI_CHUNK, (uint32_t)opt->chunk);
 	}
 	twz_bake_header(&f.h, g, tg, opt, TWZ_METHOD_TRANSIT);
 	/* BUILD_INFO belongs to the merged file: merge writes it. */
@@ -514,6 +515,7 @@ int twz_shard_merge_transit(struct twz_part *const *by_index, unsigned count,
 	opt.codec = p0->codec;
 	opt.level = p0->level;
 	opt.max_scan = p0->max_scan;
+	opt.chunk = p0->chunk;
 	opt.threads = threads;
 	opt.name = level_name;
 	opt.record_build = 1;   /* the bytes twigz build writes, BUILD_INFO too */

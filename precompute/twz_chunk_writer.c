@@ -8,6 +8,8 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "twz_graph_format.h"
+
 /* The section of kind k among sections[count], or NULL. */
 static const struct twz_out_section *find(const struct twz_out_section *sec,
 					  unsigned count, uint32_t kind)
@@ -18,38 +20,62 @@ static const struct twz_out_section *find(const struct twz_out_section *sec,
 	return NULL;
 }
 
+/*
+ * Where rows start in each chunked kind: a table of row offsets (kind
+ * table, an entry every stride bytes, in units of unit bytes; mask_row
+ * keeps the offset bits of a node record's row word), or, without a
+ * table, every unit bytes (distances: entries of 2 or 4 bytes, and the
+ * bit-packed ACCESS_TABLE's straddle chunks, which a reader takes from
+ * both). unit 0: as many bytes a run as RUN_ARC holds (1, 2 or 4).
+ */
+static const struct cut_rule {
+	uint32_t kind;
+	uint32_t table;
+	uint8_t stride;
+	uint8_t mask_row;
+	uint8_t unit;
+} cut_rules[] = {
+	{ TWZ_SECTION_RUNS, TWZ_SECTION_ROW_OFFSETS, 4, 0, 4 },
+	{ TWZ_SECTION_ROWS, TWZ_SECTION_NODE_RECORDS, TWZ_RECORD_SIZE, 1, 2 },
+	{ TWZ_SECTION_TRANSIT_NODE_DIST, 0, 0, 0, 8 },
+	{ TWZ_SECTION_TRANSIT_TABLE, 0, 0, 0, 8 },
+	{ TWZ_SECTION_TRANSIT_RUNS, TWZ_SECTION_TRANSIT_ROW_OFFSETS, 4, 0, 4 },
+	{ TWZ_SECTION_GRAPH_RUN_START, TWZ_SECTION_GRAPH_ROW_OFFSETS, 4, 0, 4 },
+	{ TWZ_SECTION_GRAPH_RUN_ARC, TWZ_SECTION_GRAPH_ROW_OFFSETS, 4, 0, 0 },
+	{ TWZ_SECTION_JUNCTION_RUNS, TWZ_SECTION_JUNCTION_ROW_OFFSETS, 4, 0, 4 },
+	{ TWZ_SECTION_LINK_RUNS, TWZ_SECTION_LINK_ROW_OFFSETS, 4, 0, TWZ_JR_SIZE },
+	{ TWZ_SECTION_INLINE_ROWS, TWZ_SECTION_INLINE_RECORDS_WIDE,
+	  TWZ_INLINE_WIDE_RECORD_SIZE, 1, 2 },
+	/* Each node's access list whole in one chunk. */
+	{ TWZ_SECTION_ACCESS, TWZ_SECTION_ACCESS_FIRST, 4, 0, TWZ_AE_SIZE },
+	{ TWZ_SECTION_ACCESS_TABLE, 0, 0, 0, 8 },
+	{ TWZ_SECTION_ACCESS_PACKED, TWZ_SECTION_ACCESS_FIRST, 4, 0, 4 },
+};
+
+/* The rule of a section's kind (an agent-size layer's kinds as layer
+ * 0's), or NULL when it is not chunked. */
+static const struct cut_rule *rule_of(uint32_t kind)
+{
+	for (size_t i = 0; i < sizeof cut_rules / sizeof cut_rules[0]; i++)
+		if (cut_rules[i].kind == kind % TWZ_SECTION_KIND_LIMIT)
+			return &cut_rules[i];
+	return NULL;
+}
+
 int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
 		     unsigned i, uint64_t target)
 {
 	(void)count;
-	if (!target || sections[i].raw_size <= target)
-		return 0;
-	switch (sections[i].kind) {
-	case TWZ_SECTION_RUNS:
-	case TWZ_SECTION_ROWS:
-	case TWZ_SECTION_TRANSIT_NODE_DIST:
-	case TWZ_SECTION_TRANSIT_TABLE:
-	case TWZ_SECTION_TRANSIT_RUNS:
-	case TWZ_SECTION_ACCESS:
-	case TWZ_SECTION_ACCESS_PACKED:
-	case TWZ_SECTION_ACCESS_TABLE:
-		return 1;
-	}
-	return 0;
+	return target && sections[i].raw_size > target &&
+	       rule_of(sections[i].kind) != NULL;
 }
 
-/*
- * Where rows start in section s, as a function from a row number to a
- * byte offset: NODE_RECORDS' row words for ROWS (u16 units), the row
- * offsets for RUNS and TRANSIT_RUNS (u32 units), ACCESS_FIRST for ACCESS
- * and ACCESS_PACKED (entries of 8 or 4 bytes). Distance tables are cut at any multiple of 8 bytes (entries
- * are 2 or 4 bytes; the bit-packed ACCESS_TABLE's straddle chunks, and a
- * reader takes them from both).
- */
+/* Where rows start in section s, as a function from a row number to a
+ * byte offset (cut_rules). */
 struct cuts {
 	const uint8_t *table;     /* NULL: every `unit` bytes */
 	size_t stride;            /* bytes a table entry */
-	unsigned mask_row;        /* NODE_RECORDS: keep the row offset bits */
+	unsigned mask_row;        /* node records: keep the row offset bits */
 	uint64_t rows;            /* table entries */
 	uint64_t unit;            /* bytes an offset counts */
 	uint64_t next;            /* the next entry to look at */
@@ -58,43 +84,27 @@ struct cuts {
 static int cuts_init(struct cuts *c, const struct twz_out_section *sec,
 		     unsigned count, const struct twz_out_section *s)
 {
-	const struct twz_out_section *t = NULL;
+	const struct cut_rule *r = rule_of(s->kind);
+	/* The table and the row data of a layer have its kinds. */
+	uint32_t layer = s->kind - s->kind % TWZ_SECTION_KIND_LIMIT;
+	const struct twz_out_section *t;
 
 	memset(c, 0, sizeof *c);
-	switch (s->kind) {
-	case TWZ_SECTION_ROWS:
-		t = find(sec, count, TWZ_SECTION_NODE_RECORDS);
-		c->stride = TWZ_RECORD_SIZE;
-		c->mask_row = 1;
-		c->unit = 2;
-		break;
-	case TWZ_SECTION_RUNS:
-		t = find(sec, count, TWZ_SECTION_ROW_OFFSETS);
-		c->stride = 4;
-		c->unit = 4;
-		break;
-	case TWZ_SECTION_TRANSIT_RUNS:
-		t = find(sec, count, TWZ_SECTION_TRANSIT_ROW_OFFSETS);
-		c->stride = 4;
-		c->unit = 4;
-		break;
-	case TWZ_SECTION_ACCESS:
-		/* Each node's access list whole in one chunk. */
-		t = find(sec, count, TWZ_SECTION_ACCESS_FIRST);
-		c->stride = 4;
-		c->unit = TWZ_AE_SIZE;
-		break;
-	case TWZ_SECTION_ACCESS_PACKED:
-		t = find(sec, count, TWZ_SECTION_ACCESS_FIRST);
-		c->stride = 4;
-		c->unit = 4;
-		break;
-	default:
-		c->unit = 8;
+	c->stride = r->stride;
+	c->mask_row = r->mask_row;
+	c->unit = r->unit;
+	if (!r->table)
 		return 0;
-	}
+	t = find(sec, count, layer + r->table);
 	if (!t)
 		return -1;
+	if (!c->unit) {
+		const struct twz_out_section *starts =
+			find(sec, count, layer + TWZ_SECTION_GRAPH_RUN_START);
+		if (!starts || !starts->raw_size)
+			return -1;
+		c->unit = s->raw_size * 4 / starts->raw_size;
+	}
 	c->table = t->raw;
 	c->rows = t->raw_size / c->stride;
 	return 0;

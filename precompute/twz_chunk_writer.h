@@ -10,8 +10,10 @@
 
 /* Whether section i of sections[count] is stored chunked for chunks of
  * about target raw bytes (0: no chunking): the row and distance sections
- * (CPD ROWS and RUNS, TRANSIT runs, distance tables, access entries and
- * access table) larger than one chunk. */
+ * of every method and layout (CPD ROWS, RUNS and INLINE_ROWS, a graph's
+ * and a junction graph's runs, TRANSIT runs, distance tables, access
+ * entries and access table; an agent-size layer's too) larger than one
+ * chunk. */
 int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
 		     unsigned i, uint64_t target);
 
