@@ -24,6 +24,7 @@
 #include "shard.h"
 #include "test_support.h"
 #include "twz_format.h"
+#include "twz_inspect.h"
 #include "twz_rng.h"
 #include "twz_validate.h"
 
@@ -480,6 +481,14 @@ static void check_answers(const struct recipe *r, const char *path)
 			check_graph_db(db, &c, stride, what);
 			twz_navmesh_free(&m);
 		}
+		/* Grid rows of 1.1 to 1.4 and TRANSIT's are read on use
+		 * under a budget: each chunk inflated as a query needs it
+		 * (1.0's runs, graphs' and junction graphs' at open). */
+		struct twz_cache_summary cs;
+		if (budget && grid(r) && r->m->bake != TWZ_BAKE_JUNCTIONS &&
+		    r->m->layout != TWZ_LAYOUT_PLAIN)
+			ck_assert_msg(twz_inspect_cache(db, &cs) == 0 && cs.misses > 0,
+				      "%s: nothing read on use", what);
 		twz_close(db);
 	}
 }
