@@ -78,6 +78,7 @@ static int bake_layer(struct layer *ly, const struct twz_bake_options *opt,
 		if (twz_bake_transit(&ly->grid, opt, req->topt, &db, err) != 0)
 			return -1;
 		twz_transit_out_file(&db, &ly->grid, opt, ly->params, &ly->f);
+		twz_out_own(&ly->f);
 		info->run_count = db.run_count;
 		info->seconds = db.select_seconds + db.local_seconds +
 				db.table_seconds;
@@ -87,6 +88,7 @@ static int bake_layer(struct layer *ly, const struct twz_bake_options *opt,
 		if (twz_bake_cpd(&ly->grid, opt, &cpd, err) != 0)
 			return -1;
 		twz_cpd_out_file(&cpd, &ly->grid, opt, &ly->f);
+		twz_out_own(&ly->f);
 		info->run_count = cpd.run_count;
 		info->seconds = cpd.seconds;
 		twz_cpd_free(&cpd);
@@ -127,23 +129,16 @@ static uint8_t *agent_table(const struct twz_agent_request *req,
 	return t;
 }
 
-/* Move section j of layer l into out, its kind moved up for the layer;
- * out owns its bytes from now on (a copy of those the layer did not own,
- * which live in the layer, freed before out is encoded). */
+/* Move section j of layer l (which owns it, twz_out_own) into out, its
+ * kind moved up for the layer. */
 static void move_section(struct twz_out_file *out, struct layer *ly,
 			 unsigned l, unsigned j)
 {
 	const struct twz_out_section *s = &ly->f.sec[j];
-	uint32_t kind = twz_layer_kind(l, s->kind);
-	void *own = ly->f.owned[j];
 
-	if (!own) {
-		own = malloc(s->raw_size ? s->raw_size : 1);
-		if (own && s->raw_size)
-			memcpy(own, s->raw, s->raw_size);
-	}
+	twz_out_add_owned(out, twz_layer_kind(l, s->kind), ly->f.owned[j],
+			  s->raw_size);
 	ly->f.owned[j] = NULL;
-	twz_out_add_owned(out, kind, own, s->raw_size);
 }
 
 /* Lay the layers into one file: layer 0's kinds below AGENT_SIZES, the
@@ -172,6 +167,7 @@ static int lay_out(struct twz_out_file *out, struct layer *ly,
 		return -1;
 	}
 	out->h = ly[0].f.h;
+	out->name = opt->name;
 	out->h.minor = TWZ_LAYER_FORMAT_MINOR;
 	for (unsigned l = 0; l < layers; l++)  /* 1.4 when a layer is */
 		if (ly[l].f.h.minor > out->h.minor)
@@ -286,7 +282,7 @@ int twz_agent_encode(const struct twz_grid *g,
 		return -1;
 	}
 	if (build(g, opt, req, f, res, err) == 0)
-		rc = twz_out_encode(f, opt->name, buf, len, err);
+		rc = twz_out_encode(f, buf, len, err);
 	else
 		for (unsigned j = 0; j < f->count; j++)
 			free(f->owned[j]);

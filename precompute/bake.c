@@ -19,7 +19,8 @@
 #define ZSTD_STATIC_LINKING_ONLY  /* ZSTD_estimateCCtxSize */
 #include <zstd.h>
 
-#include "apsp_dense.h"
+#include "rows.h"
+#include "spool.h"
 #include "twz_writer.h"
 
 void twz_bake_options_default(struct twz_bake_options *opt)
@@ -100,6 +101,8 @@ static void *pool_worker(void *varg)
 			atomic_store(&r->failed, 1);
 			break;
 		}
+		/* What the chunk touched of the spool goes back to it. */
+		twz_spool_trim(p->spool);
 		atomic_fetch_add(&r->done, hi - lo);
 		if (reporter) {
 			double t = twz_now_seconds();
@@ -148,6 +151,91 @@ int twz_pool_run(const struct twz_pool *p, unsigned threads)
 	if (p->opt->progress && p->items)
 		fputs("\r\033[K", stderr);
 	return atomic_load(&r.failed) ? -1 : 0;
+}
+
+/* ---- results joined in order ----------------------------------------- */
+
+struct twz_gather_unit {
+	void *bytes;
+	size_t n;
+	int done;
+};
+
+int twz_gather_init(struct twz_gather *g, uint32_t units,
+		    struct twz_spool *spool)
+{
+	memset(g, 0, sizeof *g);
+	g->spool = spool;
+	g->units = units;
+	g->wait = calloc(units ? units : 1, sizeof *g->wait);
+	pthread_mutex_init(&g->lock, NULL);
+	if (!g->wait) {
+		twz_gather_end(g);
+		return -1;
+	}
+	return 0;
+}
+
+/* n bytes after the joined ones; bytes freed. */
+static int join(struct twz_gather *g, void *bytes, size_t n)
+{
+	int rc = 0;
+
+	if (g->len + n > g->cap) {
+		uint64_t cap = g->cap ? 2 * g->cap : 1 << 18;
+		while (cap < g->len + n)
+			cap *= 2;
+		void *v = twz_big_grow(g->spool, g->v, g->cap, cap);
+		if (v) {
+			g->v = v;
+			g->cap = cap;
+		}
+		rc = v ? 0 : -1;
+	}
+	if (rc == 0 && n) {
+		memcpy((uint8_t *)g->v + g->len, bytes, n);
+		g->len += n;
+	}
+	free(bytes);
+	return rc;
+}
+
+int twz_gather_put(struct twz_gather *g, uint32_t k, void *bytes, size_t n)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&g->lock);
+	if (k != g->next) {
+		g->wait[k] = (struct twz_gather_unit){ bytes, n, 1 };
+	} else {
+		rc = join(g, bytes, n);
+		for (g->next++; g->next < g->units && g->wait[g->next].done; g->next++) {
+			struct twz_gather_unit *u = &g->wait[g->next];
+			rc |= join(g, u->bytes, u->n);
+			u->bytes = NULL;
+		}
+	}
+	pthread_mutex_unlock(&g->lock);
+	return rc;
+}
+
+int twz_gather_put_runs(struct twz_gather *g, uint32_t k, struct twz_runs *r)
+{
+	void *v = r->v;
+	size_t n = (size_t)r->len * 4;
+
+	*r = (struct twz_runs){ NULL, 0, 0 };
+	return twz_gather_put(g, k, v, n);
+}
+
+void twz_gather_end(struct twz_gather *g)
+{
+	if (g->wait)
+		for (uint32_t k = 0; k < g->units; k++)
+			free(g->wait[k].bytes);
+	free(g->wait);
+	g->wait = NULL;
+	pthread_mutex_destroy(&g->lock);
 }
 
 unsigned twz_bake_threads(const struct twz_bake_options *opt)
@@ -381,24 +469,3 @@ int twz_bake_check(const struct twz_grid *g, const struct twz_bake_options *opt,
 		      have / 1073741824.0);
 	return -1;
 }
-
-static uint64_t cpd_estimate(const struct twz_grid *g, uint64_t nodes,
-			     const struct twz_bake_options *opt,
-			     const void *method_opt)
-{
-	(void)method_opt;
-	uint64_t dense = twz_apsp_estimate_bytes(nodes, opt->apsp);
-	return twz_bake_estimate_bytes((uint64_t)g->width * g->height, nodes,
-				       twz_bake_threads(opt), opt->codec,
-				       opt->level) + dense;
-}
-
-int twz_bake_check_limits(const struct twz_grid *g,
-			  const struct twz_bake_options *opt,
-			  struct twz_error *err)
-{
-	if (twz_apsp_check_level(g, opt, err) != 0)
-		return -1;
-	return twz_bake_check(g, opt, cpd_estimate, NULL, err);
-}
-

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include "graph.h"
 #include "level_map.h"
 #include "twz_error.h"
@@ -168,8 +170,11 @@ double twz_now_seconds(void);
  * they do not depend on the threads. Progress goes to stderr when
  * opt->progress: the stage `what` or, when NULL, sources and pairs/s.
  */
+struct twz_spool;
+
 struct twz_pool {
 	const struct twz_bake_options *opt;
+	struct twz_spool *spool;   /* trimmed after each chunk (spool.h) */
 	const char *what;
 	uint32_t items;
 	uint32_t chunk;
@@ -182,6 +187,38 @@ struct twz_pool {
 
 /* 0, or -1 when a thread's state or a chunk failed (out of memory). */
 int twz_pool_run(const struct twz_pool *p, unsigned threads);
+
+/*
+ * The words a stage makes for each of its units (a chunk of rows, a
+ * block) joined in unit order as units are done, on any thread. A unit
+ * done before the ones ahead of it waits in its own buffer; as the pool
+ * hands units out in order, a few wait at a time. The joined words are
+ * a big array (spool.h): in memory, or in the spool.
+ */
+struct twz_runs;
+struct twz_gather_unit;
+struct twz_gather {
+	pthread_mutex_t lock;
+	struct twz_spool *spool;
+	uint32_t units;
+	uint32_t next;              /* the unit to join next */
+	struct twz_gather_unit *wait; /* [units]: units done early */
+	void *v;                    /* the bytes joined so far */
+	uint64_t len;
+	uint64_t cap;
+};
+
+/* 0, or -1 out of memory. */
+int twz_gather_init(struct twz_gather *g, uint32_t units,
+		    struct twz_spool *spool);
+/* Unit k's n bytes, a malloc'd buffer (NULL when n is 0) the gather
+ * takes: joined now when every unit before it is, else kept until they
+ * are. Every unit is put once. 0, or -1 out of memory. */
+int twz_gather_put(struct twz_gather *g, uint32_t k, void *bytes, size_t n);
+/* The same with a twz_runs' words, which it takes (r is left empty). */
+int twz_gather_put_runs(struct twz_gather *g, uint32_t k, struct twz_runs *r);
+/* Frees what waits; the joined bytes (v, len) are the caller's. */
+void twz_gather_end(struct twz_gather *g);
 
 struct twz_out_header;
 
@@ -218,62 +255,40 @@ size_t twz_build_info_graph_text(const struct twz_bake_options *opt,
 struct twz_cpd {
 	struct twz_graph graph;
 	uint32_t *row_offsets;   /* [node_count+1], into runs */
-	uint32_t *runs;          /* [run_count]: start << 4 | symbol */
+	uint32_t *runs;          /* [run_count]: start << 4 | symbol; a big
+				    array of spool (spool.h) */
 	uint64_t run_count;
 	unsigned layout;         /* TWZ_LAYOUT_* the runs were made for */
 	double seconds;          /* wall time of the searches */
+	struct twz_spool *spool; /* where the runs and the rows made from
+				    them lie: NULL in memory */
 };
 
+/* The CPD bake of g in memory, refused first (-1, err set) when its
+ * estimate exceeds the limits (twz_bake_check_limits). */
 int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 		 struct twz_cpd *out, struct twz_error *err);
 
-/* Where a CPD bake larger than memory sends each chunk of rows as it is
- * made (method_cpd_stream.c): chunk k holds the rows of sources
- * [64k, 64k + 64); chunk takes the runs and empties them (0, or -1 to
- * stop the bake). Called from the bake's threads. */
-struct twz_runs;
-struct twz_cpd_spill {
-	int (*chunk)(void *ctx, uint32_t chunk, struct twz_runs *runs);
-	void *ctx;
-};
-
-/* twz_bake_cpd with every chunk handed to spill: out gets the graph and
- * row_offsets, no runs; the limits are the caller's to check. */
-int twz_bake_cpd_spilled(const struct twz_grid *g,
+/* The same with the runs, and the rows the writer makes from them, in
+ * spool: what stays in memory is the graph, the searches' workspaces
+ * and a few bytes a node. Refused first when even its estimate
+ * (twz_bake_stream_estimate_bytes) exceeds the limits. */
+int twz_bake_cpd_spooled(const struct twz_grid *g,
 			 const struct twz_bake_options *opt,
-			 const struct twz_cpd_spill *spill, struct twz_cpd *out,
+			 struct twz_spool *spool, struct twz_cpd *out,
 			 struct twz_error *err);
 
-void twz_cpd_free(struct twz_cpd *cpd);
+/* Whether a CPD bake of g with opt goes through the spool: asked
+ * (TWZ_SPOOL_ALWAYS), or its estimate in memory exceeds max_memory. */
+int twz_cpd_spool_wanted(const struct twz_grid *g,
+			 const struct twz_bake_options *opt);
 
-/* A CPD bake under opt->max_memory (--memory-limit) smaller than the bake
- * in memory needs (method_cpd_stream.c): rows go to a temporary file
- * next to path as they are made, and the file written to path is
- * twz_cpd_write's, byte for byte. */
-struct twz_cpd_stream_result {
-	uint32_t node_count;
-	uint32_t component_count;
-	uint64_t run_count;
-	double seconds;          /* wall time of the searches */
-	uint64_t spool_bytes;    /* the temporary file's largest size */
-};
-
-/* Peak bytes of the streamed bake of g (nodes walkable) with opt. */
+/* Peak bytes of the spooled bake of g (nodes walkable) with opt. */
 uint64_t twz_bake_stream_estimate_bytes(const struct twz_grid *g,
 					uint64_t nodes,
 					const struct twz_bake_options *opt);
 
-/* Whether opt->max_memory is set and below the in-memory estimate of a
- * CPD bake of g: the bake must stream. */
-int twz_cpd_stream_needed(const struct twz_grid *g,
-			  const struct twz_bake_options *opt);
-
-/* The streamed bake and write; refused up front (-1, err set) when even
- * its estimate exceeds the limit. */
-int twz_cpd_bake_streamed(const struct twz_grid *g,
-			  const struct twz_bake_options *opt, const char *path,
-			  struct twz_cpd_stream_result *res,
-			  struct twz_error *err);
+void twz_cpd_free(struct twz_cpd *cpd);
 
 struct twz_out_file;
 

@@ -302,6 +302,7 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 		.threads = twz_bake_compress_threads(opt),
 		.chunk = opt->chunk,
 	};
+	f->name = opt->name;
 	if (opt->record_build)
 		twz_build_info_graph_text(opt, kind->level_kind, f->h.build_info,
 					  sizeof f->h.build_info);
@@ -334,12 +335,8 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 		}
 	else
 		f->failed = 1;
-	if (ids && inv) {
-		twz_out_add_le32(f, TWZ_SECTION_GRAPH_NODE_ID, ids, n);
-		twz_out_add_le32(f, TWZ_SECTION_GRAPH_ID_NODE, inv, n);
-	}
-	free(ids);
-	free(inv);
+	twz_out_add_le32_owned(f, TWZ_SECTION_GRAPH_NODE_ID, ids, n);
+	twz_out_add_le32_owned(f, TWZ_SECTION_GRAPH_ID_NODE, inv, n);
 	twz_out_add_le32(f, TWZ_SECTION_GRAPH_ROW_OFFSETS, rows->row_offsets,
 			 (size_t)n + 1);
 	uint8_t *starts = malloc(rows->run_count * 4 + 1);
@@ -402,8 +399,8 @@ static int bake(const struct twz_graph *g, const struct twz_graph_kind *kind,
 	}
 	memset(&f, 0, sizeof f);
 	graph_file(g, &o, &rows, kind, opt, &f);
-	rc = path ? twz_out_write(&f, opt->name, path, err)
-		  : twz_out_encode(&f, opt->name, buf, len, err);
+	rc = path ? twz_out_write(&f, path, err)
+		  : twz_out_encode(&f, buf, len, err);
 	rows_free(&rows);
 	ordered_free(&o);
 	return rc;

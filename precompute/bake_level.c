@@ -21,6 +21,7 @@
 #include "level_map.h"
 #include "level_navmesh.h"
 #include "shard.h"
+#include "spool.h"
 #include "transit.h"
 #include "twz_format.h"
 
@@ -125,29 +126,25 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 		    const char *level, const char *out,
 		    struct twz_bake_report *rep, struct twz_error *err)
 {
+	struct twz_spool spool = { .fd = -1 };
+	struct twz_spool *sp = NULL;
 	struct twz_cpd cpd;
 	int rc;
 
-	if (!opt->shards && twz_cpd_stream_needed(g, opt)) {
-		struct twz_cpd_stream_result res;
-		if (twz_cpd_bake_streamed(g, opt, out, &res, err) != 0)
+	if (!opt->shards && twz_cpd_spool_wanted(g, opt)) {
+		if (twz_spool_open(&spool, out, err) != 0)
 			return -1;
-		double pairs = (double)res.node_count * res.node_count;
-		if (rep)
-			rep->streamed = 1;
-		say(rep, "%u nodes, %u regions, %" PRIu64 " runs (%.2f bits per pair), "
-		    "searches %.2fs, %.1fM through a temporary file",
-		    res.node_count, res.component_count, res.run_count,
-		    pairs > 0 ? res.run_count * 32.0 / pairs : 0.0, res.seconds,
-		    res.spool_bytes / 1048576.0);
-		return 0;
+		sp = &spool;
 	}
 	if ((opt->shards ? twz_bake_cpd_shard(g, opt, opt->shard, opt->shards, &cpd, err)
-			 : twz_bake_cpd(g, opt, &cpd, err)) != 0)
+			 : twz_bake_cpd_spooled(g, opt, sp, &cpd, err)) != 0) {
+		twz_spool_close(&spool);
 		return -1;
+	}
 	rc = opt->shards ? twz_shard_write(&cpd, g, level, opt, opt->shard, opt->shards,
 					   out, err)
 			 : twz_cpd_write(&cpd, g, opt, out, err);
+	double pairs = (double)cpd.graph.node_count * cpd.graph.node_count;
 	if (rc == 0 && opt->shards) {
 		uint32_t first, end;
 		twz_shard_range(&cpd.graph, opt->shard, opt->shards, &first, &end);
@@ -155,14 +152,18 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 		    first, end, cpd.graph.node_count,
 		    (uint64_t)cpd.row_offsets[end] - cpd.row_offsets[first], cpd.seconds);
 	} else if (rc == 0) {
-		double pairs = (double)cpd.graph.node_count * cpd.graph.node_count;
 		say(rep, "%u nodes, %u regions, %" PRIu64 " runs (%.2f bits per pair), "
 		    "searches %.2fs (%.1fM pairs/s)", cpd.graph.node_count,
 		    cpd.graph.component_count, cpd.run_count,
 		    pairs > 0 ? cpd.run_count * 32.0 / pairs : 0.0, cpd.seconds,
 		    cpd.seconds > 0 ? pairs / cpd.seconds / 1e6 : 0.0);
+		if (sp)
+			say(rep, ", %.1fM through a temporary file", spool.peak / 1048576.0);
 	}
+	if (rep)
+		rep->streamed = sp != NULL;
 	twz_cpd_free(&cpd);
+	twz_spool_close(&spool);
 	return rc;
 }
 
@@ -172,27 +173,23 @@ static int bake_transit(const struct twz_grid *g,
 			struct twz_error *err)
 {
 	const struct twz_transit_options *topt = &opt->transit;
+	struct twz_spool spool = { .fd = -1 };
+	struct twz_spool *sp = NULL;
 	struct twz_transit_db db;
 	int rc;
 
 	name_it(rep, " (transit)");
-	if (!opt->shards && twz_transit_stream_needed(g, opt, topt)) {
-		struct twz_transit_stream_result res;
-		if (twz_transit_bake_streamed(g, opt, topt, out, &res, err) != 0)
+	if (!opt->shards && twz_transit_spool_wanted(g, opt, topt)) {
+		if (twz_spool_open(&spool, out, err) != 0)
 			return -1;
-		if (rep)
-			rep->streamed = 1;
-		say(rep, "%u nodes, %u regions, %u transit nodes, %" PRIu64
-		    " local runs, %s; %.2fs, %.1fM through a temporary file",
-		    res.node_count, res.component_count, res.transit_count,
-		    res.run_count, res.access ? "access nodes" : "block lists",
-		    res.seconds, res.spool_bytes / 1048576.0);
-		return 0;
+		sp = &spool;
 	}
 	if ((opt->shards ? twz_bake_transit_shard(g, opt, topt, opt->shard,
 						  opt->shards, &db, err)
-			 : twz_bake_transit(g, opt, topt, &db, err)) != 0)
+			 : twz_bake_transit_spooled(g, opt, topt, sp, &db, err)) != 0) {
+		twz_spool_close(&spool);
 		return -1;
+	}
 	rc = opt->shards ? twz_shard_transit_write(&db, g, topt, level, opt, opt->shard,
 						   opt->shards, out, err)
 			 : twz_transit_write(&db, g, opt, out, err);
@@ -212,6 +209,8 @@ static int bake_transit(const struct twz_grid *g,
 		    tg->component_count, tg->cols, tg->rows, tg->side,
 		    db.transit_count, db.max_block_transits, db.run_count,
 		    db.select_seconds, db.local_seconds, db.table_seconds);
+		if (sp)
+			say(rep, "; %.1fM through a temporary file", spool.peak / 1048576.0);
 		if (twz_transit_access_fits(&db))
 			say(rep, "\ntwigz: access nodes: %.2f a node on average, "
 			    "at most %u; %u transit nodes in the table; %.2fs",
@@ -224,7 +223,10 @@ static int bake_transit(const struct twz_grid *g,
 			    tg->node_count ? (double)db.access_count / tg->node_count : 0.0,
 			    db.max_access);
 	}
+	if (rep)
+		rep->streamed = sp != NULL;
 	twz_transit_db_free(&db);
+	twz_spool_close(&spool);
 	return rc;
 }
 

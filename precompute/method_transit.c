@@ -15,6 +15,7 @@
 #include "bake_forecast.h"
 #include "rows.h"
 #include "search_transit.h"
+#include "spool.h"
 #include "method_transit_select.h"
 #include "twz_writer.h"
 
@@ -36,10 +37,7 @@ struct worker {
 	uint8_t *seen;
 	uint32_t *pos;
 	uint32_t *range;
-	/* a streamed bake's block or table row (method_transit_stream.c) */
-	struct twz_runs runs;
-	struct twz_tdist *dist;
-	uint64_t dist_cap;
+	struct twz_runs runs;         /* a block's local rows */
 };
 
 /* The state every stage's units share. */
@@ -50,7 +48,7 @@ struct stages {
 	uint32_t *len;                /* [blocks] */
 	/* stage 2 */
 	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
-	struct twz_runs *block_runs;      /* [blocks] */
+	struct twz_gather rows;       /* the blocks' local rows, joined */
 	uint32_t *row_len;            /* [node_count] */
 	atomic_ullong searched;       /* nodes settled by the local searches */
 	atomic_ullong shortcut_searched; /* ... by their shortcut searches */
@@ -60,8 +58,6 @@ struct stages {
 	/* the blocks of stage 2 and the table rows of stage 3 baked: all,
 	 * or a shard's (shard_transit.c) */
 	struct twz_transit_range range;
-	/* a streamed bake: blocks and table rows go there, not to db */
-	const struct twz_transit_sink *sink;
 };
 
 static int worker_init(void *ctx, void *w)
@@ -74,8 +70,6 @@ static int worker_init(void *ctx, void *w)
 	wk->pos = malloc(n * sizeof *wk->pos);
 	wk->range = malloc((2 * (size_t)tg->rows + 2) * sizeof *wk->range);
 	wk->runs = (struct twz_runs){ NULL, 0, 0 };
-	wk->dist = NULL;
-	wk->dist_cap = 0;
 	if (!wk->seen || !wk->pos || !wk->range ||
 	    twz_tsearch_init(&wk->ws, tg) != 0) {
 		free(wk->seen);
@@ -96,21 +90,6 @@ static void worker_fini(void *w)
 	free(wk->pos);
 	free(wk->range);
 	free(wk->runs.v);
-	free(wk->dist);
-}
-
-/* A worker's buffer of n distances (a streamed bake's block or table
- * row); NULL out of memory. */
-static struct twz_tdist *worker_dist(struct worker *wk, uint64_t n)
-{
-	if (n > wk->dist_cap || !wk->dist) {
-		struct twz_tdist *d = realloc(wk->dist, (n ? n : 1) * sizeof *d);
-		if (!d)
-			return NULL;
-		wk->dist = d;
-		wk->dist_cap = n;
-	}
-	return wk->dist;
 }
 
 /* Run a stage over [0, items) in chunks of `chunk` on every thread. */
@@ -119,7 +98,8 @@ static int run_stage(struct stages *st, const struct twz_bake_options *opt,
 		     int (*run)(void *, void *, uint32_t, uint32_t))
 {
 	struct twz_pool p = {
-		.opt = opt, .what = what, .items = items, .chunk = chunk,
+		.opt = opt, .spool = st->db->spool, .what = what, .items = items,
+		.chunk = chunk,
 		.worker_size = sizeof(struct worker), .init = worker_init,
 		.fini = worker_fini, .run = run, .ctx = st,
 	};
@@ -410,8 +390,11 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		uint32_t *border = NULL, nborder = 0;
 		struct shortcut_lists sl = { 0 };
 
-		if (first == last)
+		/* Every block's rows go to the gather, an empty one's too. */
+		if (first == last) {
+			rc = twz_gather_put(&lc->rows, b - lc->range.block_lo, NULL, 0);
 			continue;
+		}
 		rc = -1;
 		uint32_t ranges = twz_block_ranges(tg, b, tg->outer, wk->range);
 		twz_tsearch_area(ws, wk->range, ranges, 1);
@@ -424,22 +407,8 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = i;
 		struct twz_shortcuts sc = { wk->pos, sl.first, sl.to, sl.key, sl.span };
-		struct twz_runs *out;
-		struct twz_tdist *dist;
-		if (!lc->sink) {
-			out = &lc->block_runs[b];
-			dist = db->node_dist + lc->dist_first[b];
-		} else {
-			/* Streamed: the block in the worker's buffers, then
-			 * to the sink. */
-			out = &wk->runs;
-			out->len = 0;
-			dist = worker_dist(wk, (uint64_t)(last - first) * n);
-			if (!dist) {
-				twz_tsearch_area(ws, wk->range, ranges, 0);
-				goto next;
-			}
-		}
+		struct twz_runs *out = &wk->runs;
+		struct twz_tdist *dist = db->node_dist + lc->dist_first[b];
 		for (uint32_t s = first; s < last; s++) {
 			uint32_t before = out->len;
 			if (twz_tsearch_local(ws, s, &sc) != 0 ||
@@ -459,10 +428,7 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			}
 		}
 		twz_tsearch_area(ws, wk->range, ranges, 0);
-		rc = lc->sink ? lc->sink->block(lc->sink->ctx, db, b, out->v, out->len,
-						lc->dist_first[b], dist,
-						(uint64_t)(last - first) * n)
-			      : 0;
+		rc = twz_gather_put_runs(&lc->rows, b - lc->range.block_lo, out);
 next:
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = TWZ_NODE_NONE;
@@ -496,10 +462,7 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		if (twz_tsearch_targets(ws, db->transit_node[i], tc->tindex, i,
 					tc->want[i]) != 0)
 			return -1;
-		struct twz_tdist *row = tc->sink ? worker_dist(wk, m - i)
-						 : db->table + table_row(m, i);
-		if (!row)
-			return -1;
+		struct twz_tdist *row = db->table + table_row(m, i);
 		for (uint32_t j = i + 1; j < m; j++) {
 			uint32_t b = db->transit_node[j];
 			if (twz_tsearch_settled(ws, b))
@@ -507,25 +470,11 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			else
 				row[j - i - 1] = far_dist;
 		}
-		if (tc->sink && tc->sink->table_row(tc->sink->ctx, db, i,
-						    table_row(m, i), row,
-						    m - i - 1) != 0)
-			return -1;
 	}
 	return 0;
 }
 
 /* ---- the forecast, once the transit nodes are known ----------------- */
-
-/* The forecast's sample keeps nothing it makes. */
-static int discard_block(void *ctx, const struct twz_transit_db *db, uint32_t b,
-			 const uint32_t *runs, uint32_t nruns, uint64_t dist_at,
-			 const struct twz_tdist *dist, uint64_t ndist)
-{
-	(void)ctx, (void)db, (void)b, (void)runs, (void)nruns, (void)dist_at,
-	(void)dist, (void)ndist;
-	return 0;
-}
 
 /* The node pairs of block b's local searches: its nodes with those of
  * its outer square (range: room for its ranges). */
@@ -541,8 +490,9 @@ static double block_pairs(const struct twz_graph *tg, uint32_t b,
 }
 
 /* The forecast's sample: block item's local rows and distances, made as
- * the bake makes them and handed to a sink that keeps nothing (ctx: a
- * copy of the stages with that sink); the node pairs of its searches. */
+ * the bake makes them (ctx: a copy of the stages whose rows go to a
+ * scratch gather; the distances are made again by the bake); the node
+ * pairs of its searches. */
 static int64_t local_sample(void *ctx, void *w, uint32_t item)
 {
 	struct stages *st = ctx;
@@ -571,32 +521,31 @@ static double transit_pairs(const struct stages *st, uint32_t *range,
 }
 
 /* Say how long the local rows and the table will take, and refuse a
- * bake over --max-seconds, before either starts. */
-static int transit_forecast(struct stages *st, const struct twz_bake_options *opt,
+ * bake over --max-seconds, before either starts (st's distances made,
+ * its rows not yet). */
+static int transit_forecast(const struct stages *st,
+			    const struct twz_bake_options *opt,
 			    struct twz_error *err)
 {
-	static const struct twz_transit_sink discard = { discard_block, NULL, NULL };
 	const struct twz_graph *tg = &st->db->graph;
-	uint32_t blocks = tg->cols * tg->rows;
+	uint32_t items = st->range.block_hi - st->range.block_lo;
 	struct stages fs = *st;
 	uint32_t *range = malloc((2 * (size_t)tg->rows + 2) * sizeof *range);
 	uint32_t *size = calloc(tg->component_count ? tg->component_count : 1,
 				sizeof *size);
-	uint64_t *dist_first = calloc((size_t)blocks + 1, sizeof *dist_first);
 	struct twz_pool p = {
-		.opt = opt, .items = st->range.block_hi - st->range.block_lo,
-		.chunk = 1, .worker_size = sizeof(struct worker),
+		.opt = opt, .items = items, .chunk = 1,
+		.worker_size = sizeof(struct worker),
 		.init = worker_init, .fini = worker_fini, .ctx = &fs,
 	};
 	int rc = -1;
 
-	/* The sample's rows go nowhere; their lengths to a scratch array. */
-	fs.sink = &discard;
-	fs.dist_first = dist_first;
+	/* The sample's rows and their lengths go to scratch. */
 	fs.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof *fs.row_len);
 	atomic_init(&fs.searched, 0);
 	atomic_init(&fs.shortcut_searched, 0);
-	if (!range || !size || !dist_first || !fs.row_len) {
+	if (!range || !size || !fs.row_len ||
+	    twz_gather_init(&fs.rows, items, NULL) != 0) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 		goto out;
 	}
@@ -604,10 +553,11 @@ static int transit_forecast(struct stages *st, const struct twz_bake_options *op
 		size[tg->node_comp[v]]++;
 	rc = twz_bake_forecast(&p, local_sample, transit_pairs(st, range, size),
 			       st->db->select_seconds, NULL, err);
+	twz_gather_end(&fs.rows);
+	free(fs.rows.v);
 out:
 	free(range);
 	free(size);
-	free(dist_first);
 	free(fs.row_len);
 	return rc;
 }
@@ -620,12 +570,12 @@ void twz_transit_db_free(struct twz_transit_db *db)
 	free(db->transit_node);
 	free(db->block_transit_first);
 	free(db->block_transit);
-	free(db->node_dist);
-	free(db->table);
+	twz_big_free(db->spool, db->node_dist);
+	twz_big_free(db->spool, db->table);
 	free(db->row_offsets);
-	free(db->runs);
+	twz_big_free(db->spool, db->runs);
 	free(db->access_first);
-	free(db->access);
+	twz_big_free(db->spool, db->access);
 	free(db->access_node);
 	free(db->access_old);
 	memset(db, 0, sizeof *db);
@@ -671,11 +621,11 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 
 	atomic_init(&st->searched, 0);
 	atomic_init(&st->shortcut_searched, 0);
-	st->block_runs = st->sink ? NULL : calloc(blocks, sizeof *st->block_runs);
 	st->row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
 	db->row_offsets = malloc(((size_t)tg->node_count + 1) * sizeof(uint32_t));
-	if (!dist_first || (!st->block_runs && !st->sink) || !st->row_len ||
-	    !db->row_offsets)
+	if (!dist_first || !st->row_len || !db->row_offsets ||
+	    twz_gather_init(&st->rows, st->range.block_hi - st->range.block_lo,
+			    db->spool) != 0)
 		goto nomem;
 	uint64_t total = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
@@ -685,39 +635,24 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 	}
 	dist_first[blocks] = total;
 	db->node_dist_count = total;
-	db->node_dist = st->sink ? NULL
-				 : malloc((total ? total : 1) * sizeof *db->node_dist);
-	if (!db->node_dist && !st->sink)
+	db->node_dist = twz_big_alloc(db->spool, (total ? total : 1) * sizeof *db->node_dist);
+	if (!db->node_dist)
 		goto nomem;
 	st->dist_first = dist_first;
-	if (run_stage(st, opt, "local rows", st->range.block_hi - st->range.block_lo,
-		      1, local_chunk) != 0)
+	if (transit_forecast(st, opt, err) != 0)
+		goto out;
+	int failed = run_stage(st, opt, "local rows",
+			       st->range.block_hi - st->range.block_lo, 1, local_chunk);
+	/* Blocks hold consecutive nodes: block order is node order. */
+	db->runs = st->rows.v;
+	db->run_count = st->rows.len / 4;
+	if (failed)
 		goto nomem;
-
-	uint64_t runs = 0;
-	if (st->sink)
-		for (uint32_t s = 0; s < tg->node_count; s++)
-			runs += st->row_len[s];
-	else
-		for (uint32_t b = 0; b < blocks; b++)
-			runs += st->block_runs[b].len;
-	if (runs > TWZ_MAX_RUNS) {
+	if (db->run_count > TWZ_MAX_RUNS) {
 		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
-			      (unsigned long long)runs);
+			      (unsigned long long)db->run_count);
 		goto out;
 	}
-	db->runs = st->sink ? NULL : malloc((runs ? runs : 1) * sizeof(uint32_t));
-	if (!db->runs && !st->sink)
-		goto nomem;
-	/* Blocks hold consecutive nodes: block order is node order. */
-	uint64_t pos = 0;
-	for (uint32_t b = 0; b < blocks && !st->sink; b++) {
-		if (st->block_runs[b].len)  /* an empty block may have no buffer */
-			memcpy(db->runs + pos, st->block_runs[b].v,
-			       st->block_runs[b].len * sizeof(uint32_t));
-		pos += st->block_runs[b].len;
-	}
-	db->run_count = runs;
 	db->row_offsets[0] = 0;
 	for (uint32_t s = 0; s < tg->node_count; s++)
 		db->row_offsets[s + 1] = db->row_offsets[s] + st->row_len[s];
@@ -726,13 +661,12 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 	rc = 0;
 	goto out;
 nomem:
-	twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for the local rows",
-			   opt->name);
+	twz_error_kind_set(err, db->spool ? TWZ_ERR_IO : TWZ_ERR_NOMEM,
+			   "%s: %s for the local rows", opt->name,
+			   db->spool ? "the temporary file failed" : "out of memory");
 out:
-	if (st->block_runs)
-		for (uint32_t b = 0; b < blocks; b++)
-			free(st->block_runs[b].v);
-	free(st->block_runs);
+	if (st->rows.wait)
+		twz_gather_end(&st->rows);
 	free(st->row_len);
 	free(dist_first);
 	db->local_seconds = twz_now_seconds() - t0;
@@ -751,9 +685,9 @@ static int stage_table(struct stages *st, const struct twz_bake_options *opt,
 	int rc = -1;
 	double t0 = twz_now_seconds();
 
-	db->table = st->sink ? NULL : malloc((db->table_count ? db->table_count : 1) *
+	db->table = twz_big_alloc(db->spool, (db->table_count ? db->table_count : 1) *
 					     sizeof *db->table);
-	if (!want || !count || (!db->table && !st->sink))
+	if (!want || !count || !db->table)
 		goto out;
 	/* Transit nodes j >= i of i's region: the search from i stops when
 	 * it has settled them all. */
@@ -798,7 +732,7 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 			return -1;
 		}
 		free(nodes);
-		free(table);
+		twz_big_free(out->spool, table);
 		uint32_t blocks = out->graph.cols * out->graph.rows;
 		uint32_t *bf, *bl, *pk;
 		int pack = twz_transit_access_pack(out, &bf, &bl, &pk);
@@ -809,8 +743,8 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 		}
 		uint64_t lists = pack ? 4 * ((uint64_t)bf[blocks] + blocks + 1) : 0;
 		free(bf);
-		free(bl);
-		free(pk);
+		twz_big_free(out->spool, bl);
+		twz_big_free(out->spool, pk);
 		access_bytes = out->access_count * (pack ? 4 : TWZ_AE_SIZE) + lists +
 			       (uint64_t)out->access_transits * TWZ_AN_SIZE + tsize +
 			       4 * ((uint64_t)out->graph.node_count + 1);
@@ -821,7 +755,7 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 	}
 	if (opt->transit_far == TWZ_TRANSIT_SMALLER && access_bytes > list_bytes) {
 		free(out->access_first);
-		free(out->access);
+		twz_big_free(out->spool, out->access);
 		free(out->access_node);
 		free(out->access_old);
 		out->access_first = NULL;
@@ -829,27 +763,62 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 		out->access_node = out->access_old = NULL;
 	}
 	if (twz_transit_access_fits(out)) {
-		free(out->node_dist);  /* the access entries replace it */
+		/* the access entries replace it */
+		twz_big_free(out->spool, out->node_dist);
 		out->node_dist = NULL;
 	}
 	return 0;
 }
 
-/* Shard index of count (1 of 1: the whole bake); the rows and table rows
- * of other shards are left empty. */
+/* What a TRANSIT estimate is asked of: its options, and whether the
+ * bake goes through the spool. */
+struct estimate_of {
+	const struct twz_transit_options *topt;
+	int spooled;
+};
+
+static uint64_t estimate(const struct twz_grid *g, uint64_t nodes,
+			 const struct twz_bake_options *opt, const void *what)
+{
+	const struct estimate_of *e = what;
+
+	return e->spooled ? twz_transit_stream_estimate_bytes(g, nodes, opt, e->topt)
+			  : twz_transit_estimate_bytes(g, nodes, opt, e->topt);
+}
+
+int twz_transit_spool_wanted(const struct twz_grid *g,
+			     const struct twz_bake_options *opt,
+			     const struct twz_transit_options *topt)
+{
+	uint64_t cells = (uint64_t)g->width * g->height, nodes = 0;
+	struct estimate_of e = { topt, 0 };
+
+	if (opt->spool == TWZ_SPOOL_ALWAYS)
+		return 1;
+	if (!opt->max_memory || opt->max_nodes)
+		return 0;
+	for (uint64_t c = 0; c < cells; c++)
+		nodes += g->walkable[c] != 0;
+	return estimate(g, nodes, opt, &e) > opt->max_memory;
+}
+
+/* Shard index of count (1 of 1: the whole bake, index 0: the whole bake
+ * with its layout finished), its big arrays in spool when not NULL; the
+ * rows and table rows of other shards are left empty. */
 static int bake_transit(const struct twz_grid *g,
 			const struct twz_bake_options *opt,
 			const struct twz_transit_options *topt, unsigned index,
-			unsigned count, const struct twz_transit_sink *sink,
+			unsigned count, struct twz_spool *spool,
 			struct twz_transit_db *out, struct twz_error *err)
 {
-	struct stages st = { .db = out, .sink = sink };
+	struct stages st = { .db = out };
+	struct estimate_of e = { topt, spool != NULL };
 	uint32_t *tindex = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
-	/* A streamed bake checks its own estimate. */
-	if (!sink && twz_bake_check(g, opt, twz_transit_estimate_bytes, topt, err) != 0)
+	out->spool = spool;
+	if (twz_bake_check(g, opt, estimate, &e, err) != 0)
 		return -1;
 	if (twz_transit_graph_build(g, opt->connectivity, topt, &out->graph, err) != 0)
 		return -1;
@@ -862,13 +831,11 @@ static int bake_transit(const struct twz_grid *g,
 	if (stage_select(&st, opt, tindex, err) != 0)
 		goto out;
 	twz_transit_shard_range(out, index ? index : 1, count, &st.range);
-	if (transit_forecast(&st, opt, err) != 0 ||
-	    stage_local(&st, opt, err) != 0 ||
+	if (stage_local(&st, opt, err) != 0 ||
 	    stage_table(&st, opt, tindex, err) != 0)
 		goto out;
-	/* A shard's rows are a part (index 0 is the whole bake): its
-	 * merge finishes the layout. */
-	if (index == 0 && !sink && twz_transit_finish_layout(out, opt, err) != 0)
+	/* A shard's rows are a part: its merge finishes the layout. */
+	if (index == 0 && twz_transit_finish_layout(out, opt, err) != 0)
 		goto out;
 	rc = 0;
 out:
@@ -886,13 +853,13 @@ int twz_bake_transit(const struct twz_grid *g,
 	return bake_transit(g, opt, topt, 0, 1, NULL, out, err);
 }
 
-int twz_bake_transit_sunk(const struct twz_grid *g,
-			  const struct twz_bake_options *opt,
-			  const struct twz_transit_options *topt,
-			  const struct twz_transit_sink *sink,
-			  struct twz_transit_db *out, struct twz_error *err)
+int twz_bake_transit_spooled(const struct twz_grid *g,
+			     const struct twz_bake_options *opt,
+			     const struct twz_transit_options *topt,
+			     struct twz_spool *spool,
+			     struct twz_transit_db *out, struct twz_error *err)
 {
-	return bake_transit(g, opt, topt, 0, 1, sink, out, err);
+	return bake_transit(g, opt, topt, 0, 1, spool, out, err);
 }
 
 int twz_bake_transit_shard(const struct twz_grid *g,
@@ -917,7 +884,7 @@ struct planes {
 	uint64_t at;
 };
 
-void twz_transit_plane_values(const struct twz_graph *tg, unsigned width,
+static void plane_values(const struct twz_graph *tg, unsigned width,
 			       struct twz_tdist d, uint32_t a, uint32_t b,
 			       int64_t *vs, int64_t *vd)
 {
@@ -936,7 +903,7 @@ void twz_transit_plane_values(const struct twz_graph *tg, unsigned width,
 	}
 }
 
-int twz_transit_plane_fits16(struct twz_tdist d, int64_t vs, int64_t vd)
+static int plane_fits16(struct twz_tdist d, int64_t vs, int64_t vd)
 {
 	return d.straight == UINT32_MAX ||
 	       !(vs <= TWZ_TRANSIT_FAR16 || vs > INT16_MAX ||
@@ -949,9 +916,9 @@ static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
 {
 	int64_t vs, vd;
 
-	twz_transit_plane_values(pl->tg, pl->width, d, a, b, &vs, &vd);
+	plane_values(pl->tg, pl->width, d, a, b, &vs, &vd);
 	if (!pl->out) {
-		if (!twz_transit_plane_fits16(d, vs, vd))
+		if (!plane_fits16(d, vs, vd))
 			pl->fits16 = 0;
 		return;
 	}
@@ -979,6 +946,8 @@ static void visit_node_dist(const struct twz_transit_db *db, struct planes *pl)
 			for (uint32_t j = 0; j < n; j++)
 				plane_entry(pl, db->node_dist[k++], s,
 					    db->transit_node[db->block_transit[f + j]]);
+		if (b % 64 == 63)
+			twz_spool_trim(db->spool);
 	}
 }
 
@@ -986,10 +955,13 @@ static void visit_table(const struct twz_transit_db *db, struct planes *pl)
 {
 	uint64_t k = 0;
 
-	for (uint32_t i = 0; i < db->transit_count; i++)
+	for (uint32_t i = 0; i < db->transit_count; i++) {
 		for (uint32_t j = i + 1; j < db->transit_count; j++)
 			plane_entry(pl, db->table[k++], db->transit_node[i],
 				    db->transit_node[j]);
+		if (i % 64 == 63)
+			twz_spool_trim(db->spool);
+	}
 }
 
 static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
@@ -998,7 +970,7 @@ static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
 {
 	struct planes pl = { &db->graph, width, 1, NULL, count, 0 };
 
-	pl.out = malloc(count ? count * width : 1);
+	pl.out = twz_big_alloc(db->spool, count ? count * width : 1);
 	if (pl.out)
 		visit(db, &pl);
 	return pl.out;
@@ -1015,7 +987,7 @@ static void access_file(const struct twz_transit_db *db,
 	int pack = opt->transit_far == TWZ_TRANSIT_ACCESS_WIDE ? 0 :
 		   twz_transit_access_pack(db, &bfirst, &blist, &packed);
 	uint8_t *acc = pack ? NULL :
-		malloc(db->access_count ? db->access_count * TWZ_AE_SIZE : 1);
+		twz_big_alloc(db->spool, db->access_count ? db->access_count * TWZ_AE_SIZE : 1);
 	uint8_t *nodes, *table;
 	size_t table_size = 0;
 
@@ -1048,16 +1020,12 @@ static void access_file(const struct twz_transit_db *db,
 	if (pack < 0) {
 		twz_out_add_owned(f, TWZ_SECTION_ACCESS_PACKED, NULL, 0);
 	} else if (pack) {
-		uint32_t blocks = tg->cols * tg->rows;
-		twz_out_add_le32(f, TWZ_SECTION_ACCESS_BLOCK_FIRST, bfirst,
-				 (size_t)blocks + 1);
-		twz_out_add_le32(f, TWZ_SECTION_ACCESS_BLOCK_LIST, blist,
-				 bfirst[blocks]);
-		twz_out_add_le32(f, TWZ_SECTION_ACCESS_PACKED, packed,
-				 db->access_count);
-		free(bfirst);
-		free(blist);
-		free(packed);
+		uint32_t blocks = tg->cols * tg->rows, listed = bfirst[blocks];
+		twz_out_add_le32_owned(f, TWZ_SECTION_ACCESS_BLOCK_FIRST, bfirst,
+				       (size_t)blocks + 1);
+		twz_out_add_le32_owned(f, TWZ_SECTION_ACCESS_BLOCK_LIST, blist, listed);
+		twz_out_add_le32_owned(f, TWZ_SECTION_ACCESS_PACKED, packed,
+				       db->access_count);
 	}
 }
 
@@ -1107,6 +1075,8 @@ static void transit_file(const struct twz_transit_db *db,
 	}
 	uint32_t listed = db->block_transit_first[blocks];
 	twz_bake_header(&f->h, g, tg, opt, TWZ_METHOD_TRANSIT);
+	f->name = opt->name;
+	f->spool = db->spool;
 	f->h.minor = 1;
 	twz_out_add_le32(f, TWZ_SECTION_CELL_NODE, tg->cell_node, cells);
 	twz_out_add_le32(f, TWZ_SECTION_NODE_CELL, tg->node_cell, tg->node_count);
@@ -1150,7 +1120,7 @@ int twz_transit_encode(const struct twz_transit_db *db,
 	uint8_t params[TWZ_TP_SIZE];
 
 	transit_file(db, g, opt, params, &f);
-	return twz_out_encode(&f, opt->name, buf, len, err);
+	return twz_out_encode(&f, buf, len, err);
 }
 
 int twz_transit_write(const struct twz_transit_db *db, const struct twz_grid *g,
@@ -1161,5 +1131,5 @@ int twz_transit_write(const struct twz_transit_db *db, const struct twz_grid *g,
 	uint8_t params[TWZ_TP_SIZE];
 
 	transit_file(db, g, opt, params, &f);
-	return twz_out_write(&f, opt->name, path, err);
+	return twz_out_write(&f, path, err);
 }

@@ -10,6 +10,8 @@
 #define ZSTD_STATIC_LINKING_ONLY  /* ZSTD_estimateCCtxSize */
 #include <zstd.h>
 
+#include "spool.h"
+
 /*
  * Default block side, from measurements of transit counts, local rows and
  * bake times on the Moving AI levels (docs/benchmarks.md, "TRANSIT"): small blocks
@@ -146,5 +148,82 @@ uint64_t twz_transit_estimate_bytes(const struct twz_grid *g, uint64_t nodes,
 
 	if (opt->codec == TWZ_CODEC_ZSTD)
 		bytes += (double)ZSTD_estimateCCtxSize(opt->level) * threads;
+	return bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes;
+}
+
+/* Pages of the spool a stage touches between two trims, at most. */
+#define TOUCHED ((size_t)1 << 20)
+
+/*
+ * Peak bytes of the spooled TRANSIT bake (its distances, table, rows
+ * and access entries in the spool). Counted: the grid and the cell map
+ * (5 a cell); the graph, its build stack and the transit index (96 a
+ * node, as in the bake in memory); one worker a thread (48 a node, and
+ * a block's runs and distances: a block has at most side^2 nodes, 32
+ * runs a node at most, and at most the 4 (2 inner + 1) side + 4 nodes
+ * of its inner box's ring as transit nodes), a block of each waiting to
+ * be joined; row lengths, offsets and access counts (20 a node); the
+ * selection and the access renumbering (48 a transit node, reckoning
+ * side a block, as the estimate in memory does); a block's submatrix of
+ * the table and its kept entries while the access nodes are chosen,
+ * with one selection search (52 a node), and the block lists while they
+ * are packed; the spool's pages touched between two trims; and, while
+ * writing, the largest in-memory section compressed at once (the cell
+ * map) or the compressor of the largest spooled section.
+ */
+uint64_t twz_transit_stream_estimate_bytes(const struct twz_grid *g,
+					   uint64_t nodes,
+					   const struct twz_bake_options *opt,
+					   const void *method_opt)
+{
+	struct twz_graph tg;
+	struct twz_error err;
+
+	memset(&tg, 0, sizeof tg);
+	if (twz_transit_layout(g, method_opt, &tg, &err) != 0)
+		return 0;  /* the graph build reports it */
+	double cells = (double)g->width * g->height;
+	double n = (double)nodes;
+	double blocks = (double)tg.cols * tg.rows;
+	double transits = blocks * tg.side;
+	double side = tg.side;
+	double list = 4.0 * (2.0 * tg.inner + 1.0) * side + 4.0;
+	double block_nodes = side * side < n ? side * side : n;
+	unsigned threads = twz_bake_threads(opt);
+
+	if (transits > n)
+		transits = n;
+	if (threads > blocks)
+		threads = (unsigned)blocks;
+	double block = block_nodes * 32.0 * 4.0 * 1.5 + block_nodes * list * 8.0
+		       + 2.0 * TOUCHED;
+	double base = 5.0 * cells + 96.0 * n + 20.0 * n + 48.0 * transits
+		      + (8 << 20);   /* the program itself */
+	double search = (48.0 * n + block + transits * 8.0) * threads;
+	double access = list * list * 8.0 + 2.0 * transits * 8.0
+			+ block_nodes * list * 8.0 + list * 32.0
+			+ 4.0 * TOUCHED + transits * TWZ_AN_SIZE
+			+ 52.0 * n + 24.0 * block_nodes * list
+			+ 4.0 * list * blocks;
+	double write = 4.0 * cells;
+	if (opt->codec == TWZ_CODEC_ZSTD) {
+		double mem = 4.0 * cells + ZSTD_compressBound((size_t)(4.0 * cells)) +
+			     ZSTD_estimateCCtxSize_usingCParams(
+				     ZSTD_getCParams(opt->level, (size_t)(4.0 * cells) + 1, 0));
+		double biggest = 32.0 * 4.0 * n;
+		if (biggest < 8.0 * transits * transits / 2.0)
+			biggest = 8.0 * transits * transits / 2.0;
+		double spool = (double)twz_spool_write_bytes((uint64_t)biggest,
+							     opt->level);
+		write += mem > spool ? mem : spool;
+	} else {
+		write += 2.0 * TWZ_SPOOL_PIECE;
+	}
+	double peak = search;
+	if (access > peak)
+		peak = access;
+	if (write > peak)
+		peak = write;
+	double bytes = base + peak;
 	return bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes;
 }

@@ -121,7 +121,8 @@ void *twz_part_dup(const void *p, size_t n)
 int twz_part_encode(struct twz_out_file *f, const char *name, uint8_t **buf,
 		    size_t *len, struct twz_error *err)
 {
-	int rc = twz_out_encode(f, name, buf, len, err);
+	f->name = name;
+	int rc = twz_out_encode(f, buf, len, err);
 
 	if (rc != 0)
 		return rc;

@@ -156,12 +156,33 @@ struct twz_transit_db {
 	double table_seconds;
 	uint64_t searched_nodes;       /* nodes settled by the local searches */
 	uint64_t shortcut_nodes;       /* ... by their shortcut searches */
+	/* where the big arrays (distances, table, rows, access entries, and
+	 * the sections made from them) lie: NULL in memory (spool.h) */
+	struct twz_spool *spool;
 };
 
+/* The TRANSIT bake of g in memory, refused first (-1, err set) when its
+ * estimate exceeds the limits. */
 int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_bake_options *opt,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err);
+
+/* The same with its big arrays in spool: what stays in memory is the
+ * graph, the searches' workspaces, a few bytes a node and a few a
+ * transit node. Refused first when even its estimate
+ * (twz_transit_stream_estimate_bytes) exceeds the limits. */
+int twz_bake_transit_spooled(const struct twz_grid *g,
+			     const struct twz_bake_options *opt,
+			     const struct twz_transit_options *topt,
+			     struct twz_spool *spool,
+			     struct twz_transit_db *out, struct twz_error *err);
+
+/* Whether a TRANSIT bake of g goes through the spool: asked
+ * (TWZ_SPOOL_ALWAYS), or its estimate in memory exceeds max_memory. */
+int twz_transit_spool_wanted(const struct twz_grid *g,
+			     const struct twz_bake_options *opt,
+			     const struct twz_transit_options *topt);
 
 void twz_transit_db_free(struct twz_transit_db *db);
 
@@ -211,76 +232,11 @@ int twz_transit_access_sections(const struct twz_transit_db *db,
 				uint8_t **nodes, uint8_t **table,
 				size_t *table_size);
 
-/*
- * A streamed bake (method_transit_stream.c): where the bake hands what
- * grows with the level instead of keeping it in db. block gets block b's
- * local rows (the runs of its nodes in node order) and its nodes'
- * distances to its transit nodes (ndist entries, NODE_DIST's from entry
- * dist_at); table_row gets the transit table's row i (len entries, from
- * entry at). Both run on the bake's threads, blocks and rows in any
- * order; 0, or -1 to stop the bake.
- */
-struct twz_transit_sink {
-	int (*block)(void *ctx, const struct twz_transit_db *db, uint32_t b,
-		     const uint32_t *runs, uint32_t nruns, uint64_t dist_at,
-		     const struct twz_tdist *dist, uint64_t ndist);
-	int (*table_row)(void *ctx, const struct twz_transit_db *db, uint32_t i,
-			 uint64_t at, const struct twz_tdist *row, uint32_t len);
-	void *ctx;
-};
-
-/* twz_bake_transit with the rows, distances and table handed to sink:
- * out gets the graph, the selection and row_offsets, no node_dist, table,
- * runs nor access nodes; the limits are the caller's to check. */
-int twz_bake_transit_sunk(const struct twz_grid *g,
-			  const struct twz_bake_options *opt,
-			  const struct twz_transit_options *topt,
-			  const struct twz_transit_sink *sink,
-			  struct twz_transit_db *out, struct twz_error *err);
-
-/* The residuals of distance d between nodes a and b in a distance plane
- * of width bytes (4: two i16 planes, 8: two i32), and whether d fits the
- * narrow planes. */
-void twz_transit_plane_values(const struct twz_graph *tg, unsigned width,
-			      struct twz_tdist d, uint32_t a, uint32_t b,
-			      int64_t *vs, int64_t *vd);
-int twz_transit_plane_fits16(struct twz_tdist d, int64_t vs, int64_t vd);
-
-/* A TRANSIT bake under opt->max_memory (--memory-limit) smaller than the
- * bake in memory needs (method_transit_stream.c): the local rows, the
- * distances and the table go to a temporary file next to path as they
- * are made, and the file written to path is twz_transit_write's, byte
- * for byte. */
-struct twz_transit_stream_result {
-	uint32_t node_count;
-	uint32_t component_count;
-	uint32_t transit_count;
-	uint64_t run_count;
-	int access;              /* written in the access-node layout */
-	double seconds;          /* wall time of the bake */
-	uint64_t spool_bytes;    /* the temporary file's largest size */
-};
-
-/* Peak bytes of the streamed TRANSIT bake of g (nodes walkable). */
+/* Peak bytes of the spooled TRANSIT bake of g (nodes walkable). */
 uint64_t twz_transit_stream_estimate_bytes(const struct twz_grid *g,
 					   uint64_t nodes,
 					   const struct twz_bake_options *opt,
 					   const void *method_opt);
-
-/* Whether opt->max_memory is set and below the in-memory estimate of a
- * TRANSIT bake of g: the bake must stream. */
-int twz_transit_stream_needed(const struct twz_grid *g,
-			      const struct twz_bake_options *opt,
-			      const struct twz_transit_options *topt);
-
-/* The streamed bake and write; refused up front (-1, err set) when even
- * its estimate exceeds the limit. */
-int twz_transit_bake_streamed(const struct twz_grid *g,
-			      const struct twz_bake_options *opt,
-			      const struct twz_transit_options *topt,
-			      const char *path,
-			      struct twz_transit_stream_result *res,
-			      struct twz_error *err);
 
 /* The packed access entries of db (FORMAT.md 5j, ACCESS_PACKED) and the
  * block lists their places index, malloc'd: *block_first [blocks + 1]
@@ -291,43 +247,6 @@ int twz_transit_bake_streamed(const struct twz_grid *g,
 int twz_transit_access_pack(const struct twz_transit_db *db,
 			    uint32_t **block_first, uint32_t **block_list,
 			    uint32_t **packed);
-
-/* Block b's part of twz_transit_access_pack, for the bake in memory and
- * the streamed one alike: e the block's entries (access_first of its
- * first node on; new indices, db->access_node set), list room for as
- * many (gets the block's list, *listed long), pk as many words. 1 when
- * they pack, else 0. */
-int twz_transit_access_pack_block(const struct twz_transit_db *db, uint32_t b,
-				  const struct twz_access *e, uint32_t *list,
-				  uint32_t *listed, uint32_t *pk);
-
-/* The access-node rule (method_transit_access.c, FORMAT.md 5j) for one
- * block, shared by the bake in memory and the streamed one: a worker
- * holds one thread's selection search. */
-struct twz_access_worker;
-
-/* A kept access node: its place j in the block's list, its transit
- * index among the M, the distance to it. */
-struct twz_access_cand {
-	uint32_t j;
-	uint32_t transit;
-	struct twz_tdist d;
-};
-
-struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit_db *db);
-void twz_transit_access_worker_free(struct twz_access_worker *wk);
-
-/* The access nodes of block b's nodes: dist their distances to the
- * block's n transit nodes (a row of n a node, in node order), sub the
- * table between those (n x n by place, D(i, i) zero). out (room for a
- * row of n a node) gets each node's kept entries in turn, by cost, old
- * transit indices; len[s - first node] their counts. 0, or -1 out of
- * memory. */
-int twz_transit_access_block(struct twz_access_worker *wk,
-			     const struct twz_transit_db *db, uint32_t b,
-			     const struct twz_tdist *dist,
-			     const struct twz_tdist *sub,
-			     struct twz_access_cand *out, uint32_t *len);
 
 struct twz_out_file;
 

@@ -4,10 +4,12 @@
  */
 #include "twz_chunk_writer.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
+#include "spool.h"
 #include "twz_graph_format.h"
 
 /* The section of kind k among sections[count], or NULL. */
@@ -128,14 +130,15 @@ static uint64_t cut_from(struct cuts *c, uint64_t at, uint64_t end)
 }
 
 int twz_chunk_store(const struct twz_out_section *sections, unsigned count,
-		    unsigned i, uint64_t target, int level, void **out,
-		    size_t *out_size, struct twz_error *err)
+		    unsigned i, uint64_t target, int level,
+		    const struct twz_spool *spool, struct twz_out *o,
+		    uint64_t at, uint64_t *stored, struct twz_error *err)
 {
 	const struct twz_out_section *s = &sections[i];
 	const uint8_t *raw = s->raw;
 	struct cuts cuts;
 	uint64_t *ends = NULL;
-	uint8_t *buf = NULL;
+	uint8_t *dir = NULL, *frame = NULL;
 	size_t n = 0, cap = 0;
 
 	if (cuts_init(&cuts, sections, count, s) != 0) {
@@ -144,9 +147,9 @@ int twz_chunk_store(const struct twz_out_section *sections, unsigned count,
 		return -1;
 	}
 	/* Chunk ends: the first row start at least target bytes on. */
-	for (uint64_t at = 0; at < s->raw_size;) {
-		uint64_t e = cut_from(&cuts, at + target, s->raw_size);
-		if (e - at > TWZ_CHUNK_MAX_RAW || n == TWZ_CHUNK_MAX_COUNT) {
+	for (uint64_t pos = 0; pos < s->raw_size;) {
+		uint64_t e = cut_from(&cuts, pos + target, s->raw_size);
+		if (e - pos > TWZ_CHUNK_MAX_RAW || n == TWZ_CHUNK_MAX_COUNT) {
 			twz_error_set(err, "section %u: a chunk would exceed the format's limits",
 				      (unsigned)s->kind);
 			goto fail;
@@ -159,47 +162,59 @@ int twz_chunk_store(const struct twz_out_section *sections, unsigned count,
 			ends = grown;
 		}
 		ends[n++] = e;
-		at = e;
+		pos = e;
 	}
-	size_t dir = TWZ_CHUNK_DIR_HEADER + n * TWZ_CHUNK_ENTRY_SIZE;
-	size_t bound = dir;
+	/* The frames one by one after the directory, which goes in last. */
+	size_t dir_size = TWZ_CHUNK_DIR_HEADER + n * TWZ_CHUNK_ENTRY_SIZE;
 	uint32_t max_raw = 0;
+	size_t bound = 0;
 	for (size_t k = 0; k < n; k++) {
 		uint64_t lo = k ? ends[k - 1] : 0;
-		bound += ZSTD_compressBound((size_t)(ends[k] - lo));
+		size_t b = ZSTD_compressBound((size_t)(ends[k] - lo));
+		bound = b > bound ? b : bound;
 		if (ends[k] - lo > max_raw)
 			max_raw = (uint32_t)(ends[k] - lo);
 	}
-	buf = calloc(1, bound);
-	if (!buf)
+	dir = calloc(1, dir_size);
+	frame = malloc(bound ? bound : 1);
+	if (!dir || !frame)
 		goto nomem;
-	twz_put32(buf + TWZ_CD_COUNT, (uint32_t)n);
-	twz_put32(buf + TWZ_CD_MAX_RAW, max_raw);
-	size_t pos = dir;
+	twz_put32(dir + TWZ_CD_COUNT, (uint32_t)n);
+	twz_put32(dir + TWZ_CD_MAX_RAW, max_raw);
+	uint64_t pos = dir_size;
 	for (size_t k = 0; k < n; k++) {
 		uint64_t lo = k ? ends[k - 1] : 0;
 		size_t len = (size_t)(ends[k] - lo);
-		size_t got = ZSTD_compress(buf + pos, bound - pos, raw + lo, len,
-					   level);
+		size_t got = ZSTD_compress(frame, bound, raw + lo, len, level);
 		if (ZSTD_isError(got)) {
 			twz_error_set(err, "zstd: %s", ZSTD_getErrorName(got));
 			goto fail;
 		}
-		uint8_t *e = buf + TWZ_CHUNK_DIR_HEADER + k * TWZ_CHUNK_ENTRY_SIZE;
+		uint8_t *e = dir + TWZ_CHUNK_DIR_HEADER + k * TWZ_CHUNK_ENTRY_SIZE;
 		twz_put32(e + TWZ_CE_RAW_SIZE, (uint32_t)len);
 		twz_put32(e + TWZ_CE_STORED_SIZE, (uint32_t)got);
 		twz_put64(e + TWZ_CE_CHECKSUM, twz_checksum(raw + lo, len));
+		twz_spool_release(spool, raw + lo, len);
+		if (twz_out_put(o, at + pos, frame, got) != 0)
+			goto io;
 		pos += got;
 	}
+	if (twz_out_put(o, at, dir, dir_size) != 0)
+		goto io;
 	free(ends);
-	*out = buf;
-	*out_size = pos;
+	free(dir);
+	free(frame);
+	*stored = pos;
 	return 0;
+io:
+	twz_error_kind_set(err, TWZ_ERR_IO, "cannot write: %s", strerror(errno));
+	goto fail;
 nomem:
 	twz_error_kind_set(err, TWZ_ERR_NOMEM,
 			   "out of memory chunking a %zu-byte section", s->raw_size);
 fail:
 	free(ends);
-	free(buf);
+	free(dir);
+	free(frame);
 	return -1;
 }

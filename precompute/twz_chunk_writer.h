@@ -17,13 +17,17 @@
 int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
 		     unsigned i, uint64_t target);
 
-/* Chunk section i: cut where a row starts (rows never straddle a chunk,
- * so a reader finds a whole row in one chunk) once a chunk holds at
- * least target raw bytes, compress each chunk as one zstd frame at
- * level and lay out the directory and frames into a malloc'd *out of
- * *out_size bytes. The bytes depend on the input and target only. */
+struct twz_spool;
+
+/* Chunk section i at `at` of o: cut where a row starts (rows never
+ * straddle a chunk, so a reader finds a whole row in one chunk) once a
+ * chunk holds at least target raw bytes, compress each chunk as one zstd
+ * frame at level (a spooled section's pages given back as it goes), and
+ * lay out the directory and frames; *stored gets their size. The bytes
+ * depend on the input and target only. */
 int twz_chunk_store(const struct twz_out_section *sections, unsigned count,
-		    unsigned i, uint64_t target, int level, void **out,
-		    size_t *out_size, struct twz_error *err);
+		    unsigned i, uint64_t target, int level,
+		    const struct twz_spool *spool, struct twz_out *o,
+		    uint64_t at, uint64_t *stored, struct twz_error *err);
 
 #endif

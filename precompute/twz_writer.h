@@ -48,6 +48,32 @@ struct twz_out_header {
 	char build_info[TWZ_OUT_BUILD_INFO_CAP];
 };
 
+/* Where the bytes of a file go: a file being written (fd), or a
+ * growing buffer (fd -1; bytes not written are zero). */
+struct twz_out {
+	int fd;
+	uint8_t *buf;
+	size_t len;
+	size_t cap;
+};
+
+/* n bytes of p at offset at of o. 0, or -1 with errno set. */
+int twz_out_put(struct twz_out *o, uint64_t at, const void *p, size_t n);
+
+/* Where a finished file goes (twz_out_finish): the file at path, written
+ * in place as a temporary file next to it and renamed once whole, or,
+ * without a path, a malloc'd buffer (*buf, *len). */
+struct twz_sink {
+	const char *path;
+	uint8_t **buf;
+	size_t *len;
+	const char *magic;       /* TWZ_MAGIC_SIZE bytes; NULL: a database's */
+	/* Called on the whole file before it counts (the temporary file's
+	 * path, or the buffer): 0, or -1 with err set to refuse it. */
+	int (*check)(const char *path, const uint8_t *buf, size_t len,
+		     struct twz_error *err);
+};
+
 /* Encode the whole file into a malloc'd buffer. 0 on success. */
 int twz_encode(const struct twz_out_header *h,
 	       const struct twz_out_section *sections, unsigned count,
@@ -59,8 +85,8 @@ int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
 		     struct twz_error *err);
 
 /* An output written in place: a temporary file next to path (removed
- * by SIGINT, SIGTERM and SIGHUP as twz_write_atomic's is), then fsync'd
- * and renamed into place by commit, or removed by cancel. */
+ * by SIGINT, SIGTERM and SIGHUP), then fsync'd and renamed into place by
+ * commit, or removed by cancel. */
 struct twz_atomic_guard;
 struct twz_atomic {
 	char *tmp;
@@ -73,32 +99,54 @@ int twz_atomic_commit(struct twz_atomic *a, const char *path,
 		      struct twz_error *err);
 void twz_atomic_cancel(struct twz_atomic *a);
 
+struct twz_spool;
+
 /* A file as a method assembles it: the header and the sections in file
- * order, and the buffers to free once it is encoded. An add that runs
- * out of memory marks the file; twz_out_encode then reports it. */
+ * order, and the buffers to free once it is written. An add that runs
+ * out of memory marks the file; twz_out_finish then reports it. A
+ * section's bytes may lie in the spool (spool.h): the writer compresses
+ * them from there piece by piece. */
 struct twz_out_file {
 	struct twz_out_header h;
 	struct twz_out_section sec[TWZ_MAX_SECTIONS];
 	void *owned[TWZ_MAX_SECTIONS];
 	unsigned count;
 	int failed;
+	const char *name;            /* the level, in messages */
+	struct twz_spool *spool;     /* NULL: every section in memory */
 };
 
 /* Add a section whose bytes stay the caller's. */
 void twz_out_add(struct twz_out_file *f, uint32_t kind, const void *raw,
 		 size_t size);
-/* Add a malloc'd buffer (NULL: out of memory); the file frees it. */
+/* Add a malloc'd buffer or a big array of f->spool (NULL: out of
+ * memory); the file frees it. */
 void twz_out_add_owned(struct twz_out_file *f, uint32_t kind, void *raw,
 		       size_t size);
-/* Add a little-endian copy of n u32. */
+/* Add n u32 as little-endian bytes: the array itself where the machine
+ * is little-endian (it must then outlive f), else a copy. */
 void twz_out_add_le32(struct twz_out_file *f, uint32_t kind,
 		      const uint32_t *v, size_t n);
 
-/* Encode f into a malloc'd buffer, or write it atomically to path; both
- * free what f owns. name prefixes an out-of-memory message. */
-int twz_out_encode(struct twz_out_file *f, const char *name, uint8_t **buf,
-		   size_t *len, struct twz_error *err);
-int twz_out_write(struct twz_out_file *f, const char *name, const char *path,
+/* Add n u32 of a malloc'd (or f->spool's) array, made little-endian in
+ * place; the file frees it (NULL: out of memory). */
+void twz_out_add_le32_owned(struct twz_out_file *f, uint32_t kind,
+			    uint32_t *v, size_t n);
+
+/* Copies of the sections whose bytes are still the caller's, owned by
+ * f, so that what they came from may go. */
+void twz_out_own(struct twz_out_file *f);
+
+/* The file: every section stored (raw, a zstd frame, or chunks), then
+ * the header and the section table, to the sink; frees what f owns. 0,
+ * or -1 with err set (nothing left at the sink's path). */
+int twz_out_finish(struct twz_out_file *f, const struct twz_sink *sink,
+		   struct twz_error *err);
+
+/* The same into a malloc'd buffer, or to path. */
+int twz_out_encode(struct twz_out_file *f, uint8_t **buf, size_t *len,
+		   struct twz_error *err);
+int twz_out_write(struct twz_out_file *f, const char *path,
 		  struct twz_error *err);
 
 /* A little-endian copy of n u32 (malloc'd; NULL out of memory). */

@@ -454,7 +454,7 @@ START_TEST(test_chunks_crafted_rows)
 		}
 		uint8_t *buf;
 		size_t len;
-		ck_assert_int_eq(twz_out_encode(&f, "crafted", &buf, &len, &err), 0);
+		ck_assert_int_eq(twz_out_encode(&f, &buf, &len, &err), 0);
 		free(rows);
 
 		twz_db *db = (twz_db *)1;

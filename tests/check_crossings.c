@@ -104,12 +104,8 @@ static const char *not_streamed(const struct recipe *r)
 		return "graph and navmesh bakes";
 	if (r->agents)
 		return "agent sizes";
-	if (r->chunk)
-		return "chunks";
 	if (r->m->bake == TWZ_BAKE_JUNCTIONS)
 		return "junction graphs";
-	if (r->m->bake == TWZ_BAKE_CPD && r->m->layout == TWZ_LAYOUT_INLINE)
-		return "1.4 rows";
 	return NULL;
 }
 

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "bake.h"
+#include "bake_level.h"
+#include "spool.h"
 #include "test_support.h"
 #include "transit.h"
 #include "twz_format.h"
@@ -74,20 +76,21 @@ START_TEST(test_streamed_equals_in_memory)
 {
 	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i % TWZ_TEST_KIND_COUNT);
 	struct twz_bake_options opt;
+	struct twz_bake_report rep;
 	struct twz_error err;
 	struct twz_grid g;
-	struct twz_cpd cpd;
-	struct twz_cpd_stream_result res;
 
 	twz_test_generate(&g, kind, 40 + _i % 4 * 11, 38, 500 + (uint64_t)_i);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_bake_options_default(&opt);
 	options_of((unsigned)_i, &opt);
 	opt.name = "level";
-	ck_assert_int_eq(twz_bake_cpd(&g, &opt, &cpd, &err), 0);
-	ck_assert_int_eq(twz_cpd_write(&cpd, &g, &opt, twz_test_in_work("memory.twz"), &err), 0);
-	twz_cpd_free(&cpd);
-	int rc = twz_cpd_bake_streamed(&g, &opt, twz_test_in_work("streamed.twz"), &res, &err);
-	ck_assert_msg(rc == 0, "streamed bake failed: %s", err.msg);
+	ck_assert_int_eq(twz_bake_file(twz_test_in_work("level.map"), &opt,
+				       twz_test_in_work("memory.twz"), &rep, &err), 0);
+	opt.spool = TWZ_SPOOL_ALWAYS;
+	int rc = twz_bake_file(twz_test_in_work("level.map"), &opt,
+			       twz_test_in_work("streamed.twz"), &rep, &err);
+	ck_assert_msg(rc == 0 && rep.streamed, "streamed bake failed: %s", err.msg);
 	twz_test_expect_same_file(twz_test_in_work("memory.twz"), twz_test_in_work("streamed.twz"), NULL);
 	expect_no_temporary();
 	twz_grid_free(&g);
@@ -105,7 +108,7 @@ START_TEST(test_transit_streamed_equals_in_memory)
 	struct twz_error err;
 	struct twz_grid g;
 	struct twz_transit_db db;
-	struct twz_transit_stream_result res;
+	struct twz_spool spool;
 	unsigned o = (unsigned)_i;
 
 	twz_test_generate(&g, kind, 36 + o % 3 * 9, 34, 900 + (uint64_t)o);
@@ -124,10 +127,14 @@ START_TEST(test_transit_streamed_equals_in_memory)
 	ck_assert_int_eq(twz_transit_write(&db, &g, &opt, twz_test_in_work("memory.twz"), &err), 0);
 	int access = twz_transit_access_fits(&db);
 	twz_transit_db_free(&db);
-	int rc = twz_transit_bake_streamed(&g, &opt, &topt, twz_test_in_work("streamed.twz"),
-					   &res, &err);
+	ck_assert_int_eq(twz_spool_open(&spool, twz_test_in_work("streamed.twz"), &err), 0);
+	int rc = twz_bake_transit_spooled(&g, &opt, &topt, &spool, &db, &err);
 	ck_assert_msg(rc == 0, "streamed bake failed: %s", err.msg);
-	ck_assert_int_eq(res.access, access);
+	ck_assert_int_eq(twz_transit_access_fits(&db), access);
+	ck_assert_int_eq(twz_transit_write(&db, &g, &opt, twz_test_in_work("streamed.twz"),
+					   &err), 0);
+	twz_transit_db_free(&db);
+	twz_spool_close(&spool);
 	twz_test_expect_same_file(twz_test_in_work("memory.twz"), twz_test_in_work("streamed.twz"), NULL);
 	if (access && opt.transit_far != TWZ_TRANSIT_SMALLER) {
 		/* The entries' form asked for: these small levels all pack. */
@@ -346,10 +353,12 @@ START_TEST(test_streamed_write_fails_cleanly)
 	struct twz_grid g;
 
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 40, 4);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_bake_options_default(&opt);
 	opt.name = "level";
-	ck_assert_int_ne(twz_cpd_bake_streamed(&g, &opt, twz_test_in_work("no/such/dir/o.twz"),
-					       NULL, &err), 0);
+	opt.spool = TWZ_SPOOL_ALWAYS;
+	ck_assert_int_ne(twz_bake_file(twz_test_in_work("level.map"), &opt,
+				       twz_test_in_work("no/such/dir/o.twz"), NULL, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/o.twz"));
 	ck_assert_ptr_null(strchr(err.msg, '\n'));
 	expect_no_temporary();
@@ -364,11 +373,13 @@ START_TEST(test_transit_streamed_write_fails_cleanly)
 	struct twz_grid g;
 
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 40, 4);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_bake_options_default(&opt);
 	opt.name = "level";
-	ck_assert_int_ne(twz_transit_bake_streamed(&g, &opt, NULL,
-						   twz_test_in_work("no/such/dir/o.twz"), NULL,
-						   &err), 0);
+	opt.method = TWZ_BAKE_TRANSIT;
+	opt.spool = TWZ_SPOOL_ALWAYS;
+	ck_assert_int_ne(twz_bake_file(twz_test_in_work("level.map"), &opt,
+				       twz_test_in_work("no/such/dir/o.twz"), NULL, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/o.twz"));
 	ck_assert_ptr_null(strchr(err.msg, '\n'));
 	expect_no_temporary();
