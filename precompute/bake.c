@@ -267,10 +267,7 @@ void twz_text_vput(struct twz_text *t, const char *fmt, va_list ap)
 		t->len += (size_t)w;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void put(struct twz_text *t, const char *fmt, ...)
+void twz_text_printf(struct twz_text *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -300,30 +297,30 @@ size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 	 * rewrites a file raw and says so there. */
 	if (opt->agent_sizes & ~(uint32_t)2) {
 		const char *sep = "";
-		put(&t, "agent_sizes=");
+		twz_text_printf(&t, "agent_sizes=");
 		for (unsigned k = 1; k < 32; k++)
 			if (opt->agent_sizes & (1u << k)) {
-				put(&t, "%s%u", sep, k);
+				twz_text_printf(&t, "%s%u", sep, k);
 				sep = ",";
 			}
-		put(&t, "\n");
+		twz_text_printf(&t, "\n");
 	}
 	if (opt->chunk && opt->codec == TWZ_CODEC_ZSTD)
-		put(&t, "chunk=%llu\n", (unsigned long long)opt->chunk);
-	put(&t, "connectivity=%u\n", opt->connectivity);
+		twz_text_printf(&t, "chunk=%llu\n", (unsigned long long)opt->chunk);
+	twz_text_printf(&t, "connectivity=%u\n", opt->connectivity);
 	if (!transit && !junctions)
-		put(&t, "format=%s\n", formats[layout]);
+		twz_text_printf(&t, "format=%s\n", formats[layout]);
 	if (junctions)
-		put(&t, "junctions=1\n");
-	put(&t, "level=%d\n", opt->level);
+		twz_text_printf(&t, "junctions=1\n");
+	twz_text_printf(&t, "level=%d\n", opt->level);
 	if (!transit && !junctions && layout != TWZ_LAYOUT_PLAIN)
-		put(&t, "max_scan=%u\n", opt->max_scan ? opt->max_scan : 64);
-	put(&t, "method=%s\n", transit ? "transit" : "cpd");
-	put(&t, "tool=twigz %s\n", twz_version());
+		twz_text_printf(&t, "max_scan=%u\n", opt->max_scan ? opt->max_scan : 64);
+	twz_text_printf(&t, "method=%s\n", transit ? "transit" : "cpd");
+	twz_text_printf(&t, "tool=twigz %s\n", twz_version());
 	if (transit) {
-		put(&t, "transit_inner=%u\n", gr->inner);
-		put(&t, "transit_outer=%u\n", gr->outer);
-		put(&t, "transit_side=%u\n", gr->side);
+		twz_text_printf(&t, "transit_inner=%u\n", gr->inner);
+		twz_text_printf(&t, "transit_outer=%u\n", gr->outer);
+		twz_text_printf(&t, "transit_side=%u\n", gr->side);
 	}
 	return t.full ? 0 : t.len;
 }
@@ -336,8 +333,8 @@ size_t twz_build_info_graph_text(const struct twz_bake_options *opt,
 	/* Nothing about the machine, threads or solver (every solver bakes
 	 * the same bytes). */
 	if (opt->chunk && opt->codec == TWZ_CODEC_ZSTD)
-		put(&t, "chunk=%llu\n", (unsigned long long)opt->chunk);
-	put(&t, "level=%d\nlevel_kind=%s\nmethod=cpd\ntool=twigz %s\n", opt->level,
+		twz_text_printf(&t, "chunk=%llu\n", (unsigned long long)opt->chunk);
+	twz_text_printf(&t, "level=%d\nlevel_kind=%s\nmethod=cpd\ntool=twigz %s\n", opt->level,
 	    level_kind == TWZ_LEVEL_NAVMESH ? "navmesh" : "graph", twz_version());
 	if (t.full && cap)
 		buf[0] = 0;

@@ -31,7 +31,7 @@ enum twz_row_layout {
 };
 
 /* The method a bake runs, chosen once from the options. */
-enum twz_bake_method {
+enum twz_bake_method_id {
 	TWZ_BAKE_CPD = 0,        /* first-move rows for every pair */
 	TWZ_BAKE_TRANSIT = 1,    /* local rows, distances through transit
 				    nodes (transit.h) */
@@ -237,6 +237,10 @@ struct twz_text {
 	int full;
 };
 void twz_text_vput(struct twz_text *t, const char *fmt, va_list ap);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void twz_text_printf(struct twz_text *t, const char *fmt, ...);
 
 /* The BUILD_INFO text (FORMAT.md section 5d) of a bake of method with
  * opt: the tool's version and every option that decides the file's
@@ -269,26 +273,22 @@ struct twz_cpd {
 int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 		 struct twz_cpd *out, struct twz_error *err);
 
-/* The same with the runs, and the rows the writer makes from them, in
- * spool: what stays in memory is the graph, the searches' workspaces
- * and a few bytes a node. Refused first when even its estimate
- * (twz_bake_stream_estimate_bytes) exceeds the limits. */
-int twz_bake_cpd_spooled(const struct twz_grid *g,
-			 const struct twz_bake_options *opt,
-			 struct twz_spool *spool, struct twz_cpd *out,
-			 struct twz_error *err);
-
-/* Whether a CPD bake of g with opt goes through the spool: asked
- * (TWZ_SPOOL_ALWAYS), or its estimate in memory exceeds max_memory. */
-int twz_cpd_spool_wanted(const struct twz_grid *g,
-			 const struct twz_bake_options *opt);
-
 /* Peak bytes of the spooled bake of g (nodes walkable) with opt. */
 uint64_t twz_bake_stream_estimate_bytes(const struct twz_grid *g,
 					uint64_t nodes,
 					const struct twz_bake_options *opt);
 
 void twz_cpd_free(struct twz_cpd *cpd);
+
+/*
+ * The sources [*first, *end) of shard index (from 1) of count of a CPD
+ * bake over gr. Shards are contiguous in the bake's source order and
+ * balanced by work, not by count: a search from a source settles its
+ * whole region, so a source weighs its region's size, and shard I ends
+ * where the running weight first reaches I/N of the total.
+ */
+void twz_cpd_shard_range(const struct twz_graph *gr, unsigned index,
+			 unsigned count, uint32_t *first, uint32_t *end);
 
 struct twz_out_file;
 

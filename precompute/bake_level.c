@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "agent_sizes.h"
+#include "bake_method.h"
+#include "file_read.h"
 #include "apsp_dense.h"
 #include "bake_graph.h"
 #include "bake_navmesh.h"
@@ -64,8 +66,6 @@ const char *twz_bake_refusal(const struct twz_bake_options *opt,
 
 	if ((t->grid || t->inner || t->outer) && !transit)
 		return "--transit-* options need --method transit";
-	if (sharded && several_sizes(opt))
-		return "--shard and --mpi bake one agent size: not with --agent-sizes";
 	if (opt->chunk && opt->codec != TWZ_CODEC_ZSTD)
 		return "--chunk stores zstd chunks: not with --codec raw";
 	if (opt->apsp != TWZ_APSP_DIJKSTRA && transit)
@@ -114,6 +114,12 @@ static void say(struct twz_bake_report *rep, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void report_start(struct twz_bake_report *rep)
+{
+	memset(rep, 0, sizeof *rep);
+	rep->text = (struct twz_text){ rep->summary, sizeof rep->summary, 0, 0 };
+}
+
 static void name_it(struct twz_bake_report *rep, const char *what)
 {
 	if (rep)
@@ -121,114 +127,6 @@ static void name_it(struct twz_bake_report *rep, const char *what)
 }
 
 /* ---- each method on its road ----------------------------------------- */
-
-static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
-		    const char *level, const char *out,
-		    struct twz_bake_report *rep, struct twz_error *err)
-{
-	struct twz_spool spool = { .fd = -1 };
-	struct twz_spool *sp = NULL;
-	struct twz_cpd cpd;
-	int rc;
-
-	if (!opt->shards && twz_cpd_spool_wanted(g, opt)) {
-		if (twz_spool_open(&spool, out, err) != 0)
-			return -1;
-		sp = &spool;
-	}
-	if ((opt->shards ? twz_bake_cpd_shard(g, opt, opt->shard, opt->shards, &cpd, err)
-			 : twz_bake_cpd_spooled(g, opt, sp, &cpd, err)) != 0) {
-		twz_spool_close(&spool);
-		return -1;
-	}
-	rc = opt->shards ? twz_shard_write(&cpd, g, level, opt, opt->shard, opt->shards,
-					   out, err)
-			 : twz_cpd_write(&cpd, g, opt, out, err);
-	double pairs = (double)cpd.graph.node_count * cpd.graph.node_count;
-	if (rc == 0 && opt->shards) {
-		uint32_t first, end;
-		twz_shard_range(&cpd.graph, opt->shard, opt->shards, &first, &end);
-		say(rep, "sources [%u, %u) of %u, %" PRIu64 " runs, searches %.2fs",
-		    first, end, cpd.graph.node_count,
-		    (uint64_t)cpd.row_offsets[end] - cpd.row_offsets[first], cpd.seconds);
-	} else if (rc == 0) {
-		say(rep, "%u nodes, %u regions, %" PRIu64 " runs (%.2f bits per pair), "
-		    "searches %.2fs (%.1fM pairs/s)", cpd.graph.node_count,
-		    cpd.graph.component_count, cpd.run_count,
-		    pairs > 0 ? cpd.run_count * 32.0 / pairs : 0.0, cpd.seconds,
-		    cpd.seconds > 0 ? pairs / cpd.seconds / 1e6 : 0.0);
-		if (sp)
-			say(rep, ", %.1fM through a temporary file", spool.peak / 1048576.0);
-	}
-	if (rep)
-		rep->streamed = sp != NULL;
-	twz_cpd_free(&cpd);
-	twz_spool_close(&spool);
-	return rc;
-}
-
-static int bake_transit(const struct twz_grid *g,
-			const struct twz_bake_options *opt, const char *level,
-			const char *out, struct twz_bake_report *rep,
-			struct twz_error *err)
-{
-	const struct twz_transit_options *topt = &opt->transit;
-	struct twz_spool spool = { .fd = -1 };
-	struct twz_spool *sp = NULL;
-	struct twz_transit_db db;
-	int rc;
-
-	name_it(rep, " (transit)");
-	if (!opt->shards && twz_transit_spool_wanted(g, opt, topt)) {
-		if (twz_spool_open(&spool, out, err) != 0)
-			return -1;
-		sp = &spool;
-	}
-	if ((opt->shards ? twz_bake_transit_shard(g, opt, topt, opt->shard,
-						  opt->shards, &db, err)
-			 : twz_bake_transit_spooled(g, opt, topt, sp, &db, err)) != 0) {
-		twz_spool_close(&spool);
-		return -1;
-	}
-	rc = opt->shards ? twz_shard_transit_write(&db, g, topt, level, opt, opt->shard,
-						   opt->shards, out, err)
-			 : twz_transit_write(&db, g, opt, out, err);
-	const struct twz_graph *tg = &db.graph;
-	if (rc == 0 && opt->shards) {
-		struct twz_transit_range r;
-		twz_transit_shard_range(&db, opt->shard, opt->shards, &r);
-		say(rep, "blocks [%u, %u) of %u, table rows [%u, %u) of %u; "
-		    "selection %.2fs, local rows %.2fs, table %.2fs",
-		    r.block_lo, r.block_hi, tg->cols * tg->rows, r.table_lo,
-		    r.table_hi, db.transit_count, db.select_seconds,
-		    db.local_seconds, db.table_seconds);
-	} else if (rc == 0) {
-		say(rep, "%u nodes, %u regions, %ux%u blocks of %u, %u transit nodes "
-		    "(at most %u a block), %" PRIu64 " local runs; selection %.2fs, "
-		    "local rows %.2fs, table %.2fs", tg->node_count,
-		    tg->component_count, tg->cols, tg->rows, tg->side,
-		    db.transit_count, db.max_block_transits, db.run_count,
-		    db.select_seconds, db.local_seconds, db.table_seconds);
-		if (sp)
-			say(rep, "; %.1fM through a temporary file", spool.peak / 1048576.0);
-		if (twz_transit_access_fits(&db))
-			say(rep, "\ntwigz: access nodes: %.2f a node on average, "
-			    "at most %u; %u transit nodes in the table; %.2fs",
-			    tg->node_count ? (double)db.access_count / tg->node_count : 0.0,
-			    db.max_access, db.access_transits, db.access_seconds);
-		else if (db.access_count)
-			say(rep, "\ntwigz: access nodes: %.2f a node on average, "
-			    "at most %u: no smaller in memory than the block "
-			    "lists, written as format 1.1",
-			    tg->node_count ? (double)db.access_count / tg->node_count : 0.0,
-			    db.max_access);
-	}
-	if (rep)
-		rep->streamed = sp != NULL;
-	twz_transit_db_free(&db);
-	twz_spool_close(&spool);
-	return rc;
-}
 
 static int bake_junctions(const struct twz_grid *g,
 			  const struct twz_bake_options *opt, const char *out,
@@ -251,38 +149,118 @@ static int bake_junctions(const struct twz_grid *g,
 	return rc;
 }
 
-static int bake_agents(const struct twz_grid *g,
-		       const struct twz_bake_options *opt, const char *out,
+/* Whether a bake of ly's layers through m goes through the spool:
+ * asked, or the estimate of every layer in memory together exceeds
+ * --memory-limit. */
+static int spool_wanted(const struct twz_bake_method *m,
+			const struct twz_layers *ly,
+			const struct twz_bake_options *opt)
+{
+	uint64_t need = 0;
+
+	if (opt->spool == TWZ_SPOOL_ALWAYS)
+		return 1;
+	if (!opt->max_memory || opt->max_nodes)
+		return 0;
+	for (unsigned l = 0; l < ly->count; l++) {
+		const struct twz_grid *g = &ly->grid[l];
+		uint64_t cells = (uint64_t)g->width * g->height, nodes = 0;
+		for (uint64_t c = 0; c < cells; c++)
+			nodes += g->walkable[c] != 0;
+		need += m->estimate(g, nodes, opt, 0);
+	}
+	return need > opt->max_memory;
+}
+
+/* The summary of a layered file: a line for each layer. */
+static void say_layers(struct twz_bake_report *rep, const struct twz_layers *ly)
+{
+	const struct twz_agent_result *res = &ly->res;
+
+	say(rep, "%u agent size%s in %u layer%s", ly->req.count,
+	    ly->req.count == 1 ? "" : "s", res->layer_count,
+	    res->layer_count == 1 ? "" : "s");
+	for (unsigned l = 0; l < res->layer_count; l++) {
+		const struct twz_agent_layer *li = &res->layer[l];
+		uint64_t runs;
+		double seconds;
+		char sizes[32];
+		ly->m->counts(ly->db[l], &runs, &seconds);
+		if (li->first_size == li->last_size)
+			snprintf(sizes, sizeof sizes, "size %u", li->first_size);
+		else
+			snprintf(sizes, sizeof sizes, "sizes %u-%u", li->first_size,
+				 li->last_size);
+		say(rep, "\n  %-12s %u nodes, %u region%s, %" PRIu64 " runs, %.2fs",
+		    sizes, li->node_count, li->component_count,
+		    li->component_count == 1 ? "" : "s", runs, seconds);
+	}
+}
+
+/*
+ * A grid level baked by its method: every layer (one, without agent
+ * sizes) prepared and baked, through the spool when the bake wants it
+ * (near names a file beside which it lies), then laid into one file at
+ * sink, or, for a shard (opt->shards), the shard's results of every
+ * layer into its partial file, which carries level, the level file's
+ * bytes. 0, or -1 with err set.
+ */
+static int bake_layers(const struct twz_grid *g, const uint8_t *level,
+		       size_t level_len, const struct twz_bake_options *opt,
+		       const char *near, const struct twz_sink *sink,
 		       struct twz_bake_report *rep, struct twz_error *err)
 {
-	struct twz_agent_request req;
-	struct twz_agent_result res;
-	int transit = opt->method == TWZ_BAKE_TRANSIT;
+	const struct twz_bake_method *m = twz_bake_method_of(opt);
+	unsigned index = opt->shards ? opt->shard : 1;
+	unsigned count = opt->shards ? opt->shards : 1;
+	struct twz_spool spool = { .fd = -1 };
+	struct twz_spool *sp = NULL;
+	struct twz_layers ly;
+	int rc = -1;
 
-	memset(&req, 0, sizeof req);
-	for (unsigned k = 1; k <= TWZ_MAX_AGENT_SIZE; k++)
-		if (opt->agent_sizes & (1u << k))
-			req.sizes[req.count++] = k;
-	req.topt = transit ? &opt->transit : NULL;
-	name_it(rep, transit ? " (transit)" : "");
-	if (twz_agent_write(g, opt, &req, out, &res, err) != 0)
-		return -1;
-	say(rep, "%u agent size%s in %u layer%s", req.count,
-	    req.count == 1 ? "" : "s", res.layer_count,
-	    res.layer_count == 1 ? "" : "s");
-	for (unsigned l = 0; l < res.layer_count; l++) {
-		const struct twz_agent_layer *ly = &res.layer[l];
-		char sizes[32];
-		if (ly->first_size == ly->last_size)
-			snprintf(sizes, sizeof sizes, "size %u", ly->first_size);
-		else
-			snprintf(sizes, sizeof sizes, "sizes %u-%u", ly->first_size,
-				 ly->last_size);
-		say(rep, "\n  %-12s %u nodes, %u region%s, %" PRIu64 " runs, %.2fs",
-		    sizes, ly->node_count, ly->component_count,
-		    ly->component_count == 1 ? "" : "s", ly->run_count, ly->seconds);
+	name_it(rep, m->what);
+	if (twz_layers_make(g, opt, m, &ly, err) != 0)
+		goto out;
+	if (near && spool_wanted(m, &ly, opt)) {
+		if (twz_spool_open(&spool, near, err) != 0)
+			goto out;
+		sp = &spool;
 	}
-	return 0;
+	for (unsigned l = 0; l < ly.count; l++)
+		if (twz_layer_prepare(&ly, l, sp, err) != 0 ||
+		    m->bake(ly.db[l], &ly.opt[l], index, count, err) != 0 ||
+		    (!opt->shards && m->finish(ly.db[l], &ly.opt[l], err) != 0))
+			goto out;
+	if (opt->shards ? twz_shard_write(&ly, level, level_len, opt, sink, err)
+			: twz_layers_write(&ly, opt, sp, sink, err))
+		goto out;
+	if (rep) {
+		rep->streamed = sp != NULL;
+		rep->agents = ly.res;
+		if (ly.layered)
+			say_layers(rep, &ly);
+		else
+			m->summary(ly.db[0], opt->shard, opt->shards, &rep->text);
+		if (sp)
+			say(rep, "; %.1fM through a temporary file", spool.peak / 1048576.0);
+	}
+	rc = 0;
+out:
+	twz_layers_free(&ly);
+	twz_spool_close(&spool);
+	return rc;
+}
+
+int twz_bake_grid_encode(const struct twz_grid *g,
+			 const struct twz_bake_options *opt, uint8_t **buf,
+			 size_t *len, struct twz_bake_report *rep,
+			 struct twz_error *err)
+{
+	struct twz_sink sink = { .buf = buf, .len = len };
+
+	if (rep)
+		report_start(rep);
+	return bake_layers(g, NULL, 0, opt, NULL, &sink, rep, err);
 }
 
 static int bake_grid(const char *path, const struct twz_bake_options *opt,
@@ -290,19 +268,21 @@ static int bake_grid(const char *path, const struct twz_bake_options *opt,
 		     struct twz_error *err)
 {
 	struct twz_grid g;
-	int rc;
+	size_t len;
+	uint8_t *bytes = twz_read_file(path, TWZ_MAX_LEVEL_BYTES, &len, err);
+	int rc = -1;
 
-	if (twz_grid_load(path, &g, err) != 0)
+	if (!bytes)
 		return -1;
-	if (several_sizes(opt))
-		rc = bake_agents(&g, opt, out, rep, err);
-	else if (opt->method == TWZ_BAKE_JUNCTIONS)
-		rc = bake_junctions(&g, opt, out, rep, err);
-	else if (opt->method == TWZ_BAKE_TRANSIT)
-		rc = bake_transit(&g, opt, path, out, rep, err);
-	else
-		rc = bake_cpd(&g, opt, path, out, rep, err);
-	twz_grid_free(&g);
+	if (twz_grid_parse(bytes, len, path, &g, err) == 0) {
+		struct twz_sink sink = { .path = out };
+		if (opt->method == TWZ_BAKE_JUNCTIONS)
+			rc = bake_junctions(&g, opt, out, rep, err);
+		else
+			rc = bake_layers(&g, bytes, len, opt, out, &sink, rep, err);
+		twz_grid_free(&g);
+	}
+	free(bytes);
 	return rc;
 }
 
@@ -359,10 +339,8 @@ int twz_bake_file(const char *path, const struct twz_bake_options *opt,
 	unsigned kind = twz_level_kind_of(path);
 	const char *why = twz_bake_refusal(opt, kind);
 
-	if (rep) {
-		memset(rep, 0, sizeof *rep);
-		rep->text = (struct twz_text){ rep->summary, sizeof rep->summary, 0, 0 };
-	}
+	if (rep)
+		report_start(rep);
 	if (why) {
 		twz_error_kind_set(err, TWZ_ERR_USAGE, "%s", why);
 		return -1;
@@ -378,7 +356,6 @@ int twz_bake_part(const uint8_t *level, size_t level_len, const char *name,
 {
 	const char *why = twz_bake_refusal(opt, TWZ_LEVEL_GRID);
 	struct twz_grid g;
-	int rc = -1;
 
 	if (why) {
 		twz_error_kind_set(err, TWZ_ERR_USAGE, "%s", why);
@@ -386,23 +363,8 @@ int twz_bake_part(const uint8_t *level, size_t level_len, const char *name,
 	}
 	if (twz_grid_parse(level, level_len, name, &g, err) != 0)
 		return -1;
-	if (opt->method == TWZ_BAKE_TRANSIT) {
-		struct twz_transit_db db;
-		if (twz_bake_transit_shard(&g, opt, &opt->transit, opt->shard,
-					   opt->shards, &db, err) == 0) {
-			rc = twz_shard_transit_encode(&db, &g, &opt->transit, level,
-						      level_len, opt, opt->shard,
-						      opt->shards, part, part_len, err);
-			twz_transit_db_free(&db);
-		}
-	} else {
-		struct twz_cpd cpd;
-		if (twz_bake_cpd_shard(&g, opt, opt->shard, opt->shards, &cpd, err) == 0) {
-			rc = twz_shard_encode(&cpd, &g, level, level_len, opt, opt->shard,
-					      opt->shards, part, part_len, err);
-			twz_cpd_free(&cpd);
-		}
-	}
+	struct twz_sink sink = { .buf = part, .len = part_len };
+	int rc = bake_layers(&g, level, level_len, opt, NULL, &sink, NULL, err);
 	twz_grid_free(&g);
 	return rc;
 }

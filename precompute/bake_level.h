@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent_sizes.h"
 #include "bake.h"
 #include "twz_error.h"
 
@@ -31,6 +32,8 @@ struct twz_bake_report {
 	char summary[2048];      /* its counts and times, one line (agent
 				    sizes: a line a layer after it) */
 	struct twz_text text;    /* the summary being written */
+	struct twz_agent_result agents;  /* its layers: one without agent
+					    sizes */
 };
 
 /* Bake the level file at path with opt (refused first, with
@@ -40,6 +43,13 @@ struct twz_bake_report {
 int twz_bake_file(const char *path, const struct twz_bake_options *opt,
 		  const char *out, struct twz_bake_report *rep,
 		  struct twz_error *err);
+
+/* The file of g baked with opt (CPD or TRANSIT, agent sizes too) into
+ * memory (malloc'd), as twz_bake_file writes it from g's file. */
+int twz_bake_grid_encode(const struct twz_grid *g,
+			 const struct twz_bake_options *opt, uint8_t **buf,
+			 size_t *len, struct twz_bake_report *rep,
+			 struct twz_error *err);
 
 /* Shard opt->shard of opt->shards of the grid level whose file's bytes
  * are level (name in messages), as a partial file in memory (malloc'd):

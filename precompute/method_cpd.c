@@ -6,6 +6,7 @@
  */
 #include "bake.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 #include <zstd.h>
 
 #include "apsp_dense.h"
-#include "bake_forecast.h"
+#include "bake_method.h"
 #include "first_moves.h"
 #include "rows.h"
 #include "rows_inline.h"
@@ -47,84 +48,28 @@ static void cpd_worker_fini(void *wk)
 	twz_search_free(wk);
 }
 
-/* Source s's row, onto out. */
-static int cpd_row(const struct cpd_ctx *c, struct twz_search *ws, uint32_t s,
-		   struct twz_runs *out)
-{
-	const struct twz_graph *gr = c->graph;
-
-	if (c->apsp)
-		twz_apsp_moves(c->apsp, s, ws->moves);
-	if ((!c->apsp && twz_search_run(ws, s) != 0) ||
-	    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
-			  : twz_row_encode(gr, s, ws->moves, out)) != 0)
-		return -1;
-	return 0;
-}
-
 /* The rows of sources [lo, hi), into their chunk's runs, then joined. */
 static int cpd_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 {
 	struct cpd_ctx *c = ctx;
+	const struct twz_graph *gr = c->graph;
+	struct twz_search *ws = wk;
 	struct twz_runs *out = &c->chunk_runs[lo / CHUNK];
 
 	for (uint32_t s = c->first + lo; s < c->first + hi; s++) {
 		uint32_t before = out->len;
-		if (cpd_row(c, wk, s, out) != 0)
+		if (c->apsp)
+			twz_apsp_moves(c->apsp, s, ws->moves);
+		if ((!c->apsp && twz_search_run(ws, s) != 0) ||
+		    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
+				  : twz_row_encode(gr, s, ws->moves, out)) != 0)
 			return -1;
 		c->row_len[s] = out->len - before;
 	}
 	return twz_gather_put_runs(&c->rows, lo / CHUNK, out);
 }
 
-/* The forecast's sample: source `item`'s row, made and thrown away, and
- * the node pairs its search settled (its region). */
-static int64_t cpd_sample(void *ctx, void *wk, uint32_t item)
-{
-	const struct cpd_ctx *c = ctx;
-	const struct twz_graph *gr = c->graph;
-	uint32_t s = c->first + item;
-	struct twz_runs row = { NULL, 0, 0 };
-	int rc = cpd_row(c, wk, s, &row);
-
-	twz_runs_free(&row);
-	if (rc != 0)
-		return -1;
-	if (!gr->comp_first)
-		return gr->node_count;
-	uint32_t r = gr->node_comp[s];
-	return gr->comp_first[r + 1] - gr->comp_first[r];
-}
-
-/* The node pairs the searches from sources [first, end) settle: each
- * its source's region. */
-static double cpd_pairs(const struct twz_graph *gr, uint32_t first,
-			uint32_t end)
-{
-	double pairs = 0;
-
-	if (!gr->comp_first)
-		return (double)(end - first) * gr->node_count;
-	for (uint32_t r = 0; r < gr->component_count; r++) {
-		uint32_t lo = gr->comp_first[r], hi = gr->comp_first[r + 1];
-		uint32_t a = lo > first ? lo : first, b = hi < end ? hi : end;
-		if (a < b)
-			pairs += (double)(b - a) * (hi - lo);
-	}
-	return pairs;
-}
-
-
 /* ---- the estimates ---------------------------------------------------- */
-
-static uint64_t nodes_of(const struct twz_grid *g)
-{
-	uint64_t cells = (uint64_t)g->width * g->height, nodes = 0;
-
-	for (uint64_t c = 0; c < cells; c++)
-		nodes += g->walkable[c] != 0;
-	return nodes;
-}
 
 uint64_t twz_bake_stream_estimate_bytes(const struct twz_grid *g,
 					uint64_t nodes,
@@ -189,39 +134,93 @@ int twz_bake_check_limits(const struct twz_grid *g,
 	return twz_bake_check(g, opt, cpd_estimate, NULL, err);
 }
 
-int twz_cpd_spool_wanted(const struct twz_grid *g,
-			 const struct twz_bake_options *opt)
+/* ---- shards ----------------------------------------------------------- */
+
+/* The first source whose running weight (the sum over the sources
+ * before it) reaches target. */
+static uint32_t weight_boundary(const struct twz_graph *gr, uint64_t target)
 {
-	if (opt->spool == TWZ_SPOOL_ALWAYS)
-		return 1;
-	return opt->max_memory && !opt->max_nodes &&
-	       cpd_estimate(g, nodes_of(g), opt, NULL) > opt->max_memory;
+	uint64_t before = 0;
+
+	if (target == 0)
+		return 0;
+	if (!gr->comp_first)  /* no regions to weigh: one a source */
+		return target < gr->node_count ? (uint32_t)target : gr->node_count;
+	for (uint32_t c = 0; c < gr->component_count; c++) {
+		uint64_t lo = gr->comp_first[c];
+		uint64_t size = gr->comp_first[c + 1] - lo;
+		if (before + size * size >= target)
+			return (uint32_t)(lo + (target - before + size - 1) / size);
+		before += size * size;
+	}
+	return gr->node_count;
 }
 
-/* ---- the bake --------------------------------------------------------- */
-
-/* The rows of shard index of count (1 of 1: every row), in spool when
- * not NULL; the rows of other shards are left empty. */
-static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
-		    unsigned index, unsigned count, struct twz_spool *spool,
-		    struct twz_cpd *out, struct twz_error *err)
+void twz_cpd_shard_range(const struct twz_graph *gr, unsigned index,
+		     unsigned count, uint32_t *first, uint32_t *end)
 {
+	uint64_t total = 0;
+
+	if (gr->comp_first)
+		for (uint32_t c = 0; c < gr->component_count; c++) {
+			uint64_t size = gr->comp_first[c + 1] - gr->comp_first[c];
+			total += size * size;
+		}
+	else
+		total = gr->node_count;
+	/* floor(k * total / count) without overflow: total < 2^53, and
+	 * count and k are at most 2^16. */
+	uint64_t q = total / count, r = total % count;
+	uint64_t lo_target = q * (index - 1) + r * (index - 1) / count;
+	uint64_t hi_target = q * index + r * index / count;
+
+	*first = index <= 1 ? 0 : weight_boundary(gr, lo_target);
+	*end = index >= count ? gr->node_count : weight_boundary(gr, hi_target);
+	if (*end < *first)
+		*end = *first;
+}
+
+/* ---- the bake, in the steps of bake_method.h ----------------------------- */
+
+static int cpd_prepare(const struct twz_grid *g, const struct twz_bake_options *opt,
+		       struct twz_spool *spool, void **db, struct twz_error *err)
+{
+	struct twz_cpd *cpd = calloc(1, sizeof *cpd);
+
+	*db = cpd;
+	if (!cpd) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		return -1;
+	}
+	cpd->spool = spool;
+	cpd->layout = twz_bake_layout(opt);
+	if (twz_apsp_check_level(g, opt, err) != 0 ||
+	    twz_bake_check(g, opt, cpd_estimate, spool, err) != 0 ||
+	    twz_graph_build(g, opt->connectivity, &cpd->graph, err) != 0)
+		return -1;
+	cpd->row_offsets = calloc((size_t)cpd->graph.node_count + 1, sizeof(uint32_t));
+	if (!cpd->row_offsets) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The rows of shard index of count (1 of 1: every row); the rows of
+ * other shards are left empty. */
+static int cpd_bake(void *db, const struct twz_bake_options *opt,
+		    unsigned index, unsigned count, struct twz_error *err)
+{
+	struct twz_cpd *cpd = db;
+	const struct twz_graph *gr = &cpd->graph;
 	struct cpd_ctx c = { 0 };
 	uint32_t first, end;
-	uint32_t chunks = 0;
 	int rc = -1;
 
-	memset(out, 0, sizeof *out);
-	out->spool = spool;
-	if (twz_apsp_check_level(g, opt, err) != 0 ||
-	    twz_bake_check(g, opt, cpd_estimate, spool, err) != 0)
-		return -1;
-	if (twz_graph_build(g, opt->connectivity, &out->graph, err) != 0)
-		return -1;
-	const struct twz_graph *gr = &out->graph;
-	twz_shard_range(gr, index, count, &first, &end);
+	twz_cpd_shard_range(gr, index, count, &first, &end);
+	uint32_t chunks = (end - first + CHUNK - 1) / CHUNK;
 	struct twz_pool pool = {
-		.opt = opt, .spool = spool, .items = end - first, .chunk = CHUNK,
+		.opt = opt, .spool = cpd->spool, .items = end - first, .chunk = CHUNK,
 		.worker_size = sizeof(struct twz_search),
 		.init = cpd_worker_init, .fini = cpd_worker_fini,
 		.run = cpd_chunk, .ctx = &c,
@@ -229,22 +228,17 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 
 	c.graph = gr;
 	c.first = first;
-	c.direction = opt->layout != TWZ_LAYOUT_PLAIN;
-	chunks = (end - first + CHUNK - 1) / CHUNK;
+	c.direction = cpd->layout != TWZ_LAYOUT_PLAIN;
 	c.chunk_runs = calloc(chunks ? chunks : 1, sizeof *c.chunk_runs);
 	c.row_len = calloc(gr->node_count ? gr->node_count : 1, sizeof(uint32_t));
-	out->row_offsets = malloc(((size_t)gr->node_count + 1) * sizeof(uint32_t));
-	if (!c.chunk_runs || !c.row_len || !out->row_offsets ||
-	    twz_gather_init(&c.rows, chunks, spool) != 0) {
+	if (!c.chunk_runs || !c.row_len ||
+	    twz_gather_init(&c.rows, chunks, cpd->spool) != 0) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 		goto out_free;
 	}
-	if (twz_bake_forecast(&pool, cpd_sample, cpd_pairs(gr, first, end), 0,
-			      NULL, err) != 0)
-		goto out_free;
 	double started = twz_now_seconds();
 	if (opt->apsp != TWZ_APSP_DIJKSTRA) {
-		if (twz_graph_arcs(&out->graph) != 0) {
+		if (twz_graph_arcs(&cpd->graph) != 0) {
 			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 			goto out_free;
 		}
@@ -253,26 +247,23 @@ static int bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt
 		c.apsp = &c.dense;
 	}
 	int failed = twz_pool_run(&pool, twz_bake_threads(opt));
-	out->seconds = twz_now_seconds() - started;
-	out->runs = c.rows.v;
-	out->run_count = c.rows.len / 4;
+	cpd->seconds = twz_now_seconds() - started;
+	cpd->runs = c.rows.v;
+	cpd->run_count = c.rows.len / 4;
 	if (failed) {
-		twz_error_kind_set(err, spool ? TWZ_ERR_IO : TWZ_ERR_NOMEM,
+		twz_error_kind_set(err, cpd->spool ? TWZ_ERR_IO : TWZ_ERR_NOMEM,
 				   "%s: %s during the searches", opt->name,
-				   spool ? "the temporary file failed" : "out of memory");
+				   cpd->spool ? "the temporary file failed" : "out of memory");
 		goto out_free;
 	}
-	if (out->run_count > TWZ_MAX_RUNS) {
+	if (cpd->run_count > TWZ_MAX_RUNS) {
 		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
-			      (unsigned long long)out->run_count);
+			      (unsigned long long)cpd->run_count);
 		goto out_free;
 	}
-	out->row_offsets[0] = 0;
 	for (uint32_t s = 0; s < gr->node_count; s++)
-		out->row_offsets[s + 1] = out->row_offsets[s] + c.row_len[s];
-	out->layout = twz_bake_layout(opt);
+		cpd->row_offsets[s + 1] = cpd->row_offsets[s] + c.row_len[s];
 	rc = 0;
-
 out_free:
 	if (c.chunk_runs)
 		for (uint32_t k = 0; k < chunks; k++)
@@ -283,30 +274,127 @@ out_free:
 		twz_gather_end(&c.rows);
 	if (c.apsp)
 		twz_apsp_free(&c.dense);
-	if (rc != 0)
-		twz_cpd_free(out);
 	return rc;
 }
+
+/* One stream: the rows of the shard's sources, in runs. */
+static unsigned cpd_results(const void *db, unsigned index, unsigned count,
+			    struct twz_stream *s)
+{
+	const struct twz_cpd *cpd = db;
+	uint32_t first, end;
+
+	twz_cpd_shard_range(&cpd->graph, index, count, &first, &end);
+	s[0] = (struct twz_stream){
+		first, end, cpd->row_offsets, 4,
+		cpd->runs + cpd->row_offsets[first],
+		4 * (uint64_t)(cpd->row_offsets[end] - cpd->row_offsets[first]),
+	};
+	return 1;
+}
+
+static int cpd_adopt(void *db, const struct twz_bake_options *opt,
+		     struct twz_stream *s, struct twz_error *err)
+{
+	struct twz_cpd *cpd = db;
+
+	(void)opt;
+	(void)err;
+	free(cpd->row_offsets);
+	cpd->row_offsets = s[0].at;
+	cpd->runs = s[0].bytes;
+	cpd->run_count = s[0].size / 4;
+	s[0].at = NULL;
+	s[0].bytes = NULL;
+	return 0;
+}
+
+static int cpd_finish(void *db, const struct twz_bake_options *opt,
+		      struct twz_error *err)
+{
+	(void)db;
+	(void)opt;
+	(void)err;
+	return 0;
+}
+
+static void cpd_summary(const void *db, unsigned index, unsigned count,
+			struct twz_text *t)
+{
+	const struct twz_cpd *cpd = db;
+	const struct twz_graph *gr = &cpd->graph;
+	double pairs = (double)gr->node_count * gr->node_count;
+	uint32_t first, end;
+
+	if (count) {
+		twz_cpd_shard_range(gr, index, count, &first, &end);
+		twz_text_printf(t, "sources [%u, %u) of %u, %" PRIu64 " runs, "
+				"searches %.2fs", first, end, gr->node_count,
+				(uint64_t)cpd->row_offsets[end] - cpd->row_offsets[first],
+				cpd->seconds);
+		return;
+	}
+	twz_text_printf(t, "%u nodes, %u regions, %" PRIu64 " runs (%.2f bits per "
+			"pair), searches %.2fs (%.1fM pairs/s)", gr->node_count,
+			gr->component_count, cpd->run_count,
+			pairs > 0 ? cpd->run_count * 32.0 / pairs : 0.0, cpd->seconds,
+			cpd->seconds > 0 ? pairs / cpd->seconds / 1e6 : 0.0);
+}
+
+static void cpd_counts(const void *db, uint64_t *runs, double *seconds)
+{
+	const struct twz_cpd *cpd = db;
+
+	*runs = cpd->run_count;
+	*seconds = cpd->seconds;
+}
+
+static void cpd_free(void *db)
+{
+	if (db) {
+		twz_cpd_free(db);
+		free(db);
+	}
+}
+
+static uint64_t cpd_estimate_of(const struct twz_grid *g, uint64_t nodes,
+				const struct twz_bake_options *opt, int spooled)
+{
+	return cpd_estimate(g, nodes, opt, spooled ? opt : NULL);
+}
+
+static void cpd_emit(const void *db, const struct twz_grid *g,
+		     const struct twz_bake_options *opt, struct twz_out_file *f);
+
+const struct twz_bake_method twz_cpd_method = {
+	.name = "cpd",
+	.what = "",
+	.estimate = cpd_estimate_of,
+	.prepare = cpd_prepare,
+	.bake = cpd_bake,
+	.results = cpd_results,
+	.adopt = cpd_adopt,
+	.finish = cpd_finish,
+	.emit = cpd_emit,
+	.summary = cpd_summary,
+	.counts = cpd_counts,
+	.free = cpd_free,
+};
 
 int twz_bake_cpd(const struct twz_grid *g, const struct twz_bake_options *opt,
 		 struct twz_cpd *out, struct twz_error *err)
 {
-	return bake_cpd(g, opt, 1, 1, NULL, out, err);
-}
+	void *db = NULL;
 
-int twz_bake_cpd_spooled(const struct twz_grid *g,
-			 const struct twz_bake_options *opt,
-			 struct twz_spool *spool, struct twz_cpd *out,
-			 struct twz_error *err)
-{
-	return bake_cpd(g, opt, 1, 1, spool, out, err);
-}
-
-int twz_bake_cpd_shard(const struct twz_grid *g,
-		       const struct twz_bake_options *opt, unsigned index,
-		       unsigned count, struct twz_cpd *out, struct twz_error *err)
-{
-	return bake_cpd(g, opt, index, count, NULL, out, err);
+	if (cpd_prepare(g, opt, NULL, &db, err) == 0 &&
+	    cpd_bake(db, opt, 1, 1, err) == 0) {
+		*out = *(struct twz_cpd *)db;
+		free(db);
+		return 0;
+	}
+	memset(out, 0, sizeof *out);
+	cpd_free(db);
+	return -1;
 }
 
 void twz_cpd_free(struct twz_cpd *cpd)
@@ -532,6 +620,12 @@ void twz_cpd_out_file(const struct twz_cpd *cpd, const struct twz_grid *g,
 		      struct twz_out_file *f)
 {
 	cpd_file(cpd, g, opt, f);
+}
+
+static void cpd_emit(const void *db, const struct twz_grid *g,
+		     const struct twz_bake_options *opt, struct twz_out_file *f)
+{
+	cpd_file(db, g, opt, f);
 }
 
 int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,

@@ -8,11 +8,12 @@
  */
 #include "transit.h"
 
+#include <inttypes.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bake_forecast.h"
+#include "bake_method.h"
 #include "rows.h"
 #include "search_transit.h"
 #include "spool.h"
@@ -56,7 +57,7 @@ struct stages {
 	const uint32_t *tindex;       /* [node_count]: transit index or NONE */
 	const uint32_t *want;         /* [M]: transits j >= i in i's region */
 	/* the blocks of stage 2 and the table rows of stage 3 baked: all,
-	 * or a shard's (shard_transit.c) */
+	 * or a shard's (bake_method.h) */
 	struct twz_transit_range range;
 };
 
@@ -443,11 +444,6 @@ next:
 /* ---- stage 3: the transit table ------------------------------------- */
 
 
-static inline uint64_t table_row(uint64_t m, uint64_t i)
-{
-	return i * (2 * m - i - 1) / 2;
-}
-
 static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
 	struct stages *tc = ctx;
@@ -462,7 +458,7 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		if (twz_tsearch_targets(ws, db->transit_node[i], tc->tindex, i,
 					tc->want[i]) != 0)
 			return -1;
-		struct twz_tdist *row = db->table + table_row(m, i);
+		struct twz_tdist *row = db->table + twz_transit_table_row(m, i);
 		for (uint32_t j = i + 1; j < m; j++) {
 			uint32_t b = db->transit_node[j];
 			if (twz_tsearch_settled(ws, b))
@@ -474,99 +470,12 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 	return 0;
 }
 
-/* ---- the forecast, once the transit nodes are known ----------------- */
-
-/* The node pairs of block b's local searches: its nodes with those of
- * its outer square (range: room for its ranges). */
-static double block_pairs(const struct twz_graph *tg, uint32_t b,
-			  uint32_t *range)
-{
-	uint32_t ranges = twz_block_ranges(tg, b, tg->outer, range);
-	double near = 0;
-
-	for (uint32_t k = 0; k < ranges; k++)
-		near += range[2 * k + 1] - range[2 * k];
-	return near * (tg->block_first[b + 1] - tg->block_first[b]);
-}
-
-/* The forecast's sample: block item's local rows and distances, made as
- * the bake makes them (ctx: a copy of the stages whose rows go to a
- * scratch gather; the distances are made again by the bake); the node
- * pairs of its searches. */
-static int64_t local_sample(void *ctx, void *w, uint32_t item)
-{
-	struct stages *st = ctx;
-	struct worker *wk = w;
-	uint32_t b = st->range.block_lo + item;
-	double pairs = block_pairs(&st->db->graph, b, wk->range);
-
-	return local_chunk(st, w, item, item + 1) != 0 ? -1 : (int64_t)pairs;
-}
-
-/* The node pairs of the range's searches: each node of its blocks with
- * the nodes of its outer square, each transit node of its table rows
- * with its region (at most); size[r] holds region r's nodes. */
-static double transit_pairs(const struct stages *st, uint32_t *range,
-			    const uint32_t *size)
-{
-	const struct twz_transit_db *db = st->db;
-	const struct twz_graph *tg = &db->graph;
-	double pairs = 0;
-
-	for (uint32_t b = st->range.block_lo; b < st->range.block_hi; b++)
-		pairs += block_pairs(tg, b, range);
-	for (uint32_t i = st->range.table_lo; i < st->range.table_hi; i++)
-		pairs += size[tg->node_comp[db->transit_node[i]]];
-	return pairs;
-}
-
-/* Say how long the local rows and the table will take, and refuse a
- * bake over --max-seconds, before either starts (st's distances made,
- * its rows not yet). */
-static int transit_forecast(const struct stages *st,
-			    const struct twz_bake_options *opt,
-			    struct twz_error *err)
-{
-	const struct twz_graph *tg = &st->db->graph;
-	uint32_t items = st->range.block_hi - st->range.block_lo;
-	struct stages fs = *st;
-	uint32_t *range = malloc((2 * (size_t)tg->rows + 2) * sizeof *range);
-	uint32_t *size = calloc(tg->component_count ? tg->component_count : 1,
-				sizeof *size);
-	struct twz_pool p = {
-		.opt = opt, .items = items, .chunk = 1,
-		.worker_size = sizeof(struct worker),
-		.init = worker_init, .fini = worker_fini, .ctx = &fs,
-	};
-	int rc = -1;
-
-	/* The sample's rows and their lengths go to scratch. */
-	fs.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof *fs.row_len);
-	atomic_init(&fs.searched, 0);
-	atomic_init(&fs.shortcut_searched, 0);
-	if (!range || !size || !fs.row_len ||
-	    twz_gather_init(&fs.rows, items, NULL) != 0) {
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
-		goto out;
-	}
-	for (uint32_t v = 0; v < tg->node_count; v++)
-		size[tg->node_comp[v]]++;
-	rc = twz_bake_forecast(&p, local_sample, transit_pairs(st, range, size),
-			       st->db->select_seconds, NULL, err);
-	twz_gather_end(&fs.rows);
-	free(fs.rows.v);
-out:
-	free(range);
-	free(size);
-	free(fs.row_len);
-	return rc;
-}
-
 /* ---- the pipeline --------------------------------------------------- */
 
 void twz_transit_db_free(struct twz_transit_db *db)
 {
 	twz_graph_free(&db->graph);
+	free(db->tindex);
 	free(db->transit_node);
 	free(db->block_transit_first);
 	free(db->block_transit);
@@ -622,8 +531,7 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 	atomic_init(&st->searched, 0);
 	atomic_init(&st->shortcut_searched, 0);
 	st->row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
-	db->row_offsets = malloc(((size_t)tg->node_count + 1) * sizeof(uint32_t));
-	if (!dist_first || !st->row_len || !db->row_offsets ||
+	if (!dist_first || !st->row_len ||
 	    twz_gather_init(&st->rows, st->range.block_hi - st->range.block_lo,
 			    db->spool) != 0)
 		goto nomem;
@@ -634,13 +542,10 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 			 (db->block_transit_first[b + 1] - db->block_transit_first[b]);
 	}
 	dist_first[blocks] = total;
-	db->node_dist_count = total;
 	db->node_dist = twz_big_alloc(db->spool, (total ? total : 1) * sizeof *db->node_dist);
 	if (!db->node_dist)
 		goto nomem;
 	st->dist_first = dist_first;
-	if (transit_forecast(st, opt, err) != 0)
-		goto out;
 	int failed = run_stage(st, opt, "local rows",
 			       st->range.block_hi - st->range.block_lo, 1, local_chunk);
 	/* Blocks hold consecutive nodes: block order is node order. */
@@ -653,7 +558,6 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 			      (unsigned long long)db->run_count);
 		goto out;
 	}
-	db->row_offsets[0] = 0;
 	for (uint32_t s = 0; s < tg->node_count; s++)
 		db->row_offsets[s + 1] = db->row_offsets[s] + st->row_len[s];
 	db->searched_nodes = atomic_load(&st->searched);
@@ -782,67 +686,215 @@ static uint64_t estimate(const struct twz_grid *g, uint64_t nodes,
 {
 	const struct estimate_of *e = what;
 
-	return e->spooled ? twz_transit_stream_estimate_bytes(g, nodes, opt, e->topt)
-			  : twz_transit_estimate_bytes(g, nodes, opt, e->topt);
+	return twz_transit_estimate_bytes(g, nodes, opt, e->topt, e->spooled);
 }
 
-int twz_transit_spool_wanted(const struct twz_grid *g,
-			     const struct twz_bake_options *opt,
-			     const struct twz_transit_options *topt)
-{
-	uint64_t cells = (uint64_t)g->width * g->height, nodes = 0;
-	struct estimate_of e = { topt, 0 };
+/* ---- the bake, in the steps of bake_method.h ----------------------------- */
 
-	if (opt->spool == TWZ_SPOOL_ALWAYS)
-		return 1;
-	if (!opt->max_memory || opt->max_nodes)
-		return 0;
-	for (uint64_t c = 0; c < cells; c++)
-		nodes += g->walkable[c] != 0;
-	return estimate(g, nodes, opt, &e) > opt->max_memory;
-}
-
-/* Shard index of count (1 of 1: the whole bake, index 0: the whole bake
- * with its layout finished), its big arrays in spool when not NULL; the
- * rows and table rows of other shards are left empty. */
-static int bake_transit(const struct twz_grid *g,
-			const struct twz_bake_options *opt,
-			const struct twz_transit_options *topt, unsigned index,
-			unsigned count, struct twz_spool *spool,
-			struct twz_transit_db *out, struct twz_error *err)
+/* The limits, the block graph and the transit nodes of every block (the
+ * same for every shard), and the sizes of the distances. */
+static int prepare(const struct twz_grid *g, const struct twz_bake_options *opt,
+		   const struct twz_transit_options *topt, struct twz_spool *spool,
+		   struct twz_transit_db *db, struct twz_error *err)
 {
-	struct stages st = { .db = out };
+	struct stages st = { .db = db };
 	struct estimate_of e = { topt, spool != NULL };
-	uint32_t *tindex = NULL;
-	int rc = -1;
 
-	memset(out, 0, sizeof *out);
-	out->spool = spool;
-	if (twz_bake_check(g, opt, estimate, &e, err) != 0)
+	memset(db, 0, sizeof *db);
+	db->spool = spool;
+	if (twz_bake_check(g, opt, estimate, &e, err) != 0 ||
+	    twz_transit_graph_build(g, opt->connectivity, topt, &db->graph, err) != 0)
 		return -1;
-	if (twz_transit_graph_build(g, opt->connectivity, topt, &out->graph, err) != 0)
-		return -1;
-	tindex = malloc((out->graph.node_count ? out->graph.node_count : 1) *
-			sizeof *tindex);
-	if (!tindex) {
+	const struct twz_graph *tg = &db->graph;
+	db->tindex = malloc((tg->node_count ? tg->node_count : 1) * sizeof *db->tindex);
+	db->row_offsets = calloc((size_t)tg->node_count + 1, sizeof(uint32_t));
+	if (!db->tindex || !db->row_offsets) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
-		goto out;
+		return -1;
 	}
-	if (stage_select(&st, opt, tindex, err) != 0)
-		goto out;
-	twz_transit_shard_range(out, index ? index : 1, count, &st.range);
-	if (stage_local(&st, opt, err) != 0 ||
-	    stage_table(&st, opt, tindex, err) != 0)
-		goto out;
-	/* A shard's rows are a part: its merge finishes the layout. */
-	if (index == 0 && twz_transit_finish_layout(out, opt, err) != 0)
-		goto out;
-	rc = 0;
-out:
-	free(tindex);
-	if (rc != 0)
+	if (stage_select(&st, opt, db->tindex, err) != 0)
+		return -1;
+	db->node_dist_count = twz_transit_dist_first(db, tg->cols * tg->rows);
+	return 0;
+}
+
+/* The local rows and distances of shard index of count's blocks and its
+ * table rows (1 of 1: all); those of other shards are left empty. */
+static int bake_range(struct twz_transit_db *db, const struct twz_bake_options *opt,
+		      unsigned index, unsigned count, struct twz_error *err)
+{
+	struct stages st = { .db = db };
+
+	twz_transit_shard_range(db, index, count, &st.range);
+	if (stage_local(&st, opt, err) != 0)
+		return -1;
+	return stage_table(&st, opt, db->tindex, err);
+}
+
+static int transit_prepare(const struct twz_grid *g,
+			   const struct twz_bake_options *opt,
+			   struct twz_spool *spool, void **db, struct twz_error *err)
+{
+	*db = malloc(sizeof(struct twz_transit_db));
+	if (!*db) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		return -1;
+	}
+	return prepare(g, opt, &opt->transit, spool, *db, err);
+}
+
+static int transit_bake(void *db, const struct twz_bake_options *opt,
+			unsigned index, unsigned count, struct twz_error *err)
+{
+	return bake_range(db, opt, index, count, err);
+}
+
+/* Three streams: the local rows of the shard's blocks' nodes, their
+ * distances to the blocks' transit nodes, the shard's table rows. */
+static unsigned transit_results(const void *dbp, unsigned index, unsigned count,
+				struct twz_stream *s)
+{
+	const struct twz_transit_db *db = dbp;
+	const struct twz_graph *tg = &db->graph;
+	struct twz_transit_range r;
+	uint32_t m = db->transit_count;
+
+	twz_transit_shard_range(db, index, count, &r);
+	uint32_t first = tg->block_first[r.block_lo], end = tg->block_first[r.block_hi];
+	uint64_t d_lo = twz_transit_dist_first(db, r.block_lo);
+	uint64_t d_hi = twz_transit_dist_first(db, r.block_hi);
+	uint64_t t_lo = twz_transit_table_row(m, r.table_lo);
+	uint64_t t_hi = twz_transit_table_row(m, r.table_hi);
+	s[0] = (struct twz_stream){
+		first, end, db->row_offsets, 4, db->runs + db->row_offsets[first],
+		4 * (uint64_t)(db->row_offsets[end] - db->row_offsets[first]),
+	};
+	s[1] = (struct twz_stream){ r.block_lo, r.block_hi, NULL, 8,
+				    db->node_dist + d_lo, 8 * (d_hi - d_lo) };
+	s[2] = (struct twz_stream){ r.table_lo, r.table_hi, NULL, 8,
+				    db->table + t_lo, 8 * (t_hi - t_lo) };
+	return 3;
+}
+
+static int transit_adopt(void *dbp, const struct twz_bake_options *opt,
+			 struct twz_stream *s, struct twz_error *err)
+{
+	struct twz_transit_db *db = dbp;
+
+	if (s[1].size != 8 * db->node_dist_count || s[2].size != 8 * db->table_count) {
+		twz_error_set(err, "%s: damaged partial file (distance counts)", opt->name);
+		return -1;
+	}
+	free(db->row_offsets);
+	db->row_offsets = s[0].at;
+	db->runs = s[0].bytes;
+	db->run_count = s[0].size / 4;
+	db->node_dist = s[1].bytes;
+	db->table = s[2].bytes;
+	for (int k = 0; k < 3; k++)
+		s[k].at = s[k].bytes = NULL;
+	return 0;
+}
+
+static int transit_finish(void *db, const struct twz_bake_options *opt,
+			  struct twz_error *err)
+{
+	return twz_transit_finish_layout(db, opt, err);
+}
+
+static void transit_summary(const void *dbp, unsigned index, unsigned count,
+			    struct twz_text *t)
+{
+	const struct twz_transit_db *db = dbp;
+	const struct twz_graph *tg = &db->graph;
+
+	if (count) {
+		struct twz_transit_range r;
+		twz_transit_shard_range(db, index, count, &r);
+		twz_text_printf(t, "blocks [%u, %u) of %u, table rows [%u, %u) of %u; "
+				"selection %.2fs, local rows %.2fs, table %.2fs",
+				r.block_lo, r.block_hi, tg->cols * tg->rows, r.table_lo,
+				r.table_hi, db->transit_count, db->select_seconds,
+				db->local_seconds, db->table_seconds);
+		return;
+	}
+	twz_text_printf(t, "%u nodes, %u regions, %ux%u blocks of %u, %u transit "
+			"nodes (at most %u a block), %" PRIu64 " local runs; "
+			"selection %.2fs, local rows %.2fs, table %.2fs",
+			tg->node_count, tg->component_count, tg->cols, tg->rows,
+			tg->side, db->transit_count, db->max_block_transits,
+			db->run_count, db->select_seconds, db->local_seconds,
+			db->table_seconds);
+	double per = tg->node_count ? (double)db->access_count / tg->node_count : 0.0;
+	if (twz_transit_access_fits(db))
+		twz_text_printf(t, "\ntwigz: access nodes: %.2f a node on average, "
+				"at most %u; %u transit nodes in the table; %.2fs",
+				per, db->max_access, db->access_transits,
+				db->access_seconds);
+	else if (db->access_count)
+		twz_text_printf(t, "\ntwigz: access nodes: %.2f a node on average, "
+				"at most %u: no smaller in memory than the block "
+				"lists, written as format 1.1", per, db->max_access);
+}
+
+static void transit_counts(const void *dbp, uint64_t *runs, double *seconds)
+{
+	const struct twz_transit_db *db = dbp;
+
+	*runs = db->run_count;
+	*seconds = db->select_seconds + db->local_seconds + db->table_seconds;
+}
+
+static void transit_free(void *db)
+{
+	if (db) {
+		twz_transit_db_free(db);
+		free(db);
+	}
+}
+
+static uint64_t transit_estimate(const struct twz_grid *g, uint64_t nodes,
+				 const struct twz_bake_options *opt, int spooled)
+{
+	struct estimate_of e = { &opt->transit, spooled };
+
+	return estimate(g, nodes, opt, &e);
+}
+
+static void transit_emit(const void *db, const struct twz_grid *g,
+			 const struct twz_bake_options *opt,
+			 struct twz_out_file *f);
+
+const struct twz_bake_method twz_transit_method = {
+	.name = "transit",
+	.what = " (transit)",
+	.estimate = transit_estimate,
+	.prepare = transit_prepare,
+	.bake = transit_bake,
+	.results = transit_results,
+	.adopt = transit_adopt,
+	.finish = transit_finish,
+	.emit = transit_emit,
+	.summary = transit_summary,
+	.counts = transit_counts,
+	.free = transit_free,
+};
+
+/* The whole bake with its layout finished, its big arrays in spool when
+ * not NULL. */
+int twz_bake_transit_spooled(const struct twz_grid *g,
+			     const struct twz_bake_options *opt,
+			     const struct twz_transit_options *topt,
+			     struct twz_spool *spool,
+			     struct twz_transit_db *out, struct twz_error *err)
+{
+	if (prepare(g, opt, topt, spool, out, err) != 0 ||
+	    bake_range(out, opt, 1, 1, err) != 0 ||
+	    twz_transit_finish_layout(out, opt, err) != 0) {
 		twz_transit_db_free(out);
-	return rc;
+		return -1;
+	}
+	return 0;
 }
 
 int twz_bake_transit(const struct twz_grid *g,
@@ -850,25 +902,7 @@ int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err)
 {
-	return bake_transit(g, opt, topt, 0, 1, NULL, out, err);
-}
-
-int twz_bake_transit_spooled(const struct twz_grid *g,
-			     const struct twz_bake_options *opt,
-			     const struct twz_transit_options *topt,
-			     struct twz_spool *spool,
-			     struct twz_transit_db *out, struct twz_error *err)
-{
-	return bake_transit(g, opt, topt, 0, 1, spool, out, err);
-}
-
-int twz_bake_transit_shard(const struct twz_grid *g,
-			   const struct twz_bake_options *opt,
-			   const struct twz_transit_options *topt,
-			   unsigned index, unsigned count,
-			   struct twz_transit_db *out, struct twz_error *err)
-{
-	return bake_transit(g, opt, topt, index, count, NULL, out, err);
+	return twz_bake_transit_spooled(g, opt, topt, NULL, out, err);
 }
 
 /* ---- encoding -------------------------------------------------------- */
@@ -1109,6 +1143,26 @@ void twz_transit_out_file(const struct twz_transit_db *db,
 			  struct twz_out_file *f)
 {
 	transit_file(db, g, opt, params, f);
+}
+
+/* The parameters' bytes live in the file, which owns them. */
+static void transit_emit(const void *db, const struct twz_grid *g,
+			 const struct twz_bake_options *opt,
+			 struct twz_out_file *f)
+{
+	uint8_t *params = malloc(TWZ_TP_SIZE);
+
+	if (!params) {
+		f->failed = 1;
+		return;
+	}
+	transit_file(db, g, opt, params, f);
+	for (unsigned i = 0; i < f->count; i++)
+		if (f->sec[i].raw == params) {
+			f->owned[i] = params;
+			return;
+		}
+	free(params);
 }
 
 int twz_transit_encode(const struct twz_transit_db *db,

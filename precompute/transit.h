@@ -47,12 +47,14 @@ int twz_transit_layout(const struct twz_grid *g,
 		       const struct twz_transit_options *topt,
 		       struct twz_graph *tg, struct twz_error *err);
 
-/* Peak bytes of a TRANSIT bake of g (method_opt: its
- * twz_transit_options, may be NULL); method_transit_grid.c says what is
- * counted. twz_bake_transit checks it with twz_bake_check. */
+/* Peak bytes of a TRANSIT bake of g (nodes walkable; topt may be NULL),
+ * in memory or with its big arrays in the spool; method_transit_grid.c
+ * says what is counted. twz_bake_transit checks it with
+ * twz_bake_check. */
 uint64_t twz_transit_estimate_bytes(const struct twz_grid *g, uint64_t nodes,
 				    const struct twz_bake_options *opt,
-				    const void *method_opt);
+				    const struct twz_transit_options *topt,
+				    int through_spool);
 
 /* The default grid: blocks of about 16 squares on small levels, growing
  * slowly with the level (see method_transit_grid.c for the measurements). */
@@ -159,6 +161,8 @@ struct twz_transit_db {
 	/* where the big arrays (distances, table, rows, access entries, and
 	 * the sections made from them) lie: NULL in memory (spool.h) */
 	struct twz_spool *spool;
+	uint32_t *tindex;              /* [node_count]: transit index or NONE,
+					  for the table's searches */
 };
 
 /* The TRANSIT bake of g in memory, refused first (-1, err set) when its
@@ -171,18 +175,12 @@ int twz_bake_transit(const struct twz_grid *g,
 /* The same with its big arrays in spool: what stays in memory is the
  * graph, the searches' workspaces, a few bytes a node and a few a
  * transit node. Refused first when even its estimate
- * (twz_transit_stream_estimate_bytes) exceeds the limits. */
+ * (twz_transit_estimate_bytes) exceeds the limits. */
 int twz_bake_transit_spooled(const struct twz_grid *g,
 			     const struct twz_bake_options *opt,
 			     const struct twz_transit_options *topt,
 			     struct twz_spool *spool,
 			     struct twz_transit_db *out, struct twz_error *err);
-
-/* Whether a TRANSIT bake of g goes through the spool: asked
- * (TWZ_SPOOL_ALWAYS), or its estimate in memory exceeds max_memory. */
-int twz_transit_spool_wanted(const struct twz_grid *g,
-			     const struct twz_bake_options *opt,
-			     const struct twz_transit_options *topt);
 
 void twz_transit_db_free(struct twz_transit_db *db);
 
@@ -195,19 +193,18 @@ struct twz_transit_range {
 	uint32_t table_lo, table_hi;
 };
 
+/* Where transit table row i starts (entries i < j, row by row, of M). */
+uint64_t twz_transit_table_row(uint64_t m, uint64_t i);
+
+/* Index into NODE_DIST of block b's first entry (b up to the blocks:
+ * their count). */
+uint64_t twz_transit_dist_first(const struct twz_transit_db *db, uint32_t b);
+
 /* The range of shard index (from 1) of count of db, whose graph and
- * transit selection are made (shard_transit.c): both stages cut where
+ * transit selection are made (method_transit_grid.c): both stages cut where
  * their estimated work reaches I/N. 1 of 1 is the whole bake. */
 void twz_transit_shard_range(const struct twz_transit_db *db, unsigned index,
 			     unsigned count, struct twz_transit_range *r);
-
-/* The TRANSIT bake of shard index of count (twz_transit_shard_range);
- * the rows, distances and table rows of other shards are left empty. */
-int twz_bake_transit_shard(const struct twz_grid *g,
-			   const struct twz_bake_options *opt,
-			   const struct twz_transit_options *topt,
-			   unsigned index, unsigned count,
-			   struct twz_transit_db *out, struct twz_error *err);
 
 /* Each node's access nodes from db's distances and table (the last stage
  * of twz_bake_transit). 0, or -1 with err set. */
@@ -231,12 +228,6 @@ int twz_transit_access_fits(const struct twz_transit_db *db);
 int twz_transit_access_sections(const struct twz_transit_db *db,
 				uint8_t **nodes, uint8_t **table,
 				size_t *table_size);
-
-/* Peak bytes of the spooled TRANSIT bake of g (nodes walkable). */
-uint64_t twz_transit_stream_estimate_bytes(const struct twz_grid *g,
-					   uint64_t nodes,
-					   const struct twz_bake_options *opt,
-					   const void *method_opt);
 
 /* The packed access entries of db (FORMAT.md 5j, ACCESS_PACKED) and the
  * block lists their places index, malloc'd: *block_first [blocks + 1]

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sink.h"
 #include "twz_error.h"
 #include "twz_validate.h"
 
@@ -48,56 +49,10 @@ struct twz_out_header {
 	char build_info[TWZ_OUT_BUILD_INFO_CAP];
 };
 
-/* Where the bytes of a file go: a file being written (fd), or a
- * growing buffer (fd -1; bytes not written are zero). */
-struct twz_out {
-	int fd;
-	uint8_t *buf;
-	size_t len;
-	size_t cap;
-};
-
-/* n bytes of p at offset at of o. 0, or -1 with errno set. */
-int twz_out_put(struct twz_out *o, uint64_t at, const void *p, size_t n);
-
-/* Where a finished file goes (twz_out_finish): the file at path, written
- * in place as a temporary file next to it and renamed once whole, or,
- * without a path, a malloc'd buffer (*buf, *len). */
-struct twz_sink {
-	const char *path;
-	uint8_t **buf;
-	size_t *len;
-	const char *magic;       /* TWZ_MAGIC_SIZE bytes; NULL: a database's */
-	/* Called on the whole file before it counts (the temporary file's
-	 * path, or the buffer): 0, or -1 with err set to refuse it. */
-	int (*check)(const char *path, const uint8_t *buf, size_t len,
-		     struct twz_error *err);
-};
-
 /* Encode the whole file into a malloc'd buffer. 0 on success. */
 int twz_encode(const struct twz_out_header *h,
 	       const struct twz_out_section *sections, unsigned count,
 	       uint8_t **buf, size_t *len, struct twz_error *err);
-
-/* Write bytes to path through a temporary file in the same directory,
- * fsync'd and renamed into place; on failure nothing is left behind. */
-int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
-		     struct twz_error *err);
-
-/* An output written in place: a temporary file next to path (removed
- * by SIGINT, SIGTERM and SIGHUP), then fsync'd and renamed into place by
- * commit, or removed by cancel. */
-struct twz_atomic_guard;
-struct twz_atomic {
-	char *tmp;
-	int fd;
-	struct twz_atomic_guard *guard;
-};
-int twz_atomic_begin(const char *path, struct twz_atomic *a,
-		     struct twz_error *err);
-int twz_atomic_commit(struct twz_atomic *a, const char *path,
-		      struct twz_error *err);
-void twz_atomic_cancel(struct twz_atomic *a);
 
 struct twz_spool;
 
@@ -132,6 +87,9 @@ void twz_out_add_le32(struct twz_out_file *f, uint32_t kind,
  * place; the file frees it (NULL: out of memory). */
 void twz_out_add_le32_owned(struct twz_out_file *f, uint32_t kind,
 			    uint32_t *v, size_t n);
+
+/* Free what f owns, without writing it. */
+void twz_out_drop(struct twz_out_file *f);
 
 /* Copies of the sections whose bytes are still the caller's, owned by
  * f, so that what they came from may go. */

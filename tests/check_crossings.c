@@ -79,8 +79,6 @@ static const char *refusal(const struct recipe *r)
 	int transit = r->m->bake == TWZ_BAKE_TRANSIT;
 	int junctions = r->m->bake == TWZ_BAKE_JUNCTIONS;
 
-	if (r->shards && r->agents)
-		return "--shard and --mpi bake one agent size: not with --agent-sizes";
 	if (r->chunk && r->raw)
 		return "--chunk stores zstd chunks: not with --codec raw";
 	if (!grid(r) && (transit || r->shards || r->agents || junctions))
@@ -102,8 +100,6 @@ static const char *not_streamed(const struct recipe *r)
 {
 	if (!grid(r))
 		return "graph and navmesh bakes";
-	if (r->agents)
-		return "agent sizes";
 	if (r->m->bake == TWZ_BAKE_JUNCTIONS)
 		return "junction graphs";
 	return NULL;

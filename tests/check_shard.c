@@ -253,7 +253,7 @@ START_TEST(test_ranges_cover_and_balance)
 		uint32_t prev = 0;
 		for (unsigned i = 1; i <= n; i++) {
 			uint32_t first, end;
-			twz_shard_range(&gr, i, n, &first, &end);
+			twz_cpd_shard_range(&gr, i, n, &first, &end);
 			ck_assert_uint_eq(first, prev);
 			ck_assert_uint_le(first, end);
 			uint64_t w = 0;
@@ -547,9 +547,9 @@ START_TEST(test_build_shard_usage)
 		ck_assert(!file_exists(twz_test_in_work("p")));
 	}
 	const char *args[] = { "build", twz_test_in_work("a.map"), "-o", twz_test_in_work("p"),
-			       "--agent-sizes", "1,2", "--shard", "1/2", NULL };
+			       "--junctions", "--shard", "1/2", NULL };
 	ck_assert_int_eq(twz_test_tool_status(args, err, sizeof err), 2);
-	ck_assert_msg(strstr(err, "not with --agent-sizes") != NULL, "'%s'", err);
+	ck_assert_msg(strstr(err, "not with --shard or --mpi") != NULL, "'%s'", err);
 	ck_assert(!file_exists(twz_test_in_work("p")));
 
 	const char *noarg[] = { "merge", "-o", twz_test_in_work("m.twz"), NULL };

@@ -250,9 +250,9 @@ START_TEST(test_transit_peak_under_limit)
 	uint64_t cells = 120 * 110, nodes = 0;
 	for (uint64_t c = 0; c < cells; c++)
 		nodes += g.walkable[c];
-	uint64_t streamed = twz_transit_stream_estimate_bytes(&g, nodes, &opt, NULL);
+	uint64_t streamed = twz_transit_estimate_bytes(&g, nodes, &opt, NULL, 1);
 	uint64_t limit = (streamed + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
-	ck_assert_uint_gt(twz_transit_estimate_bytes(&g, nodes, &opt, NULL), limit);
+	ck_assert_uint_gt(twz_transit_estimate_bytes(&g, nodes, &opt, NULL, 0), limit);
 	snprintf(lim, sizeof lim, "%lluM", (unsigned long long)(limit >> 20));
 	twz_grid_free(&g);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "agent_sizes.h"
+#include "bake_level.h"
 #include "level_scen.h"
 #include "test_support.h"
 #include "transit.h"
@@ -957,7 +958,6 @@ START_TEST(test_transit_access_agent_sizes)
 	struct twz_bake_options opt;
 	struct twz_transit_options topt = { 8, 1, 2 };
 	struct twz_agent_request req;
-	struct twz_agent_result res;
 	struct twz_error err = { { 0 }, 0 };
 	size_t len;
 	uint8_t *buf = NULL;
@@ -968,8 +968,10 @@ START_TEST(test_transit_access_agent_sizes)
 	opt.threads = 2;
 	opt.transit_far = TWZ_TRANSIT_ACCESS;
 	ck_assert_int_eq(twz_agent_sizes_parse("1,2", &req, &err), 0);
-	req.topt = &topt;
-	ck_assert_msg(twz_agent_encode(&g, &opt, &req, &buf, &len, &res, &err) == 0,
+	opt.method = TWZ_BAKE_TRANSIT;
+	opt.transit = topt;
+	opt.agent_sizes = 2u | 4u;
+	ck_assert_msg(twz_bake_grid_encode(&g, &opt, &buf, &len, NULL, &err) == 0,
 		      "%s", err.msg);
 	ck_assert_uint_eq(twz_le16(buf + TWZ_H_MINOR), 4);
 	ck_assert_int_eq(twz_open_memory(buf, len, 0, &db), TWZ_OK);
