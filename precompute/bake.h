@@ -292,11 +292,6 @@ void twz_cpd_shard_range(const struct twz_graph *gr, unsigned index,
 
 struct twz_out_file;
 
-/* The header and sections of cpd's file, into f, as twz_cpd_write would
- * write them (agent_sizes.c lays several such into one file). */
-void twz_cpd_out_file(const struct twz_cpd *cpd, const struct twz_grid *g,
-		      const struct twz_bake_options *opt,
-		      struct twz_out_file *f);
 
 /* Write the database to path atomically (temporary file, then rename). */
 int twz_cpd_write(const struct twz_cpd *cpd, const struct twz_grid *g,

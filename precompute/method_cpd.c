@@ -543,10 +543,11 @@ fail:
 	return rc;
 }
 
-/* The sections of cpd, into f. */
-static void cpd_file(const struct twz_cpd *cpd, const struct twz_grid *g,
+/* The sections of a CPD bake, into f. */
+static void cpd_emit(const void *db, const struct twz_grid *g,
 		     const struct twz_bake_options *opt, struct twz_out_file *f)
 {
+	const struct twz_cpd *cpd = db;
 	const struct twz_graph *gr = &cpd->graph;
 	size_t cells = (size_t)gr->width * gr->height;
 	unsigned max_scan = opt->max_scan ? opt->max_scan : 64;
@@ -615,26 +616,13 @@ static void cpd_file(const struct twz_cpd *cpd, const struct twz_grid *g,
 	}
 }
 
-void twz_cpd_out_file(const struct twz_cpd *cpd, const struct twz_grid *g,
-		      const struct twz_bake_options *opt,
-		      struct twz_out_file *f)
-{
-	cpd_file(cpd, g, opt, f);
-}
-
-static void cpd_emit(const void *db, const struct twz_grid *g,
-		     const struct twz_bake_options *opt, struct twz_out_file *f)
-{
-	cpd_file(db, g, opt, f);
-}
-
 int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
 		   const struct twz_bake_options *opt, uint8_t **buf,
 		   size_t *len, struct twz_error *err)
 {
 	struct twz_out_file f = { 0 };
 
-	cpd_file(cpd, g, opt, &f);
+	cpd_emit(cpd, g, opt, &f);
 	return twz_out_encode(&f, buf, len, err);
 }
 
@@ -644,6 +632,6 @@ int twz_cpd_write(const struct twz_cpd *cpd, const struct twz_grid *g,
 {
 	struct twz_out_file f = { 0 };
 
-	cpd_file(cpd, g, opt, &f);
+	cpd_emit(cpd, g, opt, &f);
 	return twz_out_write(&f, path, err);
 }

@@ -861,7 +861,7 @@ static uint64_t transit_estimate(const struct twz_grid *g, uint64_t nodes,
 	return estimate(g, nodes, opt, &e);
 }
 
-static void transit_emit(const void *db, const struct twz_grid *g,
+static void transit_emit(const void *dbp, const struct twz_grid *g,
 			 const struct twz_bake_options *opt,
 			 struct twz_out_file *f);
 
@@ -1039,7 +1039,7 @@ static void access_file(const struct twz_transit_db *db,
 		}
 	if (twz_transit_access_sections(db, &nodes, &table, &table_size) != 0)
 		nodes = table = NULL;
-	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_ROW_OFFSETS, db->row_offsets,
 			 (size_t)tg->node_count + 1);
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
@@ -1064,11 +1064,11 @@ static void access_file(const struct twz_transit_db *db,
 }
 
 /* The sections of db, into f. */
-static void transit_file(const struct twz_transit_db *db,
-			 const struct twz_grid *g,
-			 const struct twz_bake_options *opt, uint8_t *params,
+static void transit_emit(const void *dbp, const struct twz_grid *g,
+			 const struct twz_bake_options *opt,
 			 struct twz_out_file *f)
 {
+	const struct twz_transit_db *db = dbp;
 	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	size_t cells = (size_t)tg->width * tg->height;
@@ -1079,8 +1079,12 @@ static void transit_file(const struct twz_transit_db *db,
 		visit_table(db, &probe);
 	}
 	unsigned width = probe.fits16 ? 4 : 8;
+	uint8_t *params = calloc(1, TWZ_TP_SIZE);
 
-	memset(params, 0, TWZ_TP_SIZE);
+	if (!params) {
+		f->failed = 1;
+		return;
+	}
 	twz_put32(params + TWZ_TP_ORIGIN_X, tg->origin_x);
 	twz_put32(params + TWZ_TP_ORIGIN_Y, tg->origin_y);
 	twz_put32(params + TWZ_TP_SIDE, tg->side);
@@ -1120,7 +1124,7 @@ static void transit_file(const struct twz_transit_db *db,
 		access_file(db, opt, params, f);
 		return;
 	}
-	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
 	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_BLOCKS, blk,
 			  ((size_t)blocks + 1) * TWZ_TB_SIZE);
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_LISTS, db->block_transit, listed);
@@ -1137,43 +1141,14 @@ static void transit_file(const struct twz_transit_db *db,
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
 }
 
-void twz_transit_out_file(const struct twz_transit_db *db,
-			  const struct twz_grid *g,
-			  const struct twz_bake_options *opt, uint8_t *params,
-			  struct twz_out_file *f)
-{
-	transit_file(db, g, opt, params, f);
-}
-
-/* The parameters' bytes live in the file, which owns them. */
-static void transit_emit(const void *db, const struct twz_grid *g,
-			 const struct twz_bake_options *opt,
-			 struct twz_out_file *f)
-{
-	uint8_t *params = malloc(TWZ_TP_SIZE);
-
-	if (!params) {
-		f->failed = 1;
-		return;
-	}
-	transit_file(db, g, opt, params, f);
-	for (unsigned i = 0; i < f->count; i++)
-		if (f->sec[i].raw == params) {
-			f->owned[i] = params;
-			return;
-		}
-	free(params);
-}
-
 int twz_transit_encode(const struct twz_transit_db *db,
 		       const struct twz_grid *g,
 		       const struct twz_bake_options *opt, uint8_t **buf,
 		       size_t *len, struct twz_error *err)
 {
 	struct twz_out_file f = { 0 };
-	uint8_t params[TWZ_TP_SIZE];
 
-	transit_file(db, g, opt, params, &f);
+	transit_emit(db, g, opt, &f);
 	return twz_out_encode(&f, buf, len, err);
 }
 
@@ -1182,8 +1157,7 @@ int twz_transit_write(const struct twz_transit_db *db, const struct twz_grid *g,
 		      struct twz_error *err)
 {
 	struct twz_out_file f = { 0 };
-	uint8_t params[TWZ_TP_SIZE];
 
-	transit_file(db, g, opt, params, &f);
+	transit_emit(db, g, opt, &f);
 	return twz_out_write(&f, path, err);
 }

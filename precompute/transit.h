@@ -241,12 +241,6 @@ int twz_transit_access_pack(const struct twz_transit_db *db,
 
 struct twz_out_file;
 
-/* The header and sections of db's file, into f, as twz_transit_write
- * would write them; params (TWZ_TP_SIZE bytes) must outlive f. */
-void twz_transit_out_file(const struct twz_transit_db *db,
-			  const struct twz_grid *g,
-			  const struct twz_bake_options *opt, uint8_t *params,
-			  struct twz_out_file *f);
 
 /* Encode into memory (malloc'd) / write atomically, as the CPD does. */
 int twz_transit_encode(const struct twz_transit_db *db,

@@ -538,24 +538,6 @@ void twz_out_add_le32_owned(struct twz_out_file *f, uint32_t kind,
 	twz_out_add_owned(f, kind, v, n * 4);
 }
 
-void twz_out_own(struct twz_out_file *f)
-{
-	for (unsigned i = 0; i < f->count; i++) {
-		const struct twz_out_section *s = &f->sec[i];
-		if (f->owned[i])
-			continue;
-		uint8_t *copy = malloc(s->raw_size ? s->raw_size : 1);
-		if (!copy) {
-			f->failed = 1;
-			continue;
-		}
-		if (s->raw_size)
-			memcpy(copy, s->raw, s->raw_size);
-		f->owned[i] = copy;
-		f->sec[i].raw = copy;
-	}
-}
-
 static void out_free_owned(struct twz_out_file *f)
 {
 	for (unsigned i = 0; i < f->count; i++) {

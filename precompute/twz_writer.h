@@ -91,9 +91,6 @@ void twz_out_add_le32_owned(struct twz_out_file *f, uint32_t kind,
 /* Free what f owns, without writing it. */
 void twz_out_drop(struct twz_out_file *f);
 
-/* Copies of the sections whose bytes are still the caller's, owned by
- * f, so that what they came from may go. */
-void twz_out_own(struct twz_out_file *f);
 
 /* The file: every section stored (raw, a zstd frame, or chunks), then
  * the header and the section table, to the sink; frees what f owns. 0,

@@ -10,8 +10,6 @@
 #include "bake.h"
 #include "twigz.h"
 
-/* Whether path names a DIMACS graph (.gr, any case). */
-int twz_cli_is_graph_level(const char *path);
 
 /* The level kind a database file's header names (TWZ_KIND_*), or
  * TWZ_KIND_GRID when it cannot tell (the command then reports what is

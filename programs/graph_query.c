@@ -19,15 +19,6 @@
 #include "level_graph.h"
 #include "twz_format.h"
 
-int twz_cli_is_graph_level(const char *path)
-{
-	size_t n = strlen(path);
-
-	return n > 3 && path[n - 3] == '.' &&
-	       (path[n - 2] == 'g' || path[n - 2] == 'G') &&
-	       (path[n - 1] == 'r' || path[n - 1] == 'R');
-}
-
 unsigned twz_cli_db_kind(const char *path)
 {
 	uint8_t h[TWZ_HEADER_SIZE];
