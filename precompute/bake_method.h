@@ -27,6 +27,8 @@
 #include <stdint.h>
 
 #include "bake.h"
+#include "graph.h"
+#include "twz_format.h"
 #include "twz_error.h"
 
 struct twz_spool;
@@ -45,6 +47,27 @@ struct twz_stream {
 
 /* Most streams a method has. */
 #define TWZ_MAX_STREAMS 4
+
+/* An item of a stream that a merge's check blames (verify). */
+struct twz_blame {
+	unsigned stream;
+	uint32_t item;
+};
+
+/* Whether run symbol sym may stand in source s's row, as the merged
+ * file's checks ask (FORMAT.md checks 38, 47 and T11): a legal move from
+ * s; 9 or 10 with direction symbols; 8 (no move) from a source without
+ * a move, or from any source where it marks a wildcard (any_none, a
+ * TRANSIT local row). */
+static inline int twz_run_symbol_ok(const struct twz_graph *gr, uint32_t s,
+				    unsigned sym, int direction, int any_none)
+{
+	if (sym == TWZ_SYMBOL_NONE)
+		return any_none || !twz_graph_moves(gr, s);
+	if (sym == TWZ_SYMBOL_TOWARD || sym == TWZ_SYMBOL_NEAREST)
+		return direction;
+	return sym < gr->connectivity && (twz_graph_moves(gr, s) >> sym & 1);
+}
 
 struct twz_bake_method {
 	const char *name;          /* "cpd", "transit" (BUILD_INFO's) */
@@ -66,6 +89,12 @@ struct twz_bake_method {
 	 * at (malloc'd) and bytes (a big array of db's spool, spool.h). */
 	int (*adopt)(void *db, const struct twz_bake_options *opt,
 		     struct twz_stream *s, struct twz_error *err);
+	/* After adopt, every item held to what the merged file's checks
+	 * ask of it, so a part whose results no bake makes is named (the
+	 * database's own checks may only look at some at open): 0, or the
+	 * items blamed (1, or 2 that disagree) in bad, why set. */
+	unsigned (*verify)(const void *db, struct twz_blame bad[2],
+			   const char **why);
 	int (*finish)(void *db, const struct twz_bake_options *opt,
 		      struct twz_error *err);
 	void (*emit)(const void *db, const struct twz_grid *g,

@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "apsp_dense.h"
+#include "bake_forecast.h"
 #include "bake_method.h"
 #include "first_moves.h"
 #include "rows.h"
@@ -48,25 +49,71 @@ static void cpd_worker_fini(void *wk)
 	twz_search_free(wk);
 }
 
+/* Source s's row, onto out. */
+static int cpd_row(const struct cpd_ctx *c, struct twz_search *ws, uint32_t s,
+		   struct twz_runs *out)
+{
+	const struct twz_graph *gr = c->graph;
+
+	if (c->apsp)
+		twz_apsp_moves(c->apsp, s, ws->moves);
+	if ((!c->apsp && twz_search_run(ws, s) != 0) ||
+	    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
+			  : twz_row_encode(gr, s, ws->moves, out)) != 0)
+		return -1;
+	return 0;
+}
+
 /* The rows of sources [lo, hi), into their chunk's runs, then joined. */
 static int cpd_chunk(void *ctx, void *wk, uint32_t lo, uint32_t hi)
 {
 	struct cpd_ctx *c = ctx;
-	const struct twz_graph *gr = c->graph;
-	struct twz_search *ws = wk;
 	struct twz_runs *out = &c->chunk_runs[lo / CHUNK];
 
 	for (uint32_t s = c->first + lo; s < c->first + hi; s++) {
 		uint32_t before = out->len;
-		if (c->apsp)
-			twz_apsp_moves(c->apsp, s, ws->moves);
-		if ((!c->apsp && twz_search_run(ws, s) != 0) ||
-		    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
-				  : twz_row_encode(gr, s, ws->moves, out)) != 0)
+		if (cpd_row(c, wk, s, out) != 0)
 			return -1;
 		c->row_len[s] = out->len - before;
 	}
 	return twz_gather_put_runs(&c->rows, lo / CHUNK, out);
+}
+
+/* The forecast's sample: source `item`'s row, made and thrown away, and
+ * the node pairs its search settled (its region). */
+static int64_t cpd_sample(void *ctx, void *wk, uint32_t item)
+{
+	const struct cpd_ctx *c = ctx;
+	const struct twz_graph *gr = c->graph;
+	uint32_t s = c->first + item;
+	struct twz_runs row = { NULL, 0, 0 };
+	int rc = cpd_row(c, wk, s, &row);
+
+	twz_runs_free(&row);
+	if (rc != 0)
+		return -1;
+	if (!gr->comp_first)
+		return gr->node_count;
+	uint32_t r = gr->node_comp[s];
+	return gr->comp_first[r + 1] - gr->comp_first[r];
+}
+
+/* The node pairs the searches from sources [first, end) settle: each
+ * its source's region. */
+static double cpd_pairs(const struct twz_graph *gr, uint32_t first,
+			uint32_t end)
+{
+	double pairs = 0;
+
+	if (!gr->comp_first)
+		return (double)(end - first) * gr->node_count;
+	for (uint32_t r = 0; r < gr->component_count; r++) {
+		uint32_t lo = gr->comp_first[r], hi = gr->comp_first[r + 1];
+		uint32_t a = lo > first ? lo : first, b = hi < end ? hi : end;
+		if (a < b)
+			pairs += (double)(b - a) * (hi - lo);
+	}
+	return pairs;
 }
 
 /* ---- the estimates ---------------------------------------------------- */
@@ -236,6 +283,9 @@ static int cpd_bake(void *db, const struct twz_bake_options *opt,
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 		goto out_free;
 	}
+	if (twz_bake_forecast(&pool, cpd_sample, cpd_pairs(gr, first, end), 0,
+			      NULL, err) != 0)
+		goto out_free;
 	double started = twz_now_seconds();
 	if (opt->apsp != TWZ_APSP_DIJKSTRA) {
 		if (twz_graph_arcs(&cpd->graph) != 0) {
@@ -309,6 +359,37 @@ static int cpd_adopt(void *db, const struct twz_bake_options *opt,
 	return 0;
 }
 
+/* Every source's row as check 38 (or 47) of the merged file asks:
+ * runs from target 0, rising inside the source's region, of symbols
+ * the source may hold. */
+static unsigned cpd_verify(const void *db, struct twz_blame bad[2],
+			   const char **why)
+{
+	const struct twz_cpd *cpd = db;
+	const struct twz_graph *gr = &cpd->graph;
+	int direction = cpd->layout != TWZ_LAYOUT_PLAIN;
+
+	for (uint32_t s = 0; s < gr->node_count; s++) {
+		uint32_t at = cpd->row_offsets[s], n = cpd->row_offsets[s + 1] - at;
+		uint32_t region_end = gr->comp_first
+			? gr->comp_first[gr->node_comp[s] + 1] : gr->node_count;
+		int ok = n > 0;
+		for (uint32_t r = 0; r < n && ok; r++) {
+			uint32_t run = cpd->runs[at + r];
+			uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+			uint32_t prev = r ? cpd->runs[at + r - 1] >> TWZ_RUN_SYMBOL_BITS : 0;
+			ok = (r == 0 ? start == 0 : start > prev && start < region_end) &&
+			     twz_run_symbol_ok(gr, s, run & TWZ_RUN_SYMBOL_MASK, direction, 0);
+		}
+		if (!ok) {
+			bad[0] = (struct twz_blame){ 0, s };
+			*why = "a row's runs";
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int cpd_finish(void *db, const struct twz_bake_options *opt,
 		      struct twz_error *err)
 {
@@ -374,6 +455,7 @@ const struct twz_bake_method twz_cpd_method = {
 	.bake = cpd_bake,
 	.results = cpd_results,
 	.adopt = cpd_adopt,
+	.verify = cpd_verify,
 	.finish = cpd_finish,
 	.emit = cpd_emit,
 	.summary = cpd_summary,

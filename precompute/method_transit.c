@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bake_method.h"
+#include "bake_forecast.h"
 #include "rows.h"
 #include "search_transit.h"
 #include "spool.h"
@@ -518,6 +519,94 @@ out:
 	return rc;
 }
 
+/* ---- the forecast, once the transit nodes are known ----------------- */
+
+/* The node pairs of block b's local searches: its nodes with those of
+ * its outer square (range: room for its ranges). */
+static double block_pairs(const struct twz_graph *tg, uint32_t b,
+			  uint32_t *range)
+{
+	uint32_t ranges = twz_block_ranges(tg, b, tg->outer, range);
+	double near = 0;
+
+	for (uint32_t k = 0; k < ranges; k++)
+		near += range[2 * k + 1] - range[2 * k];
+	return near * (tg->block_first[b + 1] - tg->block_first[b]);
+}
+
+/* The forecast's sample: block item's local rows and distances, made as
+ * the bake makes them (ctx: a copy of the stages whose rows go to a
+ * scratch gather; the distances are made again by the bake); the node
+ * pairs of its searches. */
+static int64_t local_sample(void *ctx, void *w, uint32_t item)
+{
+	struct stages *st = ctx;
+	struct worker *wk = w;
+	uint32_t b = st->range.block_lo + item;
+	double pairs = block_pairs(&st->db->graph, b, wk->range);
+
+	return local_chunk(st, w, item, item + 1) != 0 ? -1 : (int64_t)pairs;
+}
+
+/* The node pairs of the range's searches: each node of its blocks with
+ * the nodes of its outer square, each transit node of its table rows
+ * with its region (at most); size[r] holds region r's nodes. */
+static double transit_pairs(const struct stages *st, uint32_t *range,
+			    const uint32_t *size)
+{
+	const struct twz_transit_db *db = st->db;
+	const struct twz_graph *tg = &db->graph;
+	double pairs = 0;
+
+	for (uint32_t b = st->range.block_lo; b < st->range.block_hi; b++)
+		pairs += block_pairs(tg, b, range);
+	for (uint32_t i = st->range.table_lo; i < st->range.table_hi; i++)
+		pairs += size[tg->node_comp[db->transit_node[i]]];
+	return pairs;
+}
+
+/* Say how long the local rows and the table will take, and refuse a
+ * bake over --max-seconds, before either starts (st's distances made,
+ * its rows not yet). */
+static int transit_forecast(const struct stages *st,
+			    const struct twz_bake_options *opt,
+			    struct twz_error *err)
+{
+	const struct twz_graph *tg = &st->db->graph;
+	uint32_t items = st->range.block_hi - st->range.block_lo;
+	struct stages fs = *st;
+	uint32_t *range = malloc((2 * (size_t)tg->rows + 2) * sizeof *range);
+	uint32_t *size = calloc(tg->component_count ? tg->component_count : 1,
+				sizeof *size);
+	struct twz_pool p = {
+		.opt = opt, .items = items, .chunk = 1,
+		.worker_size = sizeof(struct worker),
+		.init = worker_init, .fini = worker_fini, .ctx = &fs,
+	};
+	int rc = -1;
+
+	/* The sample's rows and their lengths go to scratch. */
+	fs.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof *fs.row_len);
+	atomic_init(&fs.searched, 0);
+	atomic_init(&fs.shortcut_searched, 0);
+	if (!range || !size || !fs.row_len ||
+	    twz_gather_init(&fs.rows, items, NULL) != 0) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		goto out;
+	}
+	for (uint32_t v = 0; v < tg->node_count; v++)
+		size[tg->node_comp[v]]++;
+	rc = twz_bake_forecast(&p, local_sample, transit_pairs(st, range, size),
+			       st->db->select_seconds, NULL, err);
+	twz_gather_end(&fs.rows);
+	free(fs.rows.v);
+out:
+	free(range);
+	free(size);
+	free(fs.row_len);
+	return rc;
+}
+
 static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 		       struct twz_error *err)
 {
@@ -546,6 +635,8 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 	if (!db->node_dist)
 		goto nomem;
 	st->dist_first = dist_first;
+	if (transit_forecast(st, opt, err) != 0)
+		goto out;
 	int failed = run_stage(st, opt, "local rows",
 			       st->range.block_hi - st->range.block_lo, 1, local_chunk);
 	/* Blocks hold consecutive nodes: block order is node order. */
@@ -796,6 +887,114 @@ static int transit_adopt(void *dbp, const struct twz_bake_options *opt,
 	return 0;
 }
 
+/* Why distance d between nodes a and b cannot be what a bake found, as
+ * the validator judges a stored one (FORMAT.md check T10): unreachable
+ * exactly between regions, else counts below 2^26 that a path between
+ * the two cells can have; NULL when it can. */
+static const char *distance_wrong(const struct twz_graph *tg, uint32_t a,
+				  uint32_t b, struct twz_tdist d)
+{
+	uint32_t ca = tg->node_cell[a], cb = tg->node_cell[b];
+	uint32_t ax = ca % tg->width, ay = ca / tg->width;
+	uint32_t bx = cb % tg->width, by = cb / tg->width;
+	int far = d.straight == UINT32_MAX && d.diagonal == UINT32_MAX;
+
+	if (tg->node_comp[a] != tg->node_comp[b])
+		return far ? NULL : "a distance between two regions";
+	if (far)
+		return "a distance unreachable inside one region";
+	if (d.straight >= TWZ_MAX_NODES || d.diagonal >= TWZ_MAX_NODES ||
+	    !twz_transit_counts_possible(tg->connectivity,
+					 ax > bx ? ax - bx : bx - ax,
+					 ay > by ? ay - by : by - ay,
+					 d.straight, d.diagonal))
+		return a == b ? "a distance not 0 from a node to itself"
+			      : "a distance shorter than any path, or out of range";
+	return NULL;
+}
+
+/* Whether run r of source s's local row can be what the bake made, as
+ * check T11 asks of the merged file: starts from 0, rising, below
+ * node_count, every later one at a target in a block near s's; a legal
+ * move, a direction symbol, or the wildcards' no move. */
+static int local_run_ok(const struct twz_graph *tg, uint32_t s, uint32_t r,
+			uint32_t run, uint32_t prev)
+{
+	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+
+	if (r == 0 ? start != 0
+		   : start <= prev >> TWZ_RUN_SYMBOL_BITS || start >= tg->node_count ||
+		     !twz_blocks_within(tg, tg->node_block[s], tg->node_block[start],
+					tg->outer))
+		return 0;
+	return twz_run_symbol_ok(tg, s, run & TWZ_RUN_SYMBOL_MASK, 1, 1);
+}
+
+/* The local rows (stream 0, by node) as check T11 asks, every distance
+ * (stream 1 by block, stream 2 by table row) as T10 does, and a transit
+ * node's distances to its block's list equal to the table's between the
+ * same two transit nodes. */
+static unsigned transit_verify(const void *dbp, struct twz_blame bad[2],
+			       const char **why)
+{
+	const struct twz_transit_db *db = dbp;
+	const struct twz_graph *tg = &db->graph;
+	uint32_t m = db->transit_count, blocks = tg->cols * tg->rows;
+
+	for (uint32_t s = 0; s < tg->node_count; s++) {
+		uint32_t at = db->row_offsets[s], n = db->row_offsets[s + 1] - at;
+		for (uint32_t r = 0; r < n; r++)
+			if (!local_run_ok(tg, s, r, db->runs[at + r],
+					  r ? db->runs[at + r - 1] : 0)) {
+				bad[0] = (struct twz_blame){ 0, s };
+				*why = "a row's runs";
+				return 1;
+			}
+	}
+	uint64_t k = 0;
+	for (uint32_t blk = 0; blk < blocks; blk++) {
+		uint32_t l0 = db->block_transit_first[blk];
+		uint32_t l1 = db->block_transit_first[blk + 1];
+		for (uint32_t a = tg->block_first[blk]; a < tg->block_first[blk + 1]; a++)
+			for (uint32_t l = l0; l < l1; l++, k++)
+				if ((*why = distance_wrong(tg, a,
+						db->transit_node[db->block_transit[l]],
+						db->node_dist[k]))) {
+					bad[0] = (struct twz_blame){ 1, blk };
+					return 1;
+				}
+	}
+	k = 0;
+	for (uint32_t i = 0; i < m; i++)
+		for (uint32_t j = i + 1; j < m; j++, k++)
+			if ((*why = distance_wrong(tg, db->transit_node[i],
+						   db->transit_node[j], db->table[k]))) {
+				bad[0] = (struct twz_blame){ 2, i };
+				return 1;
+			}
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t a = db->transit_node[i], blk = tg->node_block[a];
+		uint32_t l0 = db->block_transit_first[blk];
+		uint32_t l1 = db->block_transit_first[blk + 1];
+		k = twz_transit_dist_first(db, blk) +
+		    (uint64_t)(a - tg->block_first[blk]) * (l1 - l0);
+		for (uint32_t l = l0; l < l1; l++, k++) {
+			uint32_t j = db->block_transit[l];
+			struct twz_tdist d = db->node_dist[k], t = { 0, 0 };
+			uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+			if (j != i)
+				t = db->table[twz_transit_table_row(m, lo) + (hi - lo - 1)];
+			if (d.straight == t.straight && d.diagonal == t.diagonal)
+				continue;
+			bad[0] = (struct twz_blame){ 1, blk };
+			bad[1] = (struct twz_blame){ 2, lo };
+			*why = "the distance between two transit nodes differs between them";
+			return 2;
+		}
+	}
+	return 0;
+}
+
 static int transit_finish(void *db, const struct twz_bake_options *opt,
 			  struct twz_error *err)
 {
@@ -873,6 +1072,7 @@ const struct twz_bake_method twz_transit_method = {
 	.bake = transit_bake,
 	.results = transit_results,
 	.adopt = transit_adopt,
+	.verify = transit_verify,
 	.finish = transit_finish,
 	.emit = transit_emit,
 	.summary = transit_summary,

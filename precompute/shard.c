@@ -13,12 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zstd.h>
-
 #include "agent_sizes.h"
 #include "spool.h"
 #include "twigz.h"
 #include "twz_format.h"
+#include "twz_section_load.h"
 #include "twz_validate.h"
 #include "twz_writer.h"
 
@@ -205,13 +204,14 @@ static const struct twz_section_ref *section_of(const struct part *p,
 }
 
 /* Section kind of p, whose raw size must be want (or at most want when
- * !exact), into dst (raw_size bytes, or malloc'd when dst is NULL: then
- * *out). 0, or -1 with err set. */
+ * !exact), read through the section loader into dst (raw_size bytes, or
+ * malloc'd when dst is NULL: then *out). 0, or -1 with err set. */
 static int part_bytes(const struct part *p, uint32_t kind, uint64_t want,
 		      int exact, void *dst, uint8_t **out, struct twz_error *err)
 {
 	const struct twz_section_ref *s = section_of(p, kind);
-	const uint8_t *stored;
+	const uint8_t *raw = NULL;
+	void *owned = NULL;
 
 	if (!s) {
 		twz_error_set(err, "%s: damaged partial file (section %u missing)",
@@ -220,38 +220,29 @@ static int part_bytes(const struct part *p, uint32_t kind, uint64_t want,
 	}
 	/* Held to what the shard's description allows before a byte is
 	 * inflated. */
-	if (exact ? s->raw_size != want : s->raw_size > want) {
+	if (twz_section_fits(s, want, exact) != TWZ_OK) {
 		twz_error_set(err, "%s: damaged partial file (section %u claims %llu bytes, %s %llu)",
 			      p->name, kind, (unsigned long long)s->raw_size,
 			      exact ? "not" : "more than", (unsigned long long)want);
 		return -1;
 	}
-	if (!dst) {
+	twz_status st = twz_section_decode(p->buf, s, 0, &raw, &owned);
+	if (st == TWZ_OK && !dst) {
 		dst = malloc(s->raw_size + 1);
-		if (!dst) {
-			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", p->name);
-			return -1;
-		}
 		*out = dst;
+		if (!dst)
+			st = TWZ_E_NOMEM;
 	}
-	stored = p->buf + s->offset;
-	if (s->codec == TWZ_CODEC_ZSTD) {
-		size_t got = ZSTD_decompress(dst, (size_t)s->raw_size, stored,
-					     (size_t)s->size);
-		if (ZSTD_isError(got) || got != s->raw_size) {
-			twz_error_set(err, "%s: damaged partial file (section %u does not inflate)",
-				      p->name, kind);
-			return -1;
-		}
-	} else if (s->raw_size) {
-		memcpy(dst, stored, (size_t)s->raw_size);
-	}
-	if (twz_checksum(dst, (size_t)s->raw_size) != s->raw_checksum) {
-		twz_error_set(err, "%s: damaged partial file (section %u checksum)",
-			      p->name, kind);
-		return -1;
-	}
-	return 0;
+	if (st == TWZ_OK && s->raw_size)
+		memcpy(dst, raw, (size_t)s->raw_size);
+	free(owned);
+	if (st == TWZ_E_NOMEM)
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for section %u",
+				   p->name, kind);
+	else if (st != TWZ_OK)
+		twz_error_set(err, "%s: damaged partial file (section %u: %s)", p->name,
+			      kind, st == TWZ_E_CHECKSUM ? "checksum" : "does not inflate");
+	return st == TWZ_OK ? 0 : -1;
 }
 
 /* The most bytes a level file of the header's grid holds: its rows with
@@ -260,28 +251,6 @@ static int part_bytes(const struct part *p, uint32_t kind, uint64_t want,
 static uint64_t level_limit(const struct twz_container *c)
 {
 	return 2 * ((uint64_t)c->width + 2) * c->height + 65536;
-}
-
-/* The container of a partial file checked as a database's, under the
- * partial magic. */
-static twz_status parse_part_container(const uint8_t *buf, size_t len,
-				       struct twz_container *c)
-{
-	uint8_t *copy;
-	twz_status st;
-
-	if (len < TWZ_HEADER_SIZE ||
-	    twz_checksum(buf, TWZ_H_HEADER_CHECKSUM) != twz_le64(buf + TWZ_H_HEADER_CHECKSUM))
-		return TWZ_E_CHECKSUM;
-	copy = malloc(len);
-	if (!copy)
-		return TWZ_E_NOMEM;
-	memcpy(copy, buf, len);
-	memcpy(copy, TWZ_MAGIC, TWZ_MAGIC_SIZE);
-	twz_put64(copy + TWZ_H_HEADER_CHECKSUM, twz_checksum(copy, TWZ_H_HEADER_CHECKSUM));
-	st = twz_parse_container(copy, len, c);
-	free(copy);
-	return st;
 }
 
 /* Check and read one partial file's table and description. 0, or -1
@@ -302,7 +271,7 @@ static int part_read(const uint8_t *buf, size_t len, const char *name,
 			twz_error_set(err, "%s: not a partial file of twigz build --shard", name);
 		return -1;
 	}
-	twz_status st = parse_part_container(buf, len, &p->c);
+	twz_status st = twz_parse_container_as(buf, len, TWZ_PARTIAL_MAGIC, &p->c);
 	if (st != TWZ_OK) {
 		twz_error_set(err, "%s: damaged partial file (%s)", name, status_words(st));
 		return -1;
@@ -546,20 +515,86 @@ out:
 	return rc;
 }
 
-/* The merged file before it counts: opened as the runtime opens it. */
-static int check_merged(const char *path, const uint8_t *buf, size_t len,
-			struct twz_error *err)
+/* The merged file before it counts: opened as the runtime opens it, so
+ * a part whose results no bake makes (rows of illegal moves, distances
+ * no path has) is refused before the output exists. */
+static int check_merged(const struct twz_sink *sink, const char *tmp,
+			const uint8_t *buf, size_t len, struct twz_error *err)
 {
 	twz_db *db = NULL;
-	twz_status st = path ? twz_open(path, 0, &db)
-			     : twz_open_memory(buf, len, 0, &db);
+	twz_status st = tmp ? twz_open(tmp, 0, &db)
+			    : twz_open_memory(buf, len, 0, &db);
 
 	twz_close(db);
 	if (st == TWZ_OK)
 		return 0;
 	twz_error_kind_set(err, st == TWZ_E_NOMEM ? TWZ_ERR_NOMEM : TWZ_ERR_INPUT,
-			   "the merged database does not validate (%s)",
+			   "%s: the merged database does not validate (%s): a part "
+			   "holds results no bake makes", sink->path ? sink->path : "merge",
 			   twz_strerror(st));
+	return -1;
+}
+
+/* Whether every stream section of the parts is one of the method's
+ * streams of one of its layers: 0, or -1 naming the part. */
+static int parts_hold_only(struct part *const *by_index, unsigned count,
+			   unsigned layers, unsigned streams,
+			   struct twz_error *err)
+{
+	for (unsigned k = 1; k <= count; k++) {
+		const struct part *p = by_index[k];
+		for (uint32_t i = 0; i < p->c.section_count; i++) {
+			uint32_t kind = p->c.sections[i].kind;
+			if (kind < TWZ_PART_STREAM)
+				continue;
+			uint32_t unit = (kind - TWZ_PART_STREAM) / 2;
+			if (unit / TWZ_MAX_STREAMS < layers &&
+			    unit % TWZ_MAX_STREAMS < streams)
+				continue;
+			twz_error_set(err, "%s: damaged partial file (section %u not of its method)",
+				      p->name, kind);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The part of by_index[1..count] that holds item b of stream s. */
+static const struct part *part_holding(const struct twz_bake_method *m,
+				       const void *db,
+				       struct part *const *by_index,
+				       unsigned count, struct twz_blame b)
+{
+	struct twz_stream want[TWZ_MAX_STREAMS];
+
+	for (unsigned k = 1; k < count; k++) {
+		m->results(db, k, count, want);
+		if (b.item < want[b.stream].hi)
+			return by_index[k];
+	}
+	return by_index[count];
+}
+
+/* The method's verify of the merged results, naming the part (or the
+ * two parts) it blames: 0, or -1 with err set. */
+static int merged_results_ok(const struct twz_bake_method *m, const void *db,
+			     struct part *const *by_index, unsigned count,
+			     struct twz_error *err)
+{
+	struct twz_blame bad[2];
+	const char *why = NULL;
+	unsigned n = m->verify(db, bad, &why);
+
+	if (n == 0)
+		return 0;
+	const struct part *p = part_holding(m, db, by_index, count, bad[0]);
+	const struct part *q = n > 1 ? part_holding(m, db, by_index, count, bad[1]) : p;
+	if (p == q)
+		twz_error_set(err, "%s: damaged partial file (%s, item %u of stream %u)",
+			      p->name, why, bad[0].item, bad[0].stream);
+	else
+		twz_error_set(err, "%s and %s: damaged partial files (%s)", p->name,
+			      q->name, why);
 	return -1;
 }
 
@@ -586,6 +621,8 @@ static int merge_layers(struct part *const *by_index, unsigned count,
 		if (twz_layer_prepare(&ly, l, NULL, err) != 0)
 			goto out;
 		unsigned streams = m->results(ly.db[l], 1, count, want);
+		if (l == 0 && parts_hold_only(by_index, count, ly.count, streams, err) != 0)
+			goto out;
 		memset(whole, 0, sizeof whole);
 		int bad = 0;
 		for (unsigned s = 0; s < streams && !bad; s++)
@@ -593,6 +630,7 @@ static int merge_layers(struct part *const *by_index, unsigned count,
 					   err);
 		if (!bad)
 			bad = m->adopt(ly.db[l], &ly.opt[l], whole, err) != 0 ||
+			      merged_results_ok(m, ly.db[l], by_index, count, err) != 0 ||
 			      m->finish(ly.db[l], &ly.opt[l], err) != 0;
 		for (unsigned s = 0; s < streams; s++) {
 			free(whole[s].at);

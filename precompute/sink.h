@@ -33,9 +33,9 @@ struct twz_sink {
 	size_t *len;
 	const char *magic;       /* TWZ_MAGIC_SIZE bytes; NULL: a database's */
 	/* Called on the whole file before it counts (the temporary file's
-	 * path, or the buffer): 0, or -1 with err set to refuse it. */
-	int (*check)(const char *path, const uint8_t *buf, size_t len,
-		     struct twz_error *err);
+	 * path tmp, or the buffer): 0, or -1 with err set to refuse it. */
+	int (*check)(const struct twz_sink *sink, const char *tmp,
+		     const uint8_t *buf, size_t len, struct twz_error *err);
 };
 
 /* Write bytes to path through a temporary file in the same directory,

@@ -444,7 +444,7 @@ int twz_out_finish(struct twz_out_file *f, const struct twz_sink *sink,
 	if (lay_out(&f->h, sink->magic ? sink->magic : TWZ_MAGIC, all, count,
 		    f->spool, st, &o, err) != 0)
 		goto out_cancel;
-	if (sink->check && sink->check(sink->path ? a.tmp : NULL, o.buf, o.len, err) != 0)
+	if (sink->check && sink->check(sink, sink->path ? a.tmp : NULL, o.buf, o.len, err) != 0)
 		goto out_cancel;
 	if (sink->path) {
 		rc = twz_atomic_commit(&a, sink->path, err);
