@@ -4,8 +4,8 @@
  * from LEVEL as it is now (the level hash of the header: line ends do
  * not count) with the options given, build's defaults for those not
  * given: every word of `twigz build` is read (build_args.c); those that
- * do not change the bytes (--threads, --max-nodes, --memory-limit,
- * --apsp, --shard, --mpi) are not compared. LEVEL may be a grid, a graph
+ * do not change the bytes (--threads, --max-nodes, --max-seconds,
+ * --memory-limit, --apsp, --shard, --mpi) are not compared. LEVEL may be a grid, a graph
  * or a navmesh. Exit status 0 up to date, 1 stale (one line says why), 2
  * an error (a usage error, or a file that cannot be read or is damaged).
  *
