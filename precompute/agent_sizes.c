@@ -73,8 +73,7 @@ static void layer_options(struct twz_layers *ly,
 		snprintf(ly->name[l], sizeof ly->name[l], "%s (agent size %u)",
 			 opt->name, ly->res.layer[l].first_size);
 		lopt->name = ly->name[l];
-		if (lopt->layout == TWZ_LAYOUT_INLINE)
-			lopt->layout = TWZ_LAYOUT_NARROW;
+		lopt->layout = twz_layer_layout(lopt->layout);
 	}
 }
 

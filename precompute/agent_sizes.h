@@ -13,6 +13,14 @@
 #include "level_map.h"
 #include "twz_validate_layers.h"
 
+/* The rows' layout of a layer of a file with several agent sizes:
+ * 1.4's inline records are a single database's (layer kinds stop at
+ * 47, FORMAT.md section 5c), so a layer asked 1.4 keeps 1.2's. */
+static inline unsigned twz_layer_layout(unsigned layout)
+{
+	return layout == TWZ_LAYOUT_INLINE ? TWZ_LAYOUT_NARROW : layout;
+}
+
 /* The sizes asked: ascending, without repeats, 1 to TWZ_MAX_AGENT_SIZE. */
 struct twz_agent_request {
 	unsigned sizes[TWZ_MAX_AGENT_SIZE];

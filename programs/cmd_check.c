@@ -270,8 +270,11 @@ static int compare(const twz_db *db, const struct level_facts *lf,
 	twz_inspect_section(db, TWZ_SECTION_BUILD_INFO, &have, &have_size);
 	if (!have)
 		return CHECK_FRESH;     /* baked before files recorded it */
+	struct twz_bake_options recorded = *opt;
+	if (opt->agent_sizes & ~(uint32_t)2)
+		recorded.layout = twz_layer_layout(opt->layout);
 	if (lf->kind == TWZ_LEVEL_GRID)
-		want_size = twz_build_info_text(opt, method, &layout, want, sizeof want);
+		want_size = twz_build_info_text(&recorded, method, &layout, want, sizeof want);
 	else
 		want_size = twz_build_info_graph_text(opt, lf->kind, want, sizeof want);
 	if (build_info_differs(have, have_size, want, want_size, why, cap))
