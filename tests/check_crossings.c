@@ -6,6 +6,8 @@
  * spooled and merged files must be the in-memory file byte for byte, and
  * every answer of the in-memory file (each agent size's, under a chunk
  * cache too) must be optimal against a plain Dijkstra of this file's own.
+ * The tool's bake on one thread must be the same bytes as on two, and
+ * `twigz check` with the same words must find the file up to date.
  * A combination the bake refuses must be refused with the one-line
  * message listed here, which the library's list (twz_bake_refusal) and
  * README.md's build section give too. (2 MPI ranks: scripts/test.sh's
@@ -233,20 +235,33 @@ static void recipe_options(const struct recipe *r, struct twz_bake_options *opt)
 	opt->name = level_file(r->kind);
 }
 
-/* `twigz build` of r to out: its exit status, stderr's first line in
- * line. */
-static int tool_build(const struct recipe *r, const char *out, char *line,
-		      size_t cap)
+/* `twigz build LEVEL -o out` of r on `threads` threads, or, with out
+ * NULL, `twigz check LEVEL db` with the same words: its exit status,
+ * stderr's first line in line. */
+static int tool_run(const struct recipe *r, const char *out, const char *db,
+		    const char *threads, char *line, size_t cap)
 {
 	const char *args[32] = { "build", level_file(r->kind), "-o", out, "--quiet",
-				 "--threads", "2" };
+				 "--threads", threads };
 	unsigned n = 7;
 
+	if (!out) {
+		args[0] = "check";
+		args[2] = db;
+		args[3] = "--quiet";
+		n = 4;
+	}
 	n += recipe_words(r, args + n);
 	args[n] = NULL;
 	int status = twz_test_tool_status(args, line, cap);
 	line[strcspn(line, "\n")] = 0;
 	return status;
+}
+
+static int tool_build(const struct recipe *r, const char *out, char *line,
+		      size_t cap)
+{
+	return tool_run(r, out, NULL, "2", line, cap);
 }
 
 /* ---- the oracles ------------------------------------------------------- */
@@ -577,6 +592,14 @@ static void cross(struct recipe r)
 	ck_assert_msg(!lib, "%s: the library refuses: %s", what, lib);
 	ck_assert_msg(has_chunks(twz_test_in_work("memory.twz")) == r.chunk,
 		      "%s: %s", what, r.chunk ? "no chunks" : "chunks");
+	/* Deterministic: the same bytes on one thread as on two. */
+	st = tool_run(&r, twz_test_in_work("one.twz"), NULL, "1", line, sizeof line);
+	ck_assert_msg(st == 0, "%s: --threads 1: status %d: %s", what, st, line);
+	twz_test_expect_same_file(twz_test_in_work("memory.twz"),
+				  twz_test_in_work("one.twz"), what);
+	/* check takes build's words, and finds the file up to date. */
+	st = tool_run(&r, NULL, twz_test_in_work("memory.twz"), NULL, line, sizeof line);
+	ck_assert_msg(st == 0, "%s: check: status %d: %s", what, st, line);
 	check_answers(&r, twz_test_in_work("memory.twz"));
 	check_streamed(&r, twz_test_in_work("memory.twz"));
 	r.shards = 1;
