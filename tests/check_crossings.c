@@ -648,6 +648,67 @@ START_TEST(test_refusals_documented)
 }
 END_TEST
 
+/* Every refusal of the bake's options, beyond the recipes above: the
+ * tool exits 2 with the message on its first line and writes nothing,
+ * and README.md lists the message. */
+START_TEST(test_refusals_every_pair)
+{
+	static const struct {
+		enum level_kind kind;
+		const char *words[6];
+		const char *says;
+	} cases[] = {
+		{ GRID8, { "--chunk", "4K", "--codec", "raw" },
+		  "--chunk stores zstd chunks: not with --codec raw" },
+		{ GRAPH, { "--shard", "1/2" }, "a graph (.gr) or navmesh (.obj) level bakes "
+		  "with --method cpd, without --shard, --mpi, --agent-sizes or --junctions" },
+		{ MESH, { "--connectivity", "4" }, "--connectivity and --format are a grid's: "
+		  "a graph's or navmesh's arcs are its links" },
+		{ GRID8, { "--method", "transit", "--junctions" },
+		  "--junctions bakes --method cpd only (TRANSIT has no junction graph)" },
+		{ GRID8, { "--junctions", "--agent-sizes", "1,2" },
+		  "--junctions bakes one agent size: not with --agent-sizes" },
+		{ GRID8, { "--junctions", "--shard", "1/2" },
+		  "--junctions bakes on one machine: not with --shard or --mpi" },
+		{ GRID8, { "--junctions", "--format", "1.4" },
+		  "--junctions writes format 1.4: not with --format" },
+		{ GRID8, { "--junctions", "--apsp", "floyd" },
+		  "--junctions searches the junction graph: --apsp dijkstra only" },
+		{ GRID8, { "--method", "transit", "--format", "1.0" },
+		  "--method transit writes format 1.1, not --format 1.0" },
+		{ GRID8, { "--method", "transit", "--apsp", "floyd" },
+		  "--apsp is for --method cpd" },
+		{ GRID8, { "--transit-grid", "4" }, "--transit-* options need --method transit" },
+		{ GRID8, { "--method", "transit", "--transit-inner", "3", "--transit-outer", "4" },
+		  "--transit-outer must be at least twice --transit-inner" },
+		{ MESH, { "--coords", "level.co" }, "--coords goes with a graph level (.gr)" },
+		{ GRID8, { "--mpi", "--shard", "1/2" },
+		  "--mpi makes each rank a shard: not with --shard" },
+	};
+	size_t len;
+	char *readme = (char *)twz_test_read_file(twz_test_source_file("README.md"), &len);
+	const char *out = twz_test_in_work("refused.twz");
+
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		const char *args[16] = { "build", level_file(cases[c].kind), "-o", out };
+		unsigned n = 4;
+		char line[1024], want[1024];
+		for (unsigned i = 0; i < 6 && cases[c].words[i]; i++)
+			args[n++] = cases[c].words[i];
+		args[n] = NULL;
+		int st = twz_test_tool_status(args, line, sizeof line);
+		line[strcspn(line, "\n")] = 0;
+		snprintf(want, sizeof want, "twigz: %s", cases[c].says);
+		ck_assert_msg(st == 2 && !strcmp(line, want), "%s %s: status %d, '%s'; want 2, '%s'",
+			      kind_name[cases[c].kind], cases[c].words[0], st, line, want);
+		ck_assert_msg(access(out, F_OK) != 0, "%s: an output was left", cases[c].says);
+		ck_assert_msg(strstr(readme, cases[c].says), "README.md does not list '%s'",
+			      cases[c].says);
+	}
+	free(readme);
+}
+END_TEST
+
 static Suite *crossings_suite(void)
 {
 	Suite *s = suite_create("crossings");
@@ -659,6 +720,7 @@ static Suite *crossings_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, test_crossings, 0, (int)(KINDS * METHODS));
 	tcase_add_test(tc, test_refusals_documented);
+	tcase_add_test(tc, test_refusals_every_pair);
 	suite_add_tcase(s, tc);
 	return s;
 }
