@@ -186,35 +186,27 @@ static void describe(const struct recipe *r, char *buf, size_t cap)
 		 r->chunk ? " chunk" : "", r->shards ? " shards" : "");
 }
 
-/* The tool's words for r (after "build LEVEL -o OUT"). */
+/* The tool's words for r (after "build LEVEL -o OUT"): the method's,
+ * then an option and its value for each feature r has. */
 static unsigned recipe_words(const struct recipe *r, const char **w)
 {
+	const struct { int on; const char *option, *value; } feature[] = {
+		{ r->kind == GRID4, "--connectivity", "4" },
+		{ r->raw, "--codec", "raw" },
+		{ r->agents, "--agent-sizes", "1,2,3" },
+		{ r->chunk, "--chunk", "4K" },
+		{ r->shards, "--shard", "2/3" },
+		{ 1, "--level", "3" },
+	};
 	unsigned n = 0;
 
 	for (unsigned i = 0; r->m->words[i]; i++)
 		w[n++] = r->m->words[i];
-	if (r->kind == GRID4) {
-		w[n++] = "--connectivity";
-		w[n++] = "4";
-	}
-	if (r->raw) {
-		w[n++] = "--codec";
-		w[n++] = "raw";
-	}
-	if (r->agents) {
-		w[n++] = "--agent-sizes";
-		w[n++] = "1,2,3";
-	}
-	if (r->chunk) {
-		w[n++] = "--chunk";
-		w[n++] = "4K";
-	}
-	if (r->shards) {
-		w[n++] = "--shard";
-		w[n++] = "2/3";
-	}
-	w[n++] = "--level";
-	w[n++] = "3";
+	for (size_t f = 0; f < sizeof feature / sizeof feature[0]; f++)
+		if (feature[f].on) {
+			w[n++] = feature[f].option;
+			w[n++] = feature[f].value;
+		}
 	return n;
 }
 
