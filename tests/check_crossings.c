@@ -10,7 +10,7 @@
  * `twigz check` with the same words must find the file up to date.
  * A combination the bake refuses must be refused with the one-line
  * message listed here, which the library's list (twz_bake_refusal) and
- * README.md's build section give too. (2 MPI ranks: scripts/test.sh's
+ * docs/commands.md's build section give too. (2 MPI ranks: scripts/test.sh's
  * mpi step.)
  */
 #include <check.h>
@@ -74,7 +74,7 @@ static int grid(const struct recipe *r)
 /*
  * The refusals, in the order the bake checks them, each with its one
  * line: what the file format rules out, and what this version does not
- * do. README.md's build section lists the same.
+ * do. docs/commands.md's build section lists the same.
  */
 static const char *refusal(const struct recipe *r)
 {
@@ -620,11 +620,11 @@ START_TEST(test_crossings)
 }
 END_TEST
 
-/* Every refusal above is in README.md's build section. */
+/* Every refusal above is in docs/commands.md's build section. */
 START_TEST(test_refusals_documented)
 {
 	size_t len;
-	char *readme = (char *)twz_test_read_file(twz_test_source_file("README.md"), &len);
+	char *readme = (char *)twz_test_read_file(twz_test_source_file("docs/commands.md"), &len);
 
 	for (int kind = 0; kind < KINDS; kind++)
 		for (size_t m = 0; m < METHODS; m++)
@@ -634,7 +634,7 @@ START_TEST(test_refusals_documented)
 						    bits >> 3 & 1 };
 				const char *why = refusal(&r);
 				ck_assert_msg(!why || strstr(readme, why),
-					      "README.md does not list '%s'", why);
+					      "docs/commands.md does not list '%s'", why);
 			}
 	free(readme);
 }
@@ -642,7 +642,7 @@ END_TEST
 
 /* Every refusal of the bake's options, beyond the recipes above: the
  * tool exits 2 with the message on its first line and writes nothing,
- * and README.md lists the message. */
+ * and docs/commands.md lists the message. */
 START_TEST(test_refusals_every_pair)
 {
 	static const struct {
@@ -678,7 +678,7 @@ START_TEST(test_refusals_every_pair)
 		  "--mpi makes each rank a shard: not with --shard" },
 	};
 	size_t len;
-	char *readme = (char *)twz_test_read_file(twz_test_source_file("README.md"), &len);
+	char *readme = (char *)twz_test_read_file(twz_test_source_file("docs/commands.md"), &len);
 	const char *out = twz_test_in_work("refused.twz");
 
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -694,7 +694,7 @@ START_TEST(test_refusals_every_pair)
 		ck_assert_msg(st == 2 && !strcmp(line, want), "%s %s: status %d, '%s'; want 2, '%s'",
 			      kind_name[cases[c].kind], cases[c].words[0], st, line, want);
 		ck_assert_msg(access(out, F_OK) != 0, "%s: an output was left", cases[c].says);
-		ck_assert_msg(strstr(readme, cases[c].says), "README.md does not list '%s'",
+		ck_assert_msg(strstr(readme, cases[c].says), "docs/commands.md does not list '%s'",
 			      cases[c].says);
 	}
 	free(readme);
