@@ -349,6 +349,23 @@ struct twz_side {
 	}
 };
 
+/* twigz walked by twz_next, one call a move, as a game stepping an agent
+ * does. */
+struct twz_next_side {
+	const twz_side &side;
+
+	size_t path(uint32_t s, uint32_t t, uint32_t *buf, size_t cap) const
+	{
+		size_t k = 0;
+		buf[k++] = s;
+		for (uint32_t at = s; at != t && at != TWZ_NONE && k < cap; ) {
+			at = twz_next(side.db, at, t);
+			buf[k++] = at;
+		}
+		return k;
+	}
+};
+
 /* ---- timing ------------------------------------------------------------ */
 
 /* Pairs as each side numbers them. */
@@ -463,22 +480,6 @@ double step_ns(const Side &side, const pairs &walks)
 		for (size_t j = 0; j < walks.s.size(); j++)
 			moves += side.path(walks.s[j], walks.t[j], path_buf.data(),
 					   path_buf.size()) - 1;
-	}
-	return moves ? (cpu_s() - a) / moves * 1e9 : 0;
-}
-
-/* twigz's walk by twz_next, per move. */
-double next_walk_ns(const twz_side &side, const pairs &walks)
-{
-	size_t moves = 0;
-	double a = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		a = cpu_s();
-		moves = 0;
-		for (size_t j = 0; j < walks.s.size(); j++)
-			for (uint32_t at = walks.s[j]; at != walks.t[j] && at != TWZ_NONE;
-			     moves++)
-				at = twz_next(side.db, at, walks.t[j]);
 	}
 	return moves ? (cpu_s() - a) / moves * 1e9 : 0;
 }
@@ -796,7 +797,7 @@ bool measure_level(const options &o, const std::string &map_path, const level_ba
 				ft[i].chained.push_back(chained_ns(tw[i], pt[i]));
 				ft[i].cold.push_back(cold_ns(tw[i], pt[i], o.cold));
 				ft[i].step.push_back(step_ns(tw[i], wt[i]));
-				ft[i].next_step.push_back(next_walk_ns(tw[i], wt[i]));
+				ft[i].next_step.push_back(step_ns(twz_next_side{ tw[i] }, wt[i]));
 			}
 		}
 	}
