@@ -209,8 +209,8 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 		twz__node_xy(db, at, &x, &y);
 	}
 	unsigned m = !db->direction ? sym
-		     : twz__symbol_move(sym, twz__direction_key(
-			       (int32_t)g->tx - (int32_t)x, (int32_t)g->ty - (int32_t)y));
+		     : twz__symbol_move(sym, (int32_t)g->tx - (int32_t)x,
+					(int32_t)g->ty - (int32_t)y);
 	*move = m;
 	return twz__grid_step(db->cell_node, db->narrow, db->c.width,
 			      db->c.height, x, y, m);
@@ -249,14 +249,13 @@ static twz_status hot_walk(const twz_db *db, twz_node s, twz_node t,
 		unsigned sym = twz__wide_nibble(twz__wide_record(h, at), rel);
 		if (__builtin_expect(sym == TWZ_INLINE_ESCAPE, 0))
 			sym = twz__inline_escaped(db, at, r->lo, r->len, t);
-		unsigned m = twz__symbol_move(sym, twz__direction_key(
-			tx - (int32_t)x, ty - (int32_t)y));
+		unsigned m = twz__symbol_move(sym, tx - (int32_t)x, ty - (int32_t)y);
 		at = twz__grid_step(h->cell_node, h->narrow, h->width,
 				    h->height, x, y, m);
 		if (at == TWZ_NONE)
 			return TWZ_E_DAMAGED;
-		x += (uint32_t)(int32_t)twz_move_dx[m];
-		y += (uint32_t)(int32_t)twz_move_dy[m];
+		x += (uint32_t)twz__step_x(m);
+		y += (uint32_t)twz__step_y(m);
 		twz__trail_move(tr, m);
 	}
 }

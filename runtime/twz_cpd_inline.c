@@ -11,21 +11,6 @@
 #include <emmintrin.h>
 #endif
 
-/* twz_direction_move's answers, tabled: TOWARD's move by the signs of
- * (dx, dy) in every zone, NEAREST's the same on the diagonal zone and
- * along one axis in the others. Signs (0, 0) (s == t) and the signs an
- * axis zone cannot have (dx = 0 along x, dy = 0 along y) hold none. */
-#define TWZ__TOWARD 7, 3, 6, 0, TWZ_SYMBOL_NONE, 2, 4, 1, 5
-#define TWZ__N TWZ_SYMBOL_NONE
-const uint8_t twz__direction_moves[2][27] = {
-	{ TWZ__TOWARD, TWZ__TOWARD, TWZ__TOWARD },
-	{ TWZ__TOWARD,
-	  3, 3, 3, TWZ__N, TWZ__N, TWZ__N, 1, 1, 1,
-	  0, TWZ__N, 2, 0, TWZ__N, 2, 0, TWZ__N, 2 },
-};
-#undef TWZ__N
-#undef TWZ__TOWARD
-
 /* Append symbol sym from absolute start, joining it to the run before
  * when that holds the same symbol. */
 static void put_run(uint8_t *dst, uint32_t *count, unsigned *last,

@@ -91,37 +91,51 @@ static inline unsigned twz__inline_symbol(const twz_db *db, uint32_t n,
 	return twz__inline_escaped(db, n, lo, len, t);
 }
 
-/* The moves of the direction symbols (FORMAT.md 5a): [0] TOWARD, [1]
- * NEAREST, at 9 zone + 3 (sign dx + 1) + sign dy + 1, NEAREST's zone
- * 0 diagonal, 1 along x (1000 |dy| < 414 |dx|), 2 along y; TOWARD does not
- * look at the zone. Entries a direction never reaches hold
- * TWZ_SYMBOL_NONE (twz_cpd_inline.c). */
-extern const uint8_t twz__direction_moves[2][27];
+/*
+ * Moves and their steps as nibbles and bit pairs of constants, so that a
+ * query works them out in registers: a cold query would otherwise wait
+ * for the table's cache line (and page) before its next read.
+ * TWZ__BY_SIGN: twz_direction_move's [sign dx + 1][sign dy + 1], nibble
+ * 3 (sign dx + 1) + sign dy + 1 (TWZ_SYMBOL_NONE at (0, 0)).
+ * TWZ__STEP_X, TWZ__STEP_Y: twz_move_dx[m] + 1 and twz_move_dy[m] + 1,
+ * two bits a move.
+ */
+#define TWZ__BY_SIGN 0x514280637ull
+#define TWZ__STEP_X 0x0A19u
+#define TWZ__STEP_Y 0x2864u
 
-/* Where a direction symbol's move is looked up for the offset (dx, dy)
- * from a node to its target: the zone and signs of twz__direction_moves.
- * Cells are below 2^14 apart, so the products fit 32 bits. */
-static inline uint32_t twz__direction_key(int32_t dx, int32_t dy)
+static inline int32_t twz__step_x(unsigned m)
+{
+	return (int32_t)(TWZ__STEP_X >> (2 * m) & 3) - 1;
+}
+
+static inline int32_t twz__step_y(unsigned m)
+{
+	return (int32_t)(TWZ__STEP_Y >> (2 * m) & 3) - 1;
+}
+
+/* The move symbol sym stands for toward a target at offset (dx, dy)
+ * (FORMAT.md 5a), or a move of 8 or more when it stands for none; the
+ * node's legal moves are not consulted. TOWARD is the move of the
+ * signs; NEAREST the same, or the straight move along x (along y) when
+ * 1000 |dy| < 414 |dx| (1000 |dx| < 414 |dy|). Which kind a run holds is
+ * a coin toss along a path, so both are worked out and one selected, not
+ * branched on. Cells are below 2^14 apart, so the products fit 32 bits. */
+static inline unsigned twz__symbol_move(unsigned sym, int32_t dx, int32_t dy)
 {
 	uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx);
 	uint32_t ay = (uint32_t)(dy < 0 ? -dy : dy);
-	uint32_t zone = (uint32_t)(ay * 1000 < ax * 414) |
-			(uint32_t)(ax * 1000 < ay * 414) << 1;
-
-	return 9 * zone + 3 * (uint32_t)((dx > 0) - (dx < 0) + 1) +
-	       (uint32_t)((dy > 0) - (dy < 0) + 1);
-}
-
-/* The move symbol sym stands for toward a target at key (above), or a
- * move of 8 or more when it stands for none; legal[] is not consulted.
- * Which kind a run holds is a coin toss along a path, so this is a
- * table read and a select, not a branch the predictor cannot learn. */
-static inline unsigned twz__symbol_move(unsigned sym, uint32_t key)
-{
-	/* Both read before the symbol is known: a walk's step then waits
-	 * for a select, not a read. */
-	unsigned toward = twz__direction_moves[0][key];
-	unsigned nearest = twz__direction_moves[1][key];
+	unsigned sx = (unsigned)((dx > 0) - (dx < 0) + 1);
+	unsigned sy = (unsigned)((dy > 0) - (dy < 0) + 1);
+	unsigned toward_at = 3 * sx + sy;
+	/* Masks, not conditions, which a compiler may make branches; the
+	 * two cannot hold together. */
+	unsigned along_x = 0u - (unsigned)(ay * 1000 < ax * 414);
+	unsigned along_y = 0u - (unsigned)(ax * 1000 < ay * 414);
+	unsigned nearest_at = (toward_at & ~(along_x | along_y)) |
+			      ((3 * sx + 1) & along_x) | ((3 + sy) & along_y);
+	unsigned toward = (unsigned)(TWZ__BY_SIGN >> (4 * toward_at) & 0xF);
+	unsigned nearest = (unsigned)(TWZ__BY_SIGN >> (4 * nearest_at) & 0xF);
 	unsigned dir = sym == TWZ_SYMBOL_NEAREST ? nearest : toward;
 
 	return sym < TWZ_MOVE_COUNT ? sym : dir;
@@ -164,8 +178,8 @@ static inline twz_node twz__grid_step(const uint8_t *cell_node, int narrow,
 {
 	if (m >= TWZ_MOVE_COUNT)
 		return TWZ_NONE;
-	uint32_t nx = x + (uint32_t)(int32_t)twz_move_dx[m];
-	uint32_t ny = y + (uint32_t)(int32_t)twz_move_dy[m];
+	uint32_t nx = x + (uint32_t)twz__step_x(m);
+	uint32_t ny = y + (uint32_t)twz__step_y(m);
 	if (nx >= width || ny >= height)
 		return TWZ_NONE;
 	size_t row = (size_t)y * width, next_row = (size_t)ny * width;
@@ -200,7 +214,7 @@ static inline twz_node twz__hot_next(const twz_db *db, uint32_t s, uint32_t t)
 	int32_t dx = (int32_t)twz_le16(rt + TWZ_IR_X) - (int32_t)x;
 	int32_t dy = (int32_t)twz_le16(rt + TWZ_IR_Y) - (int32_t)y;
 	return twz__grid_step(h->cell_node, h->narrow, h->width, h->height, x,
-			      y, twz__symbol_move(sym, twz__direction_key(dx, dy)));
+			      y, twz__symbol_move(sym, dx, dy));
 }
 
 /* Off the query path (twz_cpd_inline.c): node n's row as plain runs
