@@ -59,12 +59,28 @@ typedef enum twz_status {
 	TWZ_E_RESERVED = 9,          /* a reserved field is not zero */
 	TWZ_E_UNREACHABLE = 10,      /* no path between the two nodes */
 	TWZ_E_BUFFER_TOO_SMALL = 11, /* path truncated: *len has the full size */
-	TWZ_E_LIMIT = 12             /* a size beyond the documented limits */
+	TWZ_E_LIMIT = 12,            /* a size beyond the documented limits */
+	TWZ_E_START_OFF = 13,        /* the start is no place of the level:
+				      * off the map or the mesh, a wall */
+	TWZ_E_GOAL_OFF = 14,         /* the goal is no place of the level */
+	TWZ_E_START_SHUT = 15,       /* the start is shut right now, or in an
+				      * area the agent excludes */
+	TWZ_E_GOAL_SHUT = 16,        /* the goal is shut right now, or in an
+				      * area the agent excludes */
+	TWZ_E_OUT_OF_RANGE = 17,     /* nothing counts within the range asked */
+	TWZ_IN_PROGRESS = 18,        /* a sliced search is not done: step it
+				      * again */
+	TWZ_PARTIAL = 19,            /* the goal cannot be reached: the path
+				      * leads to the reached place nearest it */
+	TWZ_E_BUDGET = 20            /* the search's budget was spent before
+				      * it reached the goal */
 } twz_status;
 
-/* Dense node id of a walkable place; TWZ_NONE means "no node". */
+/* Dense node id of a walkable place; TWZ_NONE means "no node". (No casts
+ * in this header's macros: C++ code built with -Wold-style-cast includes
+ * it cleanly.) */
 typedef uint32_t twz_node;
-#define TWZ_NONE ((twz_node)0xFFFFFFFFu)
+#define TWZ_NONE 0xFFFFFFFFu
 
 /* Opaque, immutable database handle. */
 typedef struct twz_db twz_db;
@@ -400,7 +416,7 @@ typedef struct twz_closed {
 	void *ctx;
 } twz_closed;
 
-#define TWZ_CLOSED_BYTES(node_count) (((size_t)(node_count) + 7) / 8)
+#define TWZ_CLOSED_BYTES(node_count) (((node_count) + 7u) / 8u)
 
 /*
  * An optimal path from s to t avoiding the closed cells (closed may be
@@ -506,6 +522,230 @@ TWZ_API twz_status twz_nearest(const twz_db *db, int64_t x, int64_t y,
 TWZ_API twz_status twz_path_partial(const twz_db *db, twz_node s, int64_t gx,
 				    int64_t gy, twz_node *buf, size_t cap,
 				    size_t *len, twz_node *reached);
+
+/* ---- a changing world: shut places, filters, searches in slices --------
+ *
+ * The database holds the level as it was baked. At run time a game shuts
+ * places (doors, rubble, a drawbridge raised) in a twz_world, once, in
+ * the level's own terms: cells of a grid, nodes of a graph, polygons of
+ * a navmesh (or a box in world space), off-mesh links. Every agent size
+ * of the file sees them: a shut cell shuts every node of a size-k view
+ * whose k x k square covers it. A twz_filter says what one query may use:
+ * the world's shut places, nodes the caller closes itself (twz_closed,
+ * in the database's own ids) and the areas the agent never enters. A
+ * filtered place is a wall to that query: no path starts, ends or passes
+ * on it, and on a grid no diagonal cuts its corner.
+ *
+ * The calls below search the level as the filter leaves it, on every
+ * level kind, with the database's exact static cost as an A*'s heuristic
+ * (a filter only takes moves away, so that cost is a consistent lower
+ * bound): where the database's own path is open they cost what twz_path
+ * costs, and otherwise they search around what is shut. They keep their
+ * state in a twz_scratch (one per thread, made for one database: any
+ * view). Searches take a budget of nodes expanded (0: none) and may run
+ * in slices: begin, step with a budget each frame, then read the path.
+ */
+
+/* Shut places of one file, for every agent size and view of it. Made
+ * for db's handle (any view of it names the same file); it must be freed
+ * before that handle is closed. A game changes it between queries, never
+ * during one (queries from any number of threads may read it at once). */
+typedef struct twz_world twz_world;
+
+TWZ_API twz_status twz_world_create(const twz_db *db, twz_world **out);
+/* NULL is a no-op. */
+TWZ_API void twz_world_free(twz_world *w);
+
+/* Shut (shut != 0) or open grid cell (x, y). TWZ_E_ARGUMENT off the
+ * grid or on other level kinds. A wall may be shut: it changes nothing. */
+TWZ_API twz_status twz_world_shut_cell(twz_world *w, int64_t x, int64_t y,
+				       int shut);
+/* Shut or open a place by node of the handle twz_open made (the smallest
+ * agent size): a graph's node, a navmesh's polygon, a grid node's cell. */
+TWZ_API twz_status twz_world_shut_node(twz_world *w, twz_node n, int shut);
+/*
+ * Shut or open every place a box [lo, hi] (lo <= hi on each axis)
+ * overlaps. Grids: the cells whose square [x, x + 1) x [y, y + 1) meets
+ * the box in x (lo[0], hi[0]) and y (lo[1], hi[1]); a box of no width
+ * takes the cell it is in. Navmeshes: the polygons whose x-z shape meets
+ * the box's x-z rectangle and whose heights meet [lo[1], hi[1]]. Graphs:
+ * the nodes whose coordinates lie in it (TWZ_E_ARGUMENT without
+ * coordinates). A place is shut or open: opening a box opens every place
+ * it overlaps, whatever else shut it.
+ */
+TWZ_API twz_status twz_world_shut_box(twz_world *w, const double lo[3],
+				      const double hi[3], int shut);
+/* Shut or open off-mesh link `link` (0 .. twz_link_count(db) - 1). */
+TWZ_API twz_status twz_world_shut_link(twz_world *w, uint32_t link, int shut);
+/* Open every place and link. */
+TWZ_API void twz_world_open_all(twz_world *w);
+/* Whether node n of db (any view of w's file) is shut now: 1 or 0. */
+TWZ_API int twz_world_is_shut(const twz_world *w, const twz_db *db,
+			      twz_node n);
+
+/* What one query may use of the level: zero-initialise, set what is
+ * wanted (reserved stays zero). A NULL filter is the level as baked. */
+typedef struct twz_filter {
+	const twz_world *world;     /* shut places (NULL: none) */
+	const twz_closed *closed;   /* nodes of the queried database closed
+				     * besides (NULL: none) */
+	uint64_t exclude_areas;     /* bit a: the agent never enters area a
+				     * (see twz_area_find) */
+	uint64_t reserved[2];       /* zero */
+} twz_filter;
+
+/*
+ * The next node on an optimal path from s toward t, saying why there is
+ * none: TWZ_OK (*next is t when s == t), TWZ_E_ARGUMENT (an invalid node),
+ * TWZ_E_UNREACHABLE (no path), TWZ_E_DAMAGED (the rows, or a chunk read
+ * on use, are damaged). *next is TWZ_NONE unless TWZ_OK. The level as
+ * baked; twz_first_move is the one that sees a filter.
+ */
+TWZ_API twz_status twz_next_status(const twz_db *db, twz_node s, twz_node t,
+				   twz_node *next);
+
+/*
+ * The next node on an optimal path from s to t on the level as filter f
+ * leaves it: the database's first move when its path is open, else one
+ * found by the search twz_find_path runs. TWZ_E_START_SHUT when s is
+ * filtered (an agent standing in a door that shut), TWZ_E_GOAL_SHUT when
+ * t is, TWZ_E_UNREACHABLE when the filter cuts t off.
+ */
+TWZ_API twz_status twz_first_move(const twz_db *db, twz_scratch *sc,
+				  const twz_filter *f, twz_node s, twz_node t,
+				  twz_node *next);
+
+/*
+ * An optimal path from s to t on the level as filter f leaves it, s and
+ * t included; buf, cap and *len as in twz_path; *cost (may be NULL) its
+ * cost, as twz_cost gives it. budget: nodes the search may expand (0: no
+ * limit). TWZ_E_START_SHUT, TWZ_E_GOAL_SHUT as twz_first_move;
+ * TWZ_E_UNREACHABLE (*len = 0) when no path exists; TWZ_E_BUDGET when
+ * the budget ran out first, buf then holding the path to the place
+ * reached nearest t (as twz_find_path_partial). TWZ_E_BUFFER_TOO_SMALL
+ * takes precedence when the path does not fit.
+ * [Size: buf holds cap nodes]
+ */
+TWZ_API twz_status twz_find_path(const twz_db *db, twz_scratch *sc,
+				 const twz_filter *f, twz_node s, twz_node t,
+				 uint64_t budget, twz_node *buf, size_t cap,
+				 size_t *len, double *cost);
+
+/*
+ * As twz_find_path, but a goal that cannot be reached (cut off, shut, or
+ * in another region) gives TWZ_PARTIAL and an optimal path to the place
+ * reached nearest it: the one of least static cost to t (twz_cost on the
+ * level as baked) among those the search settled, or, for a t the start
+ * cannot reach even on the level as baked, the one nearest t's position
+ * (twz_node_position; a graph without coordinates: s itself). *reached
+ * (may be NULL) is where the path ends: t for TWZ_OK.
+ */
+TWZ_API twz_status twz_find_path_partial(const twz_db *db, twz_scratch *sc,
+					 const twz_filter *f, twz_node s,
+					 twz_node t, uint64_t budget,
+					 twz_node *buf, size_t cap, size_t *len,
+					 double *cost, twz_node *reached);
+
+/*
+ * A path search in slices, for a game that spreads it over frames. The
+ * scratch holds it until the next begin (of any kind) on that scratch;
+ * the filter's world and closed nodes must stay as they are until then.
+ * twz_search_begin: TWZ_OK, or TWZ_E_START_SHUT, TWZ_E_ARGUMENT. budget:
+ * nodes the whole search may expand (0: no limit).
+ * twz_search_step: expands at most `nodes` more (0: no limit) and says
+ * TWZ_IN_PROGRESS (step again), TWZ_OK (t reached), TWZ_E_UNREACHABLE
+ * (no path: t is cut off, shut or in another region) or TWZ_E_BUDGET
+ * (the search's budget is spent); after the last three it only repeats.
+ * twz_search_path: the path, as twz_find_path_partial: TWZ_OK to t once
+ * step said TWZ_OK, else TWZ_PARTIAL, the path to the place settled so
+ * far nearest t (at any time, for an agent that starts walking before
+ * the search is done).
+ */
+TWZ_API twz_status twz_search_begin(twz_scratch *sc, const twz_filter *f,
+				    twz_node s, twz_node t, uint64_t budget);
+TWZ_API twz_status twz_search_step(twz_scratch *sc, uint64_t nodes);
+TWZ_API twz_status twz_search_path(twz_scratch *sc, twz_node *buf, size_t cap,
+				   size_t *len, double *cost, twz_node *reached);
+
+/*
+ * A field toward t on the level as filter f leaves it: every agent sent
+ * to t shares it. A Dijkstra from t (over the arcs into each node, so
+ * one-way arcs count the right way), in slices; it stops once the nodes
+ * in wanted (the agents' places; NULL with count 0: every node) are
+ * settled. The scratch holds it until the next begin on it.
+ * twz_field_want: more nodes to wait for (agents that joined).
+ * twz_field_step: expands at most `nodes` more (0: no limit):
+ * TWZ_IN_PROGRESS, or TWZ_OK once every wanted node is settled.
+ * twz_field_next: n's next node toward t (t for t): TWZ_OK, or
+ * TWZ_IN_PROGRESS when n is not settled yet, TWZ_E_START_SHUT when n is
+ * filtered, TWZ_E_UNREACHABLE when the whole field is done without n.
+ * twz_field_path: the whole path from s along the field, as twz_path.
+ */
+TWZ_API twz_status twz_field_begin(twz_scratch *sc, const twz_filter *f,
+				   twz_node t, const twz_node *wanted,
+				   size_t count);
+TWZ_API twz_status twz_field_want(twz_scratch *sc, const twz_node *nodes,
+				  size_t count);
+TWZ_API twz_status twz_field_step(twz_scratch *sc, uint64_t nodes);
+TWZ_API twz_status twz_field_next(const twz_scratch *sc, twz_node n,
+				  twz_node *next);
+TWZ_API twz_status twz_field_path(const twz_scratch *sc, twz_node s,
+				  twz_node *buf, size_t cap, size_t *len,
+				  double *cost);
+
+/* A whole field toward t into next, encoded as twz_flow_field's: the
+ * flow field of the level as filter f leaves it (every filtered node,
+ * and every node that cannot reach t, TWZ_NONE). [Size: next holds
+ * twz_node_count(db) entries] */
+TWZ_API twz_status twz_flow_field_filtered(const twz_db *db, twz_scratch *sc,
+					   const twz_filter *f, twz_node t,
+					   twz_node *next, size_t cap);
+
+/*
+ * Whether an agent goes straight from node a to node b without touching
+ * anything filtered or any wall: TWZ_OK when it does, TWZ_E_UNREACHABLE
+ * when not. Grids: the segment between the two nodes' cells' centres,
+ * by twz_smooth's rule (on a view, over its own cells: the corners of
+ * the agents' squares); navmeshes: the segment between the polygons'
+ * centres, in x-z, crossing only open polygons by their shared edges;
+ * graphs: an arc either way.
+ */
+TWZ_API twz_status twz_line_of_sight(const twz_db *db, const twz_filter *f,
+				     twz_node a, twz_node b);
+
+/* twz_smooth on the level as filter f leaves it: a segment is clear when
+ * twz_line_of_sight says so. On a graph it drops nodes a direct arc
+ * skips; on a navmesh, polygons the centres' segment crosses anyway. */
+TWZ_API twz_status twz_smooth_filtered(const twz_db *db, const twz_filter *f,
+				       twz_node *path, size_t len,
+				       size_t *out_len);
+
+/*
+ * Where node n stands, in world units. Grids: in cells, x and y with z
+ * 0, cell (x, y) spanning [x, x + 1) x [y, y + 1): the centre of the
+ * agent's square, (x + k/2, y + k/2) for a view of agent size k (so a
+ * size-1 node is at its cell's centre). Graphs: the coordinates of the
+ * .co file (z 0; TWZ_E_ARGUMENT when baked without). Navmeshes: the
+ * polygon's centroid in x-z at its height there (y up).
+ */
+TWZ_API twz_status twz_node_position(const twz_db *db, twz_node n,
+				     double pos[3]);
+
+/*
+ * The open node nearest a position (world units, as twz_node_position
+ * gives them), for every level kind: by the distance between pos and the
+ * node's position (navmeshes: to the polygon's nearest point, as
+ * twz_navmesh_nearest); ties go to the smaller y, then the smaller x
+ * (grids), or the lower node (others). Only nodes within radius count
+ * (INFINITY: any), and with from != TWZ_NONE only those an agent at
+ * from reaches on the level as f leaves it (a search: sc is needed,
+ * else it may be NULL). TWZ_E_OUT_OF_RANGE (*out TWZ_NONE) when none
+ * counts, TWZ_E_START_SHUT when from is filtered.
+ */
+TWZ_API twz_status twz_nearest_filtered(const twz_db *db, twz_scratch *sc,
+					const twz_filter *f, const double pos[3],
+					double radius, twz_node from,
+					twz_node *out);
 
 #ifdef __cplusplus
 }

@@ -159,9 +159,12 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 		r->legal = 0;
 		return;
 	}
-	if (qs->closed.bits)
+	if (qs->closed.bits) {
 		r->status = twz_path_closed(db, qs->scratch, &qs->closed, s, t,
 					    buf, qs->cap, &r->len, NULL, NULL);
+		if (r->status == TWZ_E_START_SHUT || r->status == TWZ_E_GOAL_SHUT)
+			r->status = TWZ_E_UNREACHABLE;
+	}
 	else
 		r->status = twz_path(db, s, t, buf, qs->cap, &r->len);
 	r->cost = 0;

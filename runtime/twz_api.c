@@ -4,7 +4,7 @@
  * Node lookups, versions, messages and info are answered here. No
  * allocation, no locks, no I/O.
  */
-#include "twz_backend.h"
+#include "twz_geometry.h"
 #include "twz_cpd_inline.h"
 
 #include <math.h>
@@ -40,6 +40,14 @@ const char *twz_strerror(twz_status status)
 	case TWZ_E_UNREACHABLE: return "goal unreachable";
 	case TWZ_E_BUFFER_TOO_SMALL: return "buffer too small";
 	case TWZ_E_LIMIT: return "database exceeds a size limit";
+	case TWZ_E_START_OFF: return "start is not on the level";
+	case TWZ_E_GOAL_OFF: return "goal is not on the level";
+	case TWZ_E_START_SHUT: return "start is shut";
+	case TWZ_E_GOAL_SHUT: return "goal is shut";
+	case TWZ_E_OUT_OF_RANGE: return "nothing within range";
+	case TWZ_IN_PROGRESS: return "search in progress";
+	case TWZ_PARTIAL: return "goal unreachable: partial path to the nearest place reached";
+	case TWZ_E_BUDGET: return "search budget spent";
 	}
 	return "unknown status";
 }
@@ -88,6 +96,36 @@ twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 	if (!twz__in_span(db, &r, t))
 		return TWZ_NONE;
 	return db->backend->next(db, s, t, &r);
+}
+
+twz_status twz_next_status(const twz_db *db, twz_node s, twz_node t,
+			   twz_node *next)
+{
+	struct twz_span r;
+
+	if (next)
+		*next = TWZ_NONE;
+	if (!db || !next || s >= db->c.node_count || t >= db->c.node_count)
+		return TWZ_E_ARGUMENT;
+	twz__region_of(db, s, &r);
+	if (s != t && !twz__in_region(db, &r, t))
+		return TWZ_E_UNREACHABLE;
+	twz_node n = twz_next(db, s, t);
+	if (n != TWZ_NONE) {
+		*next = n;
+		return TWZ_OK;
+	}
+	/* A graph's rows say "no path" explicitly; a grid region's every
+	 * node reaches every other, so a grid's NONE is damage. */
+	return twz__is_graph(db) ? TWZ_E_UNREACHABLE : TWZ_E_DAMAGED;
+}
+
+twz_status twz_node_position(const twz_db *db, twz_node n, double pos[3])
+{
+	if (!db || !pos || n >= db->c.node_count)
+		return TWZ_E_ARGUMENT;
+	return twz__geometry(db)->position(db, n, pos) == 0 ? TWZ_OK
+							     : TWZ_E_ARGUMENT;
 }
 
 /* Walk s -> t: twz_path and twz_cost_exact share it so they agree. */

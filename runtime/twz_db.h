@@ -74,6 +74,13 @@ struct twz_db {
 	 * twz_open made; parent, on a layer's view, is that handle. */
 	struct twz_layers *layers;
 	const struct twz_db *parent;
+	unsigned layer;             /* this view's layer (0: the handle) */
+	unsigned agent_size;        /* the size it answers for (0: 1) */
+	/* Areas and off-mesh links (the file's, when it has them). */
+	const uint64_t *node_areas; /* [node_count]: the areas under each
+				     * node (its square's cells), a bit each */
+	uint64_t areas_present;     /* the areas any node is in */
+	uint32_t link_count;        /* off-mesh links of the file */
 	/* twz_open_ex with a cache budget (twz_chunks.h): chunked sections
 	 * inflated on use; rows_lazy is ROWS then, and rows NULL. */
 	struct twz_chunk_cache *cache;

@@ -88,6 +88,11 @@ static inline twz_node step(const twz_db *db, uint32_t s, uint32_t t,
 	return twz_le32(g->arc_head + 4 * (size_t)*arc);
 }
 
+uint32_t twz__graph_region(const struct twz_db *db, twz_node n)
+{
+	return region_of(db, n);
+}
+
 twz_node twz__graph_next(const struct twz_db *db, twz_node s, twz_node t)
 {
 	uint32_t arc;

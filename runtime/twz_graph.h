@@ -36,6 +36,9 @@ struct twz_graph_view {
 /* Whether db's nodes are a graph's (a graph level or a navmesh). */
 int twz__is_graph(const struct twz_db *db);
 
+/* The region of node n (valid). */
+uint32_t twz__graph_region(const struct twz_db *db, twz_node n);
+
 /* The next node from s toward t (both valid): t when s == t, TWZ_NONE
  * when t is unreachable from s. */
 twz_node twz__graph_next(const struct twz_db *db, twz_node s, twz_node t);

@@ -63,9 +63,9 @@ twz_status twz_navmesh_nearest(const twz_db *db, const float pos[3],
 	if (!db || !db->navmesh || !finite3(pos) || !poly || !(max_dist >= 0))
 		return TWZ_E_ARGUMENT;
 	uint32_t p = twz__nm_nearest(db->navmesh, pos[0], pos[1], pos[2],
-				     max_dist, pt);
+				     max_dist, pt, NULL, NULL);
 	if (p == TWZ_NONE)
-		return TWZ_E_UNREACHABLE;
+		return TWZ_E_OUT_OF_RANGE;
 	*poly = db->navmesh->poly_node[p];
 	if (nearest)
 		for (int a = 0; a < 3; a++)
@@ -166,8 +166,12 @@ twz_status twz_navmesh_path(const twz_db *db, const float start[3],
 		return TWZ_E_ARGUMENT;
 	twz_node s = twz_navmesh_locate(db, start);
 	twz_node t = twz_navmesh_locate(db, goal);
-	if (s == TWZ_NONE || t == TWZ_NONE)
+	if (!finite3(start) || !finite3(goal))
 		return TWZ_E_ARGUMENT;
+	if (s == TWZ_NONE)
+		return TWZ_E_START_OFF;
+	if (t == TWZ_NONE)
+		return TWZ_E_GOAL_OFF;
 	twz_status st = twz_path(db, s, t, corridor, corridor_cap, &clen);
 	*corridor_len = clen;
 	if (st != TWZ_OK)

@@ -1,65 +1,78 @@
 /*
- * twz_scratch.h - the per-thread search state of twigz.h's twz_scratch,
- * shared by the closed-cells A* (twz_closed.c) and the live flow field
- * (twz_live_flow.c): per-node records stamped with a search generation
- * (so nothing is cleared between searches), an indexed heap, a node stack
- * and every node's static moves. Everything is allocated at create.
+ * twz_scratch.h - the per-thread search state of twigz.h's twz_scratch:
+ * per-node records stamped with a search generation (so nothing is
+ * cleared between searches), one indexed heap, a node stack, what the
+ * level kind's geometry made at create (a grid's static moves, a
+ * graph's reverse arcs), and the state of the one search under way (a
+ * path search, twz_search.c, or a field from a target, twz_field.c).
+ * Everything is allocated at create.
  */
 #ifndef TWZ_SCRATCH_H
 #define TWZ_SCRATCH_H
 
-#include "twz_backend.h"
-
-/* An exact cost, straight + diagonal * sqrt(2). */
-struct twz__cost {
-	uint32_t s;
-	uint32_t d;
-};
-
-/* a < b exactly: a.s + a.d sqrt2 < b.s + b.d sqrt2. */
-static inline int twz__cost_less(uint32_t as, uint32_t ad, uint32_t bs,
-				 uint32_t bd)
-{
-	int64_t ds = (int64_t)as - bs;  /* a < b iff ds < dd * sqrt2 */
-	int64_t dd = (int64_t)bd - ad;
-
-	if (ds < 0 && dd >= 0)
-		return 1;
-	if (ds >= 0 && dd <= 0)
-		return 0;
-	if (ds >= 0)
-		return ds * ds < 2 * dd * dd;
-	return ds * ds > 2 * dd * dd;
-}
+#include "twz_geometry.h"
 
 struct twz_scratch_node {
-	struct twz__cost g;    /* A*: from s; flow: to t */
-	union {
-		struct twz__cost h; /* A*: the static cost to the target */
-		uint32_t prev;      /* flow: previous node in its bucket */
-	} u;
-	uint32_t parent;       /* A*: node reached from */
-	uint32_t stamp;        /* 2 * generation: open, + 1: closed/settled */
-	uint32_t h_stamp;      /* h_generation: u.h is valid */
-	uint32_t pos;          /* A*: heap slot; flow: next in its bucket */
-	uint32_t clear;        /* A*: 2 * generation: the static path from
-				* here is clear, + 1: it is not */
+	struct twz__cost g;    /* path search: from s; field: to t */
+	struct twz__cost h;    /* path search: the static cost to h_target */
+	struct twz__cost key;  /* the heap's key: g + h, or g in a field */
+	uint32_t parent;       /* path search: node reached from; field: the
+				* next node toward t */
+	uint32_t stamp;        /* 2 * generation: open, + 1: settled */
+	uint32_t h_stamp;      /* h_generation: h is valid */
+	uint32_t pos;          /* heap slot */
+	uint32_t clear;        /* path search: 2 * generation: the static
+				* path from here is open, + 1: it is not */
+	uint32_t want;         /* field: generation: a node the caller waits
+				* for */
+};
+
+/* What a scratch is doing. */
+enum twz__mode {
+	TWZ__IDLE = 0,
+	TWZ__PATH,             /* a path search from s to t */
+	TWZ__FIELD,            /* a field toward t */
 };
 
 struct twz_scratch {
 	const struct twz_db *db;
+	const struct twz_geometry *geo;
 	uint32_t node_count;
 	uint32_t generation;   /* of the search under way */
 	uint32_t h_generation; /* of the heuristic memo, for h_target */
 	twz_node h_target;     /* TWZ_NONE: no memo */
-	uint64_t expanded;
-	struct twz_scratch_node *node; /* [node_count] */
+	uint64_t expanded;     /* nodes the search under way expanded */
+	struct twz_scratch_node *node;  /* [node_count] */
 	uint32_t *heap;        /* [node_count] */
 	uint32_t heap_len;
-	uint32_t *stack;       /* [node_count + 1]: paths, chains, queues */
+	uint32_t *stack;       /* [node_count + 1]: paths, chains */
+	/* Grids (twz_geometry_grid.c): */
 	uint8_t *moves;        /* [node_count]: static legal moves, a bit each */
-	uint32_t *diag_floor;  /* [node_count + 1], 8-connected levels:
-				* floor(d * sqrt(2)) for d diagonal moves */
+	/* Graphs (twz_geometry_graph.c): the arcs into each node. */
+	uint32_t *in_first;    /* [node_count + 1] */
+	uint32_t *in_tail;     /* [arcs]: the arc's tail */
+	uint32_t *in_arc;      /* [arcs]: the arc, by its index in the file */
+	/* The search under way. */
+	enum twz__mode mode;
+	twz_status state;      /* TWZ_IN_PROGRESS, or how it ended */
+	struct twz__filter filter;
+	twz_closed closed;     /* the filter's closed nodes, copied */
+	twz_node s, t;
+	struct twz_span region;  /* s's (path) or t's (field) region */
+	uint64_t limit;        /* expansions allowed in all, UINT64_MAX: no
+				* limit */
+	int lazy;              /* keys start as lower bounds (TRANSIT) */
+	int early;             /* stop at a node whose static path is open */
+	int goal_h;            /* the goal is in s's region: keys hold h */
+	twz_node via;          /* the answer: the search's path to via,
+				* then the database's from via to t */
+	twz_node best;         /* the settled node nearest the goal */
+	struct twz__cost best_h;
+	double best_d2;        /* its distance to the goal, when !goal_h */
+	double goal_pos[3];    /* the goal's position, when !goal_h */
+	int has_goal_pos;
+	size_t wanted_left;    /* field: wanted nodes not settled yet */
+	int complete;          /* field: every node that reaches t settled */
 };
 
 /* Start a search: a fresh generation, whose stamps no node holds yet. */
@@ -67,11 +80,12 @@ static inline void twz__scratch_begin(struct twz_scratch *sc)
 {
 	if (sc->generation >= 0x7FFFFFFEu) {
 		for (uint32_t i = 0; i < sc->node_count; i++)
-			sc->node[i].stamp = sc->node[i].clear = 0;
+			sc->node[i].stamp = sc->node[i].clear = sc->node[i].want = 0;
 		sc->generation = 0;
 	}
 	sc->generation++;
 	sc->expanded = 0;
+	sc->heap_len = 0;
 }
 
 static inline uint32_t twz__open_stamp(const struct twz_scratch *sc)
@@ -84,48 +98,43 @@ static inline uint32_t twz__done_stamp(const struct twz_scratch *sc)
 	return 2 * sc->generation + 1;
 }
 
-/* Whether node n is closed right now. */
-static inline int twz__is_closed(const twz_closed *cl, twz_node n)
-{
-	if (!cl)
-		return 0;
-	if (cl->bits && (cl->bits[n >> 3] >> (n & 7) & 1))
-		return 1;
-	return cl->blocked && cl->blocked(cl->ctx, n);
-}
-
-/* The cell index of a valid node. */
-static inline size_t twz__node_cell(const struct twz_db *db, twz_node n)
-{
-	uint32_t x, y;
-
-	twz__node_xy(db, n, &x, &y);
-	return (size_t)y * db->c.width + x;
-}
-
-/* The node move m leads to from cell (legal by sc->moves). */
-static inline twz_node twz__move_node(const struct twz_db *db, size_t cell,
-				      unsigned m)
-{
-	return twz__cell_node(db, (size_t)((int64_t)cell + db->move_offset[m]));
-}
-
-/* Whether diagonal m from cell passes a closed cell. */
-static inline int twz__corner_closed(const struct twz_db *db,
-				     const twz_closed *cl, size_t cell,
-				     unsigned m)
-{
-	return twz__is_closed(cl, twz__move_node(db, cell,
-						  twz_diagonal_side_x(m))) ||
-	       twz__is_closed(cl, twz__move_node(db, cell,
-						  twz_diagonal_side_y(m)));
-}
-
 /* Check a scratch against the database a call names. */
 static inline int twz__scratch_fits(const struct twz_scratch *sc,
 				    const struct twz_db *db)
 {
 	return sc && db && sc->db == db;
 }
+
+/* The scratch's copy of a resolved filter: its closed nodes point into
+ * the scratch, so a caller's twz_closed may go once the call returns. */
+static inline void twz__scratch_filter(struct twz_scratch *sc,
+				       const struct twz__filter *f)
+{
+	sc->filter = *f;
+	if (f->closed) {
+		sc->closed = *f->closed;
+		sc->filter.closed = &sc->closed;
+	}
+}
+
+/* ---- the open list: a binary heap of nodes indexed by node ---------------- */
+
+/* Lower key first; on equal keys the deeper node (larger g: it follows
+ * the static path while that is open), then the lower id. */
+static inline int twz__heap_before(const struct twz_scratch_node *nd,
+				   uint32_t a, uint32_t b)
+{
+	const struct twz_scratch_node *x = &nd[a], *y = &nd[b];
+
+	if (!twz__cost_eq(x->key, y->key))
+		return twz__cost_less(x->key, y->key);
+	if (!twz__cost_eq(x->g, y->g))
+		return twz__cost_less(y->g, x->g);
+	return a < b;
+}
+
+void twz__heap_push(struct twz_scratch *sc, uint32_t v);
+void twz__heap_raise(struct twz_scratch *sc, uint32_t v);  /* v's key fell */
+uint32_t twz__heap_pop(struct twz_scratch *sc);
 
 #endif /* TWZ_SCRATCH_H */

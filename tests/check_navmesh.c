@@ -563,7 +563,7 @@ START_TEST(overlapping_floors)
 	float off[3] = { -1, 0, 4 }, near[3];
 	twz_node n;
 	ck_assert(twz_navmesh_locate(db, off) == TWZ_NONE);
-	ck_assert(twz_navmesh_nearest(db, off, 0.5f, &n, near) == TWZ_E_UNREACHABLE);
+	ck_assert(twz_navmesh_nearest(db, off, 0.5f, &n, near) == TWZ_E_OUT_OF_RANGE);
 	ck_assert(n == TWZ_NONE);
 	ck_assert(twz_navmesh_nearest(db, off, 1.5f, &n, near) == TWZ_OK);
 	ck_assert(fabsf(near[0]) < 1e-6f && fabsf(near[2] - 4) < 1e-6f && near[1] == 0);
