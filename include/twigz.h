@@ -256,9 +256,10 @@ TWZ_API twz_status twz_flow_field(const twz_db *db, twz_node t,
  * returns TWZ_E_LIMIT otherwise; twz_cost_u64 gives it whole. The node
  * ids are the database's own: twz_node_of_id and twz_node_id map the
  * graph file's vertex ids to them and back. twz_node_at, twz_node_xy,
- * twz_smooth, twz_nearest, twz_path_partial and twz_scratch_create (so
- * closed cells and live flow fields) return TWZ_NONE or TWZ_E_ARGUMENT on
- * a graph: they are about grid cells.
+ * twz_nearest and twz_path_partial return TWZ_NONE or TWZ_E_ARGUMENT on
+ * a graph: they are about grid cells. Scratches, closed nodes, live flow
+ * fields, smoothing and the calls of "a changing world" below answer on
+ * graphs (and navmeshes) as on grids.
  */
 
 /* The exact cost of an optimal path from s to t (0 when s == t).
@@ -296,8 +297,10 @@ TWZ_API twz_status twz_node_coords(const twz_db *db, twz_node n, int64_t *x,
  * twz_node_of_id the node of a face. Two polygons are linked across each
  * edge they share, at the cost centroid -> edge midpoint -> centroid
  * measured in x-z, so twz_path between two polygons is an optimal
- * corridor in that metric, in O(k) (twz_cost_u64 gives it in fixed-point
- * units, twz_navmesh_cost in world units). Positions are world
+ * corridor in that metric, in O(k). Costs of twz_cost, twz_cost_u64,
+ * twz_find_path and the other searches are the file's integer keys: the
+ * cost in world units times twz_navmesh_scale(db), rounded per arc
+ * (twz_navmesh_cost gives a corridor's cost in world units). Positions are world
  * coordinates as floats; the geometry is computed in double. None of
  * these calls allocates. On other databases they return TWZ_NONE or
  * TWZ_E_ARGUMENT.
@@ -311,11 +314,15 @@ TWZ_API twz_status twz_node_coords(const twz_db *db, twz_node n, int64_t *x,
  * (ties: the lower face index); TWZ_NONE off the mesh. */
 TWZ_API twz_node twz_navmesh_locate(const twz_db *db, const float pos[3]);
 
+/* Arc keys (the costs of twz_cost_u64) per world unit of cost; 0 on
+ * other databases. */
+TWZ_API double twz_navmesh_scale(const twz_db *db);
+
 /*
  * The polygon nearest pos within max_dist (INFINITY: any), measured in
  * 3D from pos to the polygon's closest point (nearest in x-z, at the
  * polygon's height there); ties go to the lower face index. *poly gets
- * it and nearest (may be NULL) that point. TWZ_E_UNREACHABLE (*poly =
+ * it and nearest (may be NULL) that point. TWZ_E_OUT_OF_RANGE (*poly =
  * TWZ_NONE) when no polygon is that near.
  */
 TWZ_API twz_status twz_navmesh_nearest(const twz_db *db, const float pos[3],
@@ -349,9 +356,10 @@ TWZ_API twz_status twz_navmesh_waypoints(const twz_db *db, const float start[3],
  * Locate start and goal, find the corridor and its waypoints in one
  * call: corridor, *corridor_len as twz_path (a corridor has at most
  * twz_node_count(db) polygons), points, *points_len as
- * twz_navmesh_waypoints (at most *corridor_len + 1). TWZ_E_ARGUMENT
- * when start or goal is off the mesh (see twz_navmesh_nearest),
- * TWZ_E_UNREACHABLE (both lengths 0) when no corridor joins them,
+ * twz_navmesh_waypoints (at most *corridor_len + 1). TWZ_E_START_OFF or
+ * TWZ_E_GOAL_OFF when start or goal is off the mesh (see
+ * twz_navmesh_nearest), TWZ_E_UNREACHABLE (both lengths 0) when no
+ * corridor joins them,
  * TWZ_E_BUFFER_TOO_SMALL when the corridor did not fit (*corridor_len
  * is its full length, no points are made) or the points did not.
  * [Size: corridor holds corridor_cap nodes, points points_cap points]
@@ -383,32 +391,36 @@ TWZ_API twz_status twz_navmesh_polygon(const twz_db *db, twz_node poly,
 TWZ_API twz_status twz_navmesh_portal(const twz_db *db, twz_node a, twz_node b,
 				      float left[3], float right[3]);
 
-/* ---- a level that changed at run time: closed cells ------------------- */
+/* ---- a level that changed at run time: closed nodes -------------------- */
 
 /*
- * Search state for the calls below, sized once for one database (about
- * 50 bytes a node), so that they never allocate. One scratch serves one
- * thread at a time and only the database it was made for (others give
- * TWZ_E_ARGUMENT); it keeps no result a caller needs between calls. It
- * must be freed before that database is closed.
+ * Search state for the calls below and those of "a changing world",
+ * sized once for one database of any level kind (about 80 bytes a node,
+ * and 8 an arc on a graph), so that they never allocate. One scratch
+ * serves one thread at a time and only the database it was made for
+ * (others give TWZ_E_ARGUMENT); between calls it keeps only a sliced
+ * search or field a caller began. It must be freed before that database
+ * is closed.
  */
 typedef struct twz_scratch twz_scratch;
 
 TWZ_API twz_status twz_scratch_create(const twz_db *db, twz_scratch **out);
 /* NULL is a no-op. */
 TWZ_API void twz_scratch_free(twz_scratch *sc);
-/* Nodes the last twz_path_closed or twz_flow_field_live expanded: 0 when
- * the static path was clear. */
+/* Nodes the search under way, or the last one, expanded: 0 when the
+ * static path was clear. */
 TWZ_API uint64_t twz_scratch_expanded(const twz_scratch *sc);
 
 /*
- * Cells closed right now (doors, rubble), given as nodes: node n is closed
- * when bit (n & 7) of bits[n >> 3] is set (bits holds
- * TWZ_CLOSED_BYTES(twz_node_count(db)) bytes, NULL for none) or when
- * blocked(ctx, n) returns non-zero (NULL for none). The caller owns both
- * and may change them between calls, not during one. A closed cell is a
- * wall: no path enters it, starts or ends on it, or cuts its corner (a
- * diagonal move needs both straight cells beside it open).
+ * Nodes closed right now (doors, rubble), in the queried database's own
+ * ids: node n is closed when bit (n & 7) of bits[n >> 3] is set (bits
+ * holds TWZ_CLOSED_BYTES(twz_node_count(db)) bytes, NULL for none) or
+ * when blocked(ctx, n) returns non-zero (NULL for none). The caller owns
+ * both and may change them between calls, not during one. A closed node
+ * is a wall: no path enters it, starts or ends on it, or (on a grid)
+ * cuts its corner (a diagonal move needs both straight cells beside it
+ * open). On a view of an agent size a closed node is one of the view's
+ * own: to shut a cell for every size, use a twz_world.
  */
 typedef struct twz_closed {
 	const uint8_t *bits;
@@ -426,8 +438,9 @@ typedef struct twz_closed {
  * level (exact and consistent: closing cells only makes paths longer)
  * finds the optimal path on the changed level. buf, cap and *len as in
  * twz_path; *straight and *diagonal (each may be NULL) get the path's
- * moves, as twz_cost_exact. TWZ_E_UNREACHABLE (*len = 0) when the closed
- * cells cut t off from s, or s or t is closed.
+ * cost, as twz_cost_exact. TWZ_E_UNREACHABLE (*len = 0) when the closed
+ * nodes cut t off from s, TWZ_E_START_SHUT when s is closed,
+ * TWZ_E_GOAL_SHUT when t is. (twz_find_path is the same with a filter.)
  */
 TWZ_API twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
 				   const twz_closed *closed, twz_node s,
@@ -440,10 +453,9 @@ TWZ_API twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
  * may be NULL: none), with the encoding of twz_flow_field: next[n] is the
  * next node on an optimal path from n to t, t for t, TWZ_NONE for a node
  * that cannot reach t and for every closed node (all of them when t is
- * closed). A wavefront from t: breadth-first on 4-connected levels, a
- * Dijkstra bucketed by exact cost on 8-connected ones; it reads only the
- * grid, not the database's rows. [Size: next holds twz_node_count(db)
- * entries]
+ * closed). A Dijkstra from t over the moves (or arcs) into each node;
+ * it reads only the level, not the database's rows. [Size: next holds
+ * twz_node_count(db) entries]
  */
 TWZ_API twz_status twz_flow_field_live(const twz_db *db, twz_scratch *sc,
 				       const twz_closed *closed, twz_node t,
@@ -478,8 +490,10 @@ TWZ_API twz_status twz_agent_sizes(const twz_db *db, unsigned *sizes,
 
 /*
  * Pull a path tight, in place: keeps path[0], path[len-1] and, between
- * them, only the nodes where the straight line from the last kept node no
- * longer clears the walls (the corners), and sets *out_len to their count.
+ * them, only corners: nodes where the straight line from the last kept
+ * node no longer clears the walls, and of those only the ones whose two
+ * neighbours do not see each other (none lies straight between them);
+ * sets *out_len to their count.
  * A segment between two cell centres is clear when every cell whose
  * inside it passes through is walkable and, where it passes exactly
  * through a cell corner, all four cells around that corner are (the rule
@@ -505,8 +519,11 @@ TWZ_API twz_status twz_smooth(const twz_db *db, twz_node *path, size_t len,
  * radius cells count (distance <= radius; 0: the cell itself), any with
  * TWZ_RADIUS_ANY; with from != TWZ_NONE, only cells in from's region
  * (reachable from it). *out is the node, or TWZ_NONE with
- * TWZ_E_UNREACHABLE when no cell counts. Searches rows outward from (x, y)
- * over the disc of the best distance so far; no allocation.
+ * TWZ_E_OUT_OF_RANGE when no cell counts. Searches rows outward from (x, y)
+ * over the disc of the best distance so far; no allocation. On a view
+ * of an agent size, cells are the view's own (corners of the agents'
+ * squares). twz_nearest_filtered does the same in world units and sees
+ * a filter.
  */
 TWZ_API twz_status twz_nearest(const twz_db *db, int64_t x, int64_t y,
 			       uint32_t radius, twz_node from, twz_node *out);

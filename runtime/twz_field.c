@@ -12,6 +12,99 @@
  */
 #include "twz_scratch.h"
 
+#include <math.h>
+
+/* ---- the open list: the scratch's heap, or a ring of buckets ------------ */
+
+/* floor(a + b sqrt(2)) / ring_width, exactly. Below 2^26 (a count of
+ * moves on a grid: fewer than its nodes) b sqrt(2) lies more than
+ * 1 / (2.5 b) from any whole number, far above the double product's
+ * error, so the product's floor is exact; beyond, the integer square
+ * root of 2 b^2 (b below 2^31). */
+static inline uint64_t bucket_of(const struct twz_scratch *sc,
+				 struct twz__cost c)
+{
+	uint64_t r;
+
+	if (c.b < (1u << 26)) {
+		r = (uint64_t)((double)c.b * TWZ__SQRT2);
+	} else {
+		uint64_t v = 2 * c.b * c.b;
+		r = (uint64_t)sqrt((double)v);
+		while (r * r > v)
+			r--;
+		while ((r + 1) * (r + 1) <= v)
+			r++;
+	}
+	return sc->ring_width == 1 ? c.a + r : (c.a + r) / sc->ring_width;
+}
+
+static void ring_insert(struct twz_scratch *sc, uint32_t v)
+{
+	uint32_t *head = &sc->ring[bucket_of(sc, sc->node[v].g) & (sc->ring_size - 1)];
+
+	sc->node[v].u.field.link = TWZ_NONE;
+	sc->node[v].pos = *head;
+	if (*head != TWZ_NONE)
+		sc->node[*head].u.field.link = v;
+	*head = v;
+	sc->ring_queued++;
+}
+
+/* Take v out of the bucket of cost c. */
+static void ring_unlink(struct twz_scratch *sc, uint32_t v, struct twz__cost c)
+{
+	struct twz_scratch_node *nd = sc->node;
+	uint32_t p = nd[v].u.field.link, q = nd[v].pos;
+
+	if (p != TWZ_NONE)
+		nd[p].pos = q;
+	else
+		sc->ring[bucket_of(sc, c) & (sc->ring_size - 1)] = q;
+	if (q != TWZ_NONE)
+		nd[q].u.field.link = p;
+	sc->ring_queued--;
+}
+
+static int open_any(const struct twz_scratch *sc)
+{
+	return sc->ring_size ? sc->ring_queued != 0 : sc->heap_len != 0;
+}
+
+static void open_push(struct twz_scratch *sc, uint32_t v)
+{
+	if (sc->ring_size)
+		ring_insert(sc, v);
+	else
+		twz__heap_push(sc, v);
+}
+
+/* v's cost fell from was to its g. */
+static void open_lower(struct twz_scratch *sc, uint32_t v, struct twz__cost was)
+{
+	if (!sc->ring_size) {
+		twz__heap_raise(sc, v);
+	} else if (bucket_of(sc, was) != bucket_of(sc, sc->node[v].g)) {
+		ring_unlink(sc, v, was);
+		ring_insert(sc, v);
+	}
+}
+
+/* The next node to settle (open_any() said there is one). */
+static uint32_t open_pop(struct twz_scratch *sc)
+{
+	if (!sc->ring_size)
+		return twz__heap_pop(sc);
+	uint32_t *head;
+	while (*(head = &sc->ring[sc->ring_at & (sc->ring_size - 1)]) == TWZ_NONE)
+		sc->ring_at++;
+	uint32_t v = *head;
+	ring_unlink(sc, v, sc->node[v].g);
+	return v;
+}
+
+/* ---- the field ------------------------------------------------------------ */
+
 /* Mark the wanted nodes (valid ones; the settled already count). */
 static void field_want(struct twz_scratch *sc, const twz_node *nodes,
 		       size_t count)
@@ -20,10 +113,10 @@ static void field_want(struct twz_scratch *sc, const twz_node *nodes,
 
 	for (size_t i = 0; i < count; i++) {
 		twz_node n = nodes[i];
-		if (n >= sc->node_count || sc->node[n].want == sc->generation ||
+		if (n >= sc->node_count || sc->node[n].u.field.want == sc->generation ||
 		    sc->node[n].stamp == done)
 			continue;
-		sc->node[n].want = sc->generation;
+		sc->node[n].u.field.want = sc->generation;
 		sc->wanted_left++;
 	}
 }
@@ -33,9 +126,10 @@ static void field_start(struct twz_scratch *sc, const struct twz__filter *f,
 {
 	static const struct twz__cost zero = { 0, 0 };
 
+	sc->mode = TWZ__FIELD;
+	sc->h_target = TWZ_NONE;  /* the field's records overlay the memo */
 	twz__scratch_begin(sc);
 	twz__scratch_filter(sc, f);
-	sc->mode = TWZ__FIELD;
 	sc->state = TWZ_IN_PROGRESS;
 	sc->s = TWZ_NONE;
 	sc->t = t;
@@ -47,10 +141,14 @@ static void field_start(struct twz_scratch *sc, const struct twz__filter *f,
 		sc->state = TWZ_OK;
 		return;
 	}
-	sc->node[t].g = sc->node[t].key = zero;
+	sc->node[t].g = zero;
 	sc->node[t].parent = t;
 	sc->node[t].stamp = twz__open_stamp(sc);
-	twz__heap_push(sc, t);
+	sc->ring_at = 0;
+	sc->ring_queued = 0;
+	for (uint32_t b = 0; b < sc->ring_size; b++)
+		sc->ring[b] = TWZ_NONE;
+	open_push(sc, t);
 	if (wanted)
 		field_want(sc, wanted, count);
 	else
@@ -65,12 +163,12 @@ static twz_status field_run(struct twz_scratch *sc, uint64_t budget)
 	struct twz__arc arcs[TWZ__ARC_BATCH];
 	uint64_t spent = 0;
 
-	while (sc->wanted_left && sc->heap_len) {
+	while (sc->wanted_left && open_any(sc)) {
 		if (spent >= budget)
 			return sc->state = TWZ_IN_PROGRESS;
-		twz_node u = twz__heap_pop(sc);
+		twz_node u = open_pop(sc);
 		nd[u].stamp = done;
-		if (nd[u].want == sc->generation && sc->wanted_left != SIZE_MAX)
+		if (nd[u].u.field.want == sc->generation && sc->wanted_left != SIZE_MAX)
 			sc->wanted_left--;
 		sc->expanded++;
 		spent++;
@@ -84,19 +182,20 @@ static twz_status field_run(struct twz_scratch *sc, uint64_t budget)
 					continue;
 				struct twz__cost g = twz__cost_add(nd[u].g, arcs[i].cost);
 				if (nd[v].stamp != open) {
-					nd[v].g = nd[v].key = g;
+					nd[v].g = g;
 					nd[v].parent = u;
 					nd[v].stamp = open;
-					twz__heap_push(sc, v);
+					open_push(sc, v);
 				} else if (twz__cost_less(g, nd[v].g)) {
-					nd[v].g = nd[v].key = g;
+					struct twz__cost was = nd[v].g;
+					nd[v].g = g;
 					nd[v].parent = u;
-					twz__heap_raise(sc, v);
+					open_lower(sc, v, was);
 				}
 			}
 		}
 	}
-	if (!sc->heap_len)
+	if (!open_any(sc))
 		sc->complete = 1;
 	return sc->state = TWZ_OK;
 }

@@ -160,6 +160,20 @@ static twz_status graph_scratch_init(const struct twz_db *db,
 			sc->in_tail[at] = x;
 			sc->in_arc[at] = k;
 		}
+	/* Buckets of the lightest arc's width, when the heaviest is at
+	 * most a few thousand of them. */
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (uint32_t k = 0; k < arcs; k++) {
+		uint64_t w = weight_of(db, k);
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+	}
+	if (arcs && hi / lo < 4096) {
+		sc->ring_width = lo;
+		sc->ring_size = 4;
+		while (sc->ring_size < hi / lo + 2)
+			sc->ring_size *= 2;
+	}
 	return TWZ_OK;
 }
 

@@ -196,6 +196,9 @@ static twz_status grid_scratch_init(const struct twz_db *db,
 				bits |= 1u << m;
 		sc->moves[v] = (uint8_t)bits;
 	}
+	/* Moves cost 1 and sqrt(2): buckets of width 1, three of them. */
+	sc->ring_width = 1;
+	sc->ring_size = 4;
 	return TWZ_OK;
 }
 

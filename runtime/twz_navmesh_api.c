@@ -179,3 +179,8 @@ twz_status twz_navmesh_path(const twz_db *db, const float start[3],
 	return twz_navmesh_waypoints(db, start, goal, corridor, clen, mode,
 				     points, points_cap, points_len);
 }
+
+double twz_navmesh_scale(const twz_db *db)
+{
+	return db && db->navmesh ? db->navmesh->scale : 0;
+}

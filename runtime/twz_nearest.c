@@ -146,7 +146,7 @@ static inline int past(const struct grid_scan *s, struct dist d)
 }
 
 /* Offer cell (x, y) at squared distance d2: 1 when it holds a node that
- * counts (whether or not it beat the best), so a scan can stop. */
+ * counts (whether or not it beat the best). */
 static int offer(struct grid_scan *s, uint32_t x, uint32_t y, struct dist d2)
 {
 	const struct twz_db *db = s->c->db;
@@ -167,8 +167,9 @@ static int offer(struct grid_scan *s, uint32_t x, uint32_t y, struct dist d2)
 
 /*
  * Row y: from the column nearest the position outward both ways, each
- * way stopping at its first counting cell (the cells beyond are farther)
- * or where the distance passes the limit.
+ * way stopping where the distance passes the limit, which the first
+ * counting cell lowers to its own (the cells beyond are farther, or as
+ * far: a position on a cell line has two nearest columns).
  */
 static void scan_row(struct grid_scan *s, uint32_t y, uint32_t cx)
 {
@@ -176,13 +177,15 @@ static void scan_row(struct grid_scan *s, uint32_t y, uint32_t cx)
 
 	for (int64_t x = cx; x >= 0; x--) {
 		struct dist d2 = cell_dist(s, dy, x);
-		if (past(s, d2) || offer(s, (uint32_t)x, y, d2))
+		if (past(s, d2))
 			break;
+		offer(s, (uint32_t)x, y, d2);
 	}
 	for (int64_t x = (int64_t)cx + 1; x < s->c->db->c.width; x++) {
 		struct dist d2 = cell_dist(s, dy, x);
-		if (past(s, d2) || offer(s, (uint32_t)x, y, d2))
+		if (past(s, d2))
 			break;
+		offer(s, (uint32_t)x, y, d2);
 	}
 }
 

@@ -33,6 +33,11 @@ twz_status twz_scratch_create(const twz_db *db, twz_scratch **out)
 		return TWZ_E_NOMEM;
 	}
 	twz_status st = sc->geo->scratch_init(db, sc);
+	if (st == TWZ_OK && sc->ring_size) {
+		sc->ring = malloc(sc->ring_size * sizeof *sc->ring);
+		if (!sc->ring)
+			st = TWZ_E_NOMEM;
+	}
 	if (st != TWZ_OK) {
 		twz_scratch_free(sc);
 		return st;
@@ -50,6 +55,7 @@ void twz_scratch_free(twz_scratch *sc)
 	free(sc->node);
 	free(sc->heap);
 	free(sc->stack);
+	free(sc->ring);
 	free(sc);
 }
 
@@ -66,7 +72,7 @@ static void sift_up(struct twz_scratch *sc, uint32_t i)
 
 	while (i) {
 		uint32_t p = (i - 1) / 2;
-		if (!twz__heap_before(sc->node, v, heap[p]))
+		if (!twz__heap_before(sc, v, heap[p]))
 			break;
 		heap[i] = heap[p];
 		sc->node[heap[i]].pos = i;
@@ -100,9 +106,9 @@ uint32_t twz__heap_pop(struct twz_scratch *sc)
 		uint32_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && twz__heap_before(sc->node, heap[c + 1], heap[c]))
+		if (c + 1 < n && twz__heap_before(sc, heap[c + 1], heap[c]))
 			c++;
-		if (!twz__heap_before(sc->node, heap[c], v))
+		if (!twz__heap_before(sc, heap[c], v))
 			break;
 		heap[i] = heap[c];
 		sc->node[heap[i]].pos = i;

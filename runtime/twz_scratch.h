@@ -12,19 +12,32 @@
 
 #include "twz_geometry.h"
 
+#include <string.h>
+
 struct twz_scratch_node {
 	struct twz__cost g;    /* path search: from s; field: to t */
-	struct twz__cost h;    /* path search: the static cost to h_target */
-	struct twz__cost key;  /* the heap's key: g + h, or g in a field */
 	uint32_t parent;       /* path search: node reached from; field: the
 				* next node toward t */
 	uint32_t stamp;        /* 2 * generation: open, + 1: settled */
-	uint32_t h_stamp;      /* h_generation: h is valid */
-	uint32_t pos;          /* heap slot */
-	uint32_t clear;        /* path search: 2 * generation: the static
-				* path from here is open, + 1: it is not */
-	uint32_t want;         /* field: generation: a node the caller waits
-				* for */
+	uint32_t pos;          /* heap slot; field in buckets: the next node
+				* of its bucket */
+	union {
+		struct {
+			struct twz__cost h;  /* the static cost to h_target
+					      * (lazily, a lower bound until
+					      * h_stamp says it is exact) */
+			uint32_t h_stamp;    /* h_generation: h is exact */
+			uint32_t clear;      /* 2 * generation: the static
+					      * path from here is open, + 1:
+					      * it is not */
+		} path;
+		struct {
+			uint32_t link;       /* in buckets: the previous node
+					      * of its bucket */
+			uint32_t want;       /* generation: a node the caller
+					      * waits for */
+		} field;
+	} u;
 };
 
 /* What a scratch is doing. */
@@ -52,6 +65,16 @@ struct twz_scratch {
 	uint32_t *in_first;    /* [node_count + 1] */
 	uint32_t *in_tail;     /* [arcs]: the arc's tail */
 	uint32_t *in_arc;      /* [arcs]: the arc, by its index in the file */
+	/* A field's open list as a ring of buckets of cost (Dial's), when
+	 * the geometry's arcs all cost from ring_width to less than
+	 * (ring_size - 1) ring_width: a node of cost c goes to bucket
+	 * floor(c / ring_width), and a bucket's nodes may be settled in any
+	 * order. ring_size 0: the heap. */
+	uint64_t ring_width;
+	uint32_t ring_size;    /* a power of two */
+	uint32_t *ring;        /* [ring_size]: each bucket's first node */
+	uint64_t ring_at;      /* the bucket being settled */
+	uint64_t ring_queued;  /* nodes in the ring */
 	/* The search under way. */
 	enum twz__mode mode;
 	twz_status state;      /* TWZ_IN_PROGRESS, or how it ended */
@@ -66,6 +89,8 @@ struct twz_scratch {
 	int goal_h;            /* the goal is in s's region: keys hold h */
 	twz_node via;          /* the answer: the search's path to via,
 				* then the database's from via to t */
+	size_t static_len;     /* the database's path from s, in stack: its
+				* length (0: none) */
 	twz_node best;         /* the settled node nearest the goal */
 	struct twz__cost best_h;
 	double best_d2;        /* its distance to the goal, when !goal_h */
@@ -79,9 +104,14 @@ struct twz_scratch {
 static inline void twz__scratch_begin(struct twz_scratch *sc)
 {
 	if (sc->generation >= 0x7FFFFFFEu) {
-		for (uint32_t i = 0; i < sc->node_count; i++)
-			sc->node[i].stamp = sc->node[i].clear = sc->node[i].want = 0;
+		/* Every stamp goes; so does the memo (the union shares it). */
+		for (uint32_t i = 0; i < sc->node_count; i++) {
+			sc->node[i].stamp = 0;
+			memset(&sc->node[i].u, 0, sizeof sc->node[i].u);
+		}
 		sc->generation = 0;
+		sc->h_generation = 0;
+		sc->h_target = TWZ_NONE;
 	}
 	sc->generation++;
 	sc->expanded = 0;
@@ -119,15 +149,30 @@ static inline void twz__scratch_filter(struct twz_scratch *sc,
 
 /* ---- the open list: a binary heap of nodes indexed by node ---------------- */
 
+/* A node's key in the heap: g + h in a path search, g in a field. (A
+ * node in the open list has a finite h, so the sum needs no care.) */
+static inline struct twz__cost twz__key(const struct twz_scratch *sc,
+					const struct twz_scratch_node *x)
+{
+	struct twz__cost k = x->g;
+
+	if (sc->mode == TWZ__PATH) {
+		k.a += x->u.path.h.a;
+		k.b += x->u.path.h.b;
+	}
+	return k;
+}
+
 /* Lower key first; on equal keys the deeper node (larger g: it follows
  * the static path while that is open), then the lower id. */
-static inline int twz__heap_before(const struct twz_scratch_node *nd,
-				   uint32_t a, uint32_t b)
+static inline int twz__heap_before(const struct twz_scratch *sc, uint32_t a,
+				   uint32_t b)
 {
-	const struct twz_scratch_node *x = &nd[a], *y = &nd[b];
+	const struct twz_scratch_node *x = &sc->node[a], *y = &sc->node[b];
+	struct twz__cost kx = twz__key(sc, x), ky = twz__key(sc, y);
 
-	if (!twz__cost_eq(x->key, y->key))
-		return twz__cost_less(x->key, y->key);
+	if (!twz__cost_eq(kx, ky))
+		return twz__cost_less(kx, ky);
 	if (!twz__cost_eq(x->g, y->g))
 		return twz__cost_less(y->g, x->g);
 	return a < b;

@@ -40,7 +40,7 @@ static void heuristic_target(struct twz_scratch *sc, twz_node t)
 		return;
 	if (sc->h_generation == UINT32_MAX) {
 		for (uint32_t i = 0; i < sc->node_count; i++)
-			sc->node[i].h_stamp = 0;
+			sc->node[i].u.path.h_stamp = 0;
 		sc->h_generation = 0;
 	}
 	sc->h_generation++;
@@ -56,7 +56,7 @@ static twz_status heuristic(struct twz_scratch *sc, twz_node v)
 	const uint32_t hg = sc->h_generation;
 	const twz_node t = sc->t;
 
-	if (nd[v].h_stamp == hg)
+	if (nd[v].u.path.h_stamp == hg)
 		return TWZ_OK;
 	if (db->c.method == TWZ_METHOD_TRANSIT) {
 		uint32_t s = 0, d = 0;
@@ -64,16 +64,18 @@ static twz_status heuristic(struct twz_scratch *sc, twz_node v)
 						  NULL, &s, &d);
 		if (st != TWZ_OK && st != TWZ_E_BUFFER_TOO_SMALL)
 			return TWZ_E_DAMAGED;
-		nd[v].h.a = s;
-		nd[v].h.b = d;
-		nd[v].h_stamp = hg;
+		nd[v].u.path.h.a = s;
+		nd[v].u.path.h.b = d;
+		nd[v].u.path.h_stamp = hg;
 		return TWZ_OK;
 	}
-	/* First moves up to a node already known, then back. */
+	/* First moves up to a node already known, then back (the stack
+	 * no longer holds the database's path). */
 	uint32_t k = 0;
+	sc->static_len = 0;
 	twz_node x = v;
 	struct twz__cost h;
-	while (x != t && nd[x].h_stamp != hg) {
+	while (x != t && nd[x].u.path.h_stamp != hg) {
 		if (k == sc->node_count)
 			return TWZ_E_DAMAGED;  /* a cycle: a crafted file */
 		sc->stack[k++] = x;
@@ -86,7 +88,7 @@ static twz_status heuristic(struct twz_scratch *sc, twz_node v)
 			return TWZ_E_DAMAGED;
 		h = cost_far;  /* graphs: t is out of reach from here on */
 	} else {
-		h = x == t ? cost_zero : nd[x].h;
+		h = x == t ? cost_zero : nd[x].u.path.h;
 	}
 	while (k) {
 		twz_node y = sc->stack[--k];
@@ -95,13 +97,13 @@ static twz_status heuristic(struct twz_scratch *sc, twz_node v)
 			sc->geo->step(db, &no_filter, y, x, &c);
 			h = twz__cost_add(h, c);
 		}
-		nd[y].h = h;
-		nd[y].h_stamp = hg;
+		nd[y].u.path.h = h;
+		nd[y].u.path.h_stamp = hg;
 		x = y;
 	}
 	if (v == t) {
-		nd[t].h = cost_zero;
-		nd[t].h_stamp = hg;
+		nd[t].u.path.h = cost_zero;
+		nd[t].u.path.h_stamp = hg;
 	}
 	return TWZ_OK;
 }
@@ -123,12 +125,13 @@ static int static_open(struct twz_scratch *sc, twz_node u)
 	uint32_t k = 0;
 	int res;
 
+	sc->static_len = 0;
 	for (twz_node x = u;; ) {
-		if (x == t || nd[x].clear == yes) {
+		if (x == t || nd[x].u.path.clear == yes) {
 			res = 1;
 			break;
 		}
-		if (nd[x].clear == no) {
+		if (nd[x].u.path.clear == no) {
 			res = 0;
 			break;
 		}
@@ -146,7 +149,7 @@ static int static_open(struct twz_scratch *sc, twz_node u)
 		x = y;
 	}
 	while (k)
-		nd[sc->stack[--k]].clear = res ? yes : no;
+		nd[sc->stack[--k]].u.path.clear = res ? yes : no;
 	return res;
 }
 
@@ -158,9 +161,9 @@ static int static_open(struct twz_scratch *sc, twz_node u)
 static void offer_best(struct twz_scratch *sc, twz_node u)
 {
 	if (sc->goal_h) {
-		if (sc->best == TWZ_NONE || twz__cost_less(sc->node[u].h, sc->best_h)) {
+		if (sc->best == TWZ_NONE || twz__cost_less(sc->node[u].u.path.h, sc->best_h)) {
 			sc->best = u;
-			sc->best_h = sc->node[u].h;
+			sc->best_h = sc->node[u].u.path.h;
 		}
 		return;
 	}
@@ -182,21 +185,18 @@ static twz_status open_node(struct twz_scratch *sc, twz_node v, twz_node u,
 {
 	struct twz_scratch_node *nd = sc->node;
 
-	if (sc->goal_h) {
-		if (sc->lazy && nd[v].h_stamp != sc->h_generation) {
-			nd[v].key = twz__cost_add(g, sc->geo->lower_bound(sc->db, v, sc->t));
-		} else {
-			twz_status st = heuristic(sc, v);
-			if (st != TWZ_OK)
-				return st;
-			if (twz__cost_eq(nd[v].h, cost_far)) {
-				nd[v].stamp = twz__done_stamp(sc);  /* out of reach */
-				return TWZ_OK;
-			}
-			nd[v].key = twz__cost_add(g, nd[v].h);
-		}
+	if (!sc->goal_h) {
+		nd[v].u.path.h = cost_zero;  /* a flood: no memo to keep */
+	} else if (sc->lazy && nd[v].u.path.h_stamp != sc->h_generation) {
+		nd[v].u.path.h = sc->geo->lower_bound(sc->db, v, sc->t);
 	} else {
-		nd[v].key = g;
+		twz_status st = heuristic(sc, v);
+		if (st != TWZ_OK)
+			return st;
+		if (twz__cost_eq(nd[v].u.path.h, cost_far)) {
+			nd[v].stamp = twz__done_stamp(sc);  /* out of reach */
+			return TWZ_OK;
+		}
 	}
 	nd[v].g = g;
 	nd[v].parent = u;
@@ -205,16 +205,48 @@ static twz_status open_node(struct twz_scratch *sc, twz_node v, twz_node u,
 	return TWZ_OK;
 }
 
-/* Whether the path p[0 .. n) takes no step the filter forbids (p[0] was
- * checked). */
-static int path_open(struct twz_scratch *sc, const twz_node *p, size_t n)
+/*
+ * The database's path from s to t, walked once into sc->stack (and kept
+ * there: when it is open it is the answer), gives every node on it its
+ * static cost (the memo's spine, which the first moves of the nodes a
+ * detour touches soon join) and says which of its nodes still have an
+ * open way to t. sc->static_len is its length, 0 when t is out of s's
+ * reach (a graph's one-way arcs).
+ */
+static twz_status seed(struct twz_scratch *sc)
 {
-	for (size_t i = 1; i < n; i++) {
-		struct twz__cost c;
-		if (!sc->geo->step(sc->db, &sc->filter, p[i - 1], p[i], &c))
-			return 0;
+	static const struct twz__filter none;
+	const struct twz_db *db = sc->db;
+	struct twz_scratch_node *nd = sc->node;
+	const uint32_t yes = 2 * sc->generation, no = yes + 1;
+	size_t n = 0;
+
+	twz_status st = db->backend->walk(db, sc->s, sc->t, &sc->region,
+					  sc->stack, (size_t)sc->node_count + 1,
+					  &n, NULL, NULL);
+	if (st == TWZ_E_UNREACHABLE && twz__is_graph(db))
+		return TWZ_OK;
+	if (st != TWZ_OK)
+		return st == TWZ_E_BUFFER_TOO_SMALL ? TWZ_E_DAMAGED : st;
+	struct twz__cost h = cost_zero;
+	int open = 1;
+	for (size_t i = n; i-- > 0; ) {
+		twz_node x = sc->stack[i];
+		if (i + 1 < n) {
+			struct twz__cost c;
+			sc->geo->step(db, &none, x, sc->stack[i + 1], &c);
+			h = twz__cost_add(h, c);
+			if (open && !sc->geo->step(db, &sc->filter, x, sc->stack[i + 1], &c))
+				open = 0;
+		}
+		if (twz__blocked(&sc->filter, x))
+			open = 0;
+		nd[x].u.path.h = h;
+		nd[x].u.path.h_stamp = sc->h_generation;
+		nd[x].u.path.clear = open ? yes : no;
 	}
-	return 1;
+	sc->static_len = n;
+	return TWZ_OK;
 }
 
 /*
@@ -246,11 +278,12 @@ static twz_status search_start(struct twz_scratch *sc, const struct twz__filter 
 	sc->has_goal_pos = sc->geo->position(db, t, sc->goal_pos) == 0;
 	sc->node[s].g = cost_zero;
 	sc->node[s].parent = TWZ_NONE;
+	sc->static_len = 0;
 	if (sc->goal_h) {
 		heuristic_target(sc, t);
-		if ((st = heuristic(sc, s)) != TWZ_OK)
+		if ((st = seed(sc)) != TWZ_OK)
 			return sc->state = st;
-		if (twz__cost_eq(sc->node[s].h, cost_far))
+		if (!sc->static_len)
 			sc->goal_h = 0;  /* a graph's one-way arcs */
 	}
 	if (!sc->goal_h && !partial)
@@ -258,24 +291,11 @@ static twz_status search_start(struct twz_scratch *sc, const struct twz__filter 
 	offer_best(sc, s);
 	if (!sc->goal_h) {
 		sc->lazy = sc->early = 0;
-	} else if (!sc->filter.any) {
-		sc->via = s;  /* nothing taken away: the database's path */
+		sc->h_target = TWZ_NONE;  /* a flood keys nodes by g alone */
+	} else if (sc->node[s].u.path.clear == 2 * sc->generation) {
+		sc->via = s;  /* the database's path is open: the answer */
 		sc->best = t;
 		return sc->state = TWZ_OK;
-	} else if (sc->lazy) {
-		/* No early stop: check the static path once, here. */
-		size_t n = 0;
-		uint32_t ps, pd;
-		st = db->backend->walk(db, s, t, &sc->region, sc->stack,
-				       (size_t)sc->node_count + 1, &n, &ps, &pd);
-		if (st != TWZ_OK)
-			return sc->state = st == TWZ_E_BUFFER_TOO_SMALL
-						   ? TWZ_E_DAMAGED : st;
-		if (path_open(sc, sc->stack, n)) {
-			sc->via = s;
-			sc->best = t;
-			return sc->state = TWZ_OK;
-		}
 	}
 	if ((st = open_node(sc, s, TWZ_NONE, cost_zero)) != TWZ_OK)
 		return sc->state = st;
@@ -299,13 +319,12 @@ static twz_status search_run(struct twz_scratch *sc, uint64_t budget)
 		if (spent >= budget)
 			return TWZ_IN_PROGRESS;
 		twz_node u = twz__heap_pop(sc);
-		if (sc->lazy && nd[u].h_stamp != sc->h_generation) {
+		if (sc->lazy && nd[u].u.path.h_stamp != sc->h_generation) {
 			/* Keyed with its lower bound: now its exact cost. */
-			struct twz__cost was = nd[u].key;
+			struct twz__cost was = nd[u].u.path.h;
 			if ((st = heuristic(sc, u)) != TWZ_OK)
 				return sc->state = st;
-			nd[u].key = twz__cost_add(nd[u].g, nd[u].h);
-			if (!twz__cost_eq(nd[u].key, was)) {
+			if (!twz__cost_eq(nd[u].u.path.h, was)) {
 				twz__heap_push(sc, u);
 				continue;
 			}
@@ -335,12 +354,6 @@ static twz_status search_run(struct twz_scratch *sc, uint64_t budget)
 					if ((st = open_node(sc, v, u, g)) != TWZ_OK)
 						return sc->state = st;
 				} else if (twz__cost_less(g, nd[v].g)) {
-					/* Keep what the key adds to g: its
-					 * heuristic or its lower bound. */
-					struct twz__cost extra = {
-						nd[v].key.a - nd[v].g.a,
-						nd[v].key.b - nd[v].g.b };
-					nd[v].key = twz__cost_add(g, extra);
 					nd[v].g = g;
 					nd[v].parent = u;
 					twz__heap_raise(sc, v);
@@ -382,12 +395,20 @@ static twz_status hand_back(struct twz_scratch *sc, twz_node *buf, size_t cap,
 	struct twz__cost c = nd[end].g;
 	if (whole && end != sc->t) {
 		size_t at = head - 1 < cap ? head - 1 : cap;
-		twz_status st = db->backend->walk(db, end, sc->t, &sc->region,
-						  buf + at, cap - at, &tail,
-						  NULL, NULL);
-		if (st != TWZ_OK && st != TWZ_E_BUFFER_TOO_SMALL)
-			return st;
-		c = twz__cost_add(c, nd[end].h);
+		if (end == sc->s && sc->static_len) {
+			/* The database's path, walked at the start. */
+			tail = sc->static_len;
+			for (size_t i = 0; i < tail && at + i < cap; i++)
+				buf[at + i] = sc->stack[i];
+		} else {
+			twz_status st = db->backend->walk(db, end, sc->t,
+							  &sc->region, buf + at,
+							  cap - at, &tail, NULL,
+							  NULL);
+			if (st != TWZ_OK && st != TWZ_E_BUFFER_TOO_SMALL)
+				return st;
+		}
+		c = twz__cost_add(c, nd[end].u.path.h);
 	}
 	*len = head + tail - 1;
 	if (cost)
