@@ -664,6 +664,17 @@ TWZ_API twz_status twz_find_path_partial(const twz_db *db, twz_scratch *sc,
 					 double *cost, twz_node *reached);
 
 /*
+ * Whether a path an agent holds (a twz_path or twz_find_path answer, or
+ * the rest of one) is still open under filter f: TWZ_OK when every step
+ * is one the filter lets it take, TWZ_E_START_SHUT when path[0] is
+ * filtered, TWZ_E_UNREACHABLE when a later step is not (a node shut, a
+ * corner cut, two nodes not adjacent). O(len), no search: after a
+ * change, the agents whose paths stay open need nothing more.
+ */
+TWZ_API twz_status twz_path_open(const twz_db *db, const twz_filter *f,
+				 const twz_node *path, size_t len);
+
+/*
  * A path search in slices, for a game that spreads it over frames. The
  * scratch holds it until the next begin (of any kind) on that scratch;
  * the filter's world and closed nodes must stay as they are until then.
@@ -683,6 +694,22 @@ TWZ_API twz_status twz_search_begin(twz_scratch *sc, const twz_filter *f,
 TWZ_API twz_status twz_search_step(twz_scratch *sc, uint64_t nodes);
 TWZ_API twz_status twz_search_path(twz_scratch *sc, twz_node *buf, size_t cap,
 				   size_t *len, double *cost, twz_node *reached);
+
+/*
+ * Landmarks for sc's searches: complete fields (twz_field_begin with no
+ * wanted nodes, stepped until TWZ_OK, each on a scratch of its own)
+ * toward places L on the level as the searches' filter leaves it. The
+ * cost from any node v to t is at least the cost from v to L less that
+ * from t to L, and a search takes the landmark whose bound is best at its
+ * start where it beats the static cost: fields toward the places either
+ * side of a door that shut spare every search that must go round it the
+ * nodes behind the door. A search ignores a landmark made under another
+ * filter, or before its world changed. At most 8; count 0 lets them go.
+ * The fields must stay as they are while sc searches with them.
+ */
+TWZ_API twz_status twz_search_landmarks(twz_scratch *sc,
+					const twz_scratch *const *fields,
+					size_t count);
 
 /*
  * A field toward t on the level as filter f leaves it: every agent sent
@@ -708,6 +735,10 @@ TWZ_API twz_status twz_field_next(const twz_scratch *sc, twz_node n,
 				  twz_node *next);
 TWZ_API twz_status twz_field_path(const twz_scratch *sc, twz_node s,
 				  twz_node *buf, size_t cap, size_t *len,
+				  double *cost);
+/* n's cost to t along the field (statuses as twz_field_next; INFINITY
+ * unless TWZ_OK), in O(1): a distance map of the level as it is now. */
+TWZ_API twz_status twz_field_cost(const twz_scratch *sc, twz_node n,
 				  double *cost);
 
 /* A whole field toward t into next, encoded as twz_flow_field's: the

@@ -318,3 +318,17 @@ twz_status twz_flow_field_filtered(const twz_db *db, twz_scratch *sc,
 		return st;
 	return field_fill(db, sc, &f, t, next, cap);
 }
+
+twz_status twz_field_cost(const twz_scratch *sc, twz_node n, double *cost)
+{
+	twz_node next;
+
+	if (cost)
+		*cost = INFINITY;
+	if (!cost)
+		return TWZ_E_ARGUMENT;
+	twz_status st = twz_field_next(sc, n, &next);
+	if (st == TWZ_OK)
+		*cost = twz__cost_value(sc->node[n].g);
+	return st;
+}

@@ -33,7 +33,23 @@ struct twz__filter {
 					* footprint's cells), or NULL */
 	int any;                       /* whether any of the above takes
 					* anything away */
+	const void *world;             /* what it was made from, to tell two */
+	uint64_t world_version;        /* filters of one level state apart */
 };
+
+/* Whether two resolved filters leave the level alike (the same world in
+ * the same state, the same closed nodes and areas). */
+static inline int twz__filter_same(const struct twz__filter *a,
+				   const struct twz__filter *b)
+{
+	const twz_closed *x = a->closed, *y = b->closed;
+
+	if (a->world != b->world || a->world_version != b->world_version ||
+	    a->exclude != b->exclude || !x != !y)
+		return 0;
+	return !x || (x->bits == y->bits && x->blocked == y->blocked &&
+		      x->ctx == y->ctx);
+}
 
 /* Whether node n is shut, closed or in an excluded area. */
 static inline int twz__blocked(const struct twz__filter *f, twz_node n)
@@ -75,6 +91,8 @@ static inline void twz__filter_closed(const twz_closed *closed,
 	out->exclude = 0;
 	out->areas = NULL;
 	out->any = closed && (closed->bits || closed->blocked);
+	out->world = NULL;
+	out->world_version = 0;
 }
 
 /* One arc: its head and its exact cost. */

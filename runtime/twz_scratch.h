@@ -26,6 +26,9 @@ struct twz_scratch_node {
 			struct twz__cost h;  /* the static cost to h_target
 					      * (lazily, a lower bound until
 					      * h_stamp says it is exact) */
+			struct twz__cost hk; /* what the heap key adds to g:
+					      * h, or with a landmark
+					      * max(h + C, d(v, L)) */
 			uint32_t h_stamp;    /* h_generation: h is exact */
 			uint32_t clear;      /* 2 * generation: the static
 					      * path from here is open, + 1:
@@ -39,6 +42,9 @@ struct twz_scratch_node {
 		} field;
 	} u;
 };
+
+/* Landmarks a scratch may borrow. */
+#define TWZ__MAX_LANDMARKS 8
 
 /* What a scratch is doing. */
 enum twz__mode {
@@ -75,6 +81,18 @@ struct twz_scratch {
 	uint32_t *ring;        /* [ring_size]: each bucket's first node */
 	uint64_t ring_at;      /* the bucket being settled */
 	uint64_t ring_queued;  /* nodes in the ring */
+	/* Landmarks the caller lent (twz_search_landmarks): complete fields
+	 * toward nodes L_i, so d(v, t) >= d(v, L_i) - d(t, L_i) on the level
+	 * as their filter leaves it. A search uses those t reaches (lm): with
+	 * C the largest of the C_i = d(t, L_i), part by part, keys hold
+	 * g + max(h + C, max_i d(v, L_i) + (C - C_i)), the true key plus C
+	 * for every node alike, in whole parts. */
+	const struct twz_scratch *landmark[TWZ__MAX_LANDMARKS];
+	unsigned landmark_count;
+	const struct twz_scratch *lm[TWZ__MAX_LANDMARKS];
+	struct twz__cost lm_off[TWZ__MAX_LANDMARKS];   /* C - C_i */
+	unsigned lm_count;
+	struct twz__cost lm_c;
 	/* The search under way. */
 	enum twz__mode mode;
 	twz_status state;      /* TWZ_IN_PROGRESS, or how it ended */
@@ -157,8 +175,8 @@ static inline struct twz__cost twz__key(const struct twz_scratch *sc,
 	struct twz__cost k = x->g;
 
 	if (sc->mode == TWZ__PATH) {
-		k.a += x->u.path.h.a;
-		k.b += x->u.path.h.b;
+		k.a += x->u.path.hk.a;
+		k.b += x->u.path.hk.b;
 	}
 	return k;
 }

@@ -178,6 +178,30 @@ static void offer_best(struct twz_scratch *sc, twz_node u)
 	}
 }
 
+/* What v's heap key adds to its g: its h, or with landmarks the best of
+ * the bounds (all shifted by C). 0 when a landmark shows v cannot reach
+ * t (it cannot reach L, which t reaches). */
+static int set_key(struct twz_scratch *sc, twz_node v)
+{
+	struct twz_scratch_node *x = &sc->node[v];
+
+	if (!sc->lm_count) {
+		x->u.path.hk = x->u.path.h;
+		return 1;
+	}
+	struct twz__cost best = twz__cost_add(x->u.path.h, sc->lm_c);
+	for (unsigned i = 0; i < sc->lm_count; i++) {
+		const struct twz_scratch *lm = sc->lm[i];
+		if (lm->node[v].stamp != twz__done_stamp(lm))
+			return 0;
+		struct twz__cost d = twz__cost_add(lm->node[v].g, sc->lm_off[i]);
+		if (twz__cost_less(best, d))
+			best = d;
+	}
+	x->u.path.hk = best;
+	return 1;
+}
+
 /* Open v, reached from u at cost g: keyed by g and its heuristic (or its
  * lower bound, lazily). 0, or a status: v cannot reach t is no error. */
 static twz_status open_node(struct twz_scratch *sc, twz_node v, twz_node u,
@@ -197,6 +221,10 @@ static twz_status open_node(struct twz_scratch *sc, twz_node v, twz_node u,
 			nd[v].stamp = twz__done_stamp(sc);  /* out of reach */
 			return TWZ_OK;
 		}
+	}
+	if (!set_key(sc, v)) {
+		nd[v].stamp = twz__done_stamp(sc);  /* out of reach */
+		return TWZ_OK;
 	}
 	nd[v].g = g;
 	nd[v].parent = u;
@@ -249,6 +277,40 @@ static twz_status seed(struct twz_scratch *sc)
 	return TWZ_OK;
 }
 
+/* The lent landmarks this search can use: complete fields of this
+ * database under a filter that leaves the level as the search's does,
+ * which s and t both reach; and C, the largest of their costs from t,
+ * part by part. Where every arc goes both ways (grids, navmeshes) a node
+ * s reaches then reaches every landmark, so none is ever pruned that
+ * could end a partial path; on a graph of one-way arcs a search that may
+ * hand back a partial path takes no landmarks. */
+static void choose_landmarks(struct twz_scratch *sc, int partial)
+{
+	struct twz__cost c = { 0, 0 };
+
+	sc->lm_count = 0;
+	if (partial && twz__is_graph(sc->db) && !sc->db->navmesh)
+		return;
+	for (unsigned i = 0; i < sc->landmark_count; i++) {
+		const struct twz_scratch *lm = sc->landmark[i];
+		if (lm->db != sc->db || lm->mode != TWZ__FIELD || !lm->complete ||
+		    !twz__filter_same(&lm->filter, &sc->filter) ||
+		    lm->node[sc->t].stamp != twz__done_stamp(lm) ||
+		    lm->node[sc->s].stamp != twz__done_stamp(lm))
+			continue;
+		struct twz__cost dt = lm->node[sc->t].g;
+		c.a = dt.a > c.a ? dt.a : c.a;
+		c.b = dt.b > c.b ? dt.b : c.b;
+		sc->lm[sc->lm_count++] = lm;
+	}
+	for (unsigned i = 0; i < sc->lm_count; i++) {
+		struct twz__cost dt = sc->lm[i]->node[sc->t].g;
+		sc->lm_off[i].a = c.a - dt.a;
+		sc->lm_off[i].b = c.b - dt.b;
+	}
+	sc->lm_c = c;
+}
+
 /*
  * Start a search from s to t (valid, s open) under filter f. partial:
  * the caller wants the nearest reachable node when t cannot be reached,
@@ -289,6 +351,7 @@ static twz_status search_start(struct twz_scratch *sc, const struct twz__filter 
 	if (!sc->goal_h && !partial)
 		return sc->state = TWZ_E_UNREACHABLE;
 	offer_best(sc, s);
+	sc->lm_count = 0;
 	if (!sc->goal_h) {
 		sc->lazy = sc->early = 0;
 		sc->h_target = TWZ_NONE;  /* a flood keys nodes by g alone */
@@ -296,6 +359,8 @@ static twz_status search_start(struct twz_scratch *sc, const struct twz__filter 
 		sc->via = s;  /* the database's path is open: the answer */
 		sc->best = t;
 		return sc->state = TWZ_OK;
+	} else {
+		choose_landmarks(sc, partial);
 	}
 	if ((st = open_node(sc, s, TWZ_NONE, cost_zero)) != TWZ_OK)
 		return sc->state = st;
@@ -321,10 +386,11 @@ static twz_status search_run(struct twz_scratch *sc, uint64_t budget)
 		twz_node u = twz__heap_pop(sc);
 		if (sc->lazy && nd[u].u.path.h_stamp != sc->h_generation) {
 			/* Keyed with its lower bound: now its exact cost. */
-			struct twz__cost was = nd[u].u.path.h;
+			struct twz__cost was = nd[u].u.path.hk;
 			if ((st = heuristic(sc, u)) != TWZ_OK)
 				return sc->state = st;
-			if (!twz__cost_eq(nd[u].u.path.h, was)) {
+			set_key(sc, u);
+			if (!twz__cost_eq(nd[u].u.path.hk, was)) {
 				twz__heap_push(sc, u);
 				continue;
 			}
@@ -625,4 +691,60 @@ twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
 			*diagonal = (uint32_t)c.b;
 	}
 	return st;
+}
+
+/* Whether a -> b is a legal move of the grid as baked (the geometry's
+ * step takes that for granted: its callers walk the database's paths). */
+static int grid_move(const twz_db *db, twz_node a, twz_node b)
+{
+	uint32_t ax, ay, bx, by;
+
+	twz__node_xy(db, a, &ax, &ay);
+	twz__node_xy(db, b, &bx, &by);
+	int64_t dx = (int64_t)bx - ax, dy = (int64_t)by - ay;
+	if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (!dx && !dy))
+		return 0;
+	unsigned m = twz_direction_move(TWZ_SYMBOL_TOWARD, (int32_t)dx, (int32_t)dy);
+	return m < db->c.connectivity &&
+	       twz_move_legal(twz__walkable, db, ax, ay, m);
+}
+
+twz_status twz_path_open(const twz_db *db, const twz_filter *filter,
+			 const twz_node *path, size_t len)
+{
+	struct twz__filter f;
+
+	if (!db || (!path && len))
+		return TWZ_E_ARGUMENT;
+	for (size_t i = 0; i < len; i++)
+		if (path[i] >= db->c.node_count)
+			return TWZ_E_ARGUMENT;
+	twz_status st = twz__filter_make(db, filter, &f);
+	if (st != TWZ_OK)
+		return st;
+	if (len && twz__blocked(&f, path[0]))
+		return TWZ_E_START_SHUT;
+	const struct twz_geometry *geo = twz__geometry(db);
+	for (size_t i = 1; i < len; i++) {
+		struct twz__cost c;
+		if (!twz__is_graph(db) && !grid_move(db, path[i - 1], path[i]))
+			return TWZ_E_UNREACHABLE;
+		if (!geo->step(db, &f, path[i - 1], path[i], &c))
+			return TWZ_E_UNREACHABLE;
+	}
+	return TWZ_OK;
+}
+
+twz_status twz_search_landmarks(twz_scratch *sc,
+				const twz_scratch *const *fields, size_t count)
+{
+	if (!sc || count > TWZ__MAX_LANDMARKS || (!fields && count))
+		return TWZ_E_ARGUMENT;
+	for (size_t i = 0; i < count; i++)
+		if (!fields[i] || fields[i]->db != sc->db || fields[i] == sc)
+			return TWZ_E_ARGUMENT;
+	for (size_t i = 0; i < count; i++)
+		sc->landmark[i] = fields[i];
+	sc->landmark_count = (unsigned)count;
+	return TWZ_OK;
 }

@@ -34,6 +34,7 @@ struct twz_world {
 	uint8_t *links;            /* a bit an off-mesh link */
 	uint32_t link_count;
 	uint32_t links_shut;
+	uint64_t version;          /* changes with every change */
 };
 
 static const struct twz_db *root_of(const struct twz_db *db)
@@ -116,6 +117,7 @@ static void set_place(struct twz_world *w, uint64_t p, int shut)
 		return;
 	w->place[p >> 3] ^= (uint8_t)(1u << (p & 7));
 	w->shut += shut ? 1 : (uint64_t)-1;
+	w->version++;
 	if (twz__is_graph(w->root))
 		w->count[0][p] = (uint16_t)!!shut;
 	else
@@ -248,6 +250,7 @@ twz_status twz_world_shut_link(twz_world *w, uint32_t link, int shut)
 	if (was != !!shut) {
 		w->links[link >> 3] ^= (uint8_t)(1u << (link & 7));
 		w->links_shut += shut ? 1 : (uint32_t)-1;
+		w->version++;
 	}
 	return TWZ_OK;
 }
@@ -263,6 +266,7 @@ void twz_world_open_all(twz_world *w)
 							  : 0) * sizeof *w->count[l]);
 	w->shut = 0;
 	w->links_shut = 0;
+	w->version++;
 }
 
 int twz_world_is_shut(const twz_world *w, const twz_db *db, twz_node n)
@@ -290,6 +294,8 @@ twz_status twz__filter_make(const struct twz_db *db, const twz_filter *filter,
 			out->shut = w->count[db->layer];
 		if (w->links_shut)
 			out->shut_links = w->links;
+		out->world = w;
+		out->world_version = w->version;
 	}
 	const twz_closed *cl = filter->closed;
 	if (cl && (cl->bits || cl->blocked))

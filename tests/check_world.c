@@ -698,8 +698,20 @@ START_TEST(test_grid_doors_every_size)
 				view_close(&v);
 				continue;
 			}
+			/* Landmarks on the level as it is now, for half the
+			 * pairs. */
+			twz_scratch *lm[3];
+			for (int i = 0; i < 3; i++) {
+				ck_assert_int_eq(twz_scratch_create(v.db, &lm[i]), TWZ_OK);
+				ck_assert_int_eq(twz_field_begin(lm[i], &f,
+								 random_node(&v, &rng),
+								 NULL, 0), TWZ_OK);
+				ck_assert_int_eq(twz_field_step(lm[i], 0), TWZ_OK);
+			}
 			for (unsigned q = 0; q < 25; q++) {
 				twz_node s = random_node(&v, &rng), t = random_node(&v, &rng);
+				ck_assert_int_eq(twz_search_landmarks(v.sc,
+					(const twz_scratch *const *)lm, q % 2 ? 3 : 0), TWZ_OK);
 				/* Now and then an agent standing in a door. */
 				if (q % 7 == 3) {
 					uint32_t x, y;
@@ -719,6 +731,8 @@ START_TEST(test_grid_doors_every_size)
 					check_field(&v, &lv, &f, t, &rng);
 				}
 			}
+			for (int i = 0; i < 3; i++)
+				twz_scratch_free(lm[i]);
 			/* The world's view of its nodes. */
 			for (twz_node n = 0; n < v.nodes; n++)
 				expect(twz_world_is_shut(lv.world, v.db, n) == !open_now(&v, n),
@@ -1027,10 +1041,19 @@ static void check_graph_queries(struct graph_level *lv, uint64_t *rng)
 
 	memset(&f, 0, sizeof f);
 	f.world = lv->world;
+	twz_scratch *lm[2];
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(twz_scratch_create(lv->db, &lm[i]), TWZ_OK);
+		ck_assert_int_eq(twz_field_begin(lm[i], &f, below(rng, lv->n), NULL, 0),
+				 TWZ_OK);
+		ck_assert_int_eq(twz_field_step(lm[i], 0), TWZ_OK);
+	}
 	for (unsigned q = 0; q < 40; q++) {
 		twz_node s = below(rng, lv->n), t = below(rng, lv->n);
 		size_t len;
 		double cost;
+		ck_assert_int_eq(twz_search_landmarks(lv->sc,
+			(const twz_scratch *const *)lm, q % 2 ? 2 : 0), TWZ_OK);
 		graph_dijkstra(lv, t, 1, lv->rdist);
 		twz_status want = lv->shut[s] ? TWZ_E_START_SHUT
 				  : lv->shut[t] ? TWZ_E_GOAL_SHUT
@@ -1108,6 +1131,9 @@ static void check_graph_queries(struct graph_level *lv, uint64_t *rng)
 			}
 		}
 	}
+	twz_search_landmarks(lv->sc, NULL, 0);
+	for (int i = 0; i < 2; i++)
+		twz_scratch_free(lm[i]);
 }
 
 static void graph_shut_random(struct graph_level *lv, uint64_t *rng,
