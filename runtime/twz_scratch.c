@@ -5,6 +5,7 @@
  * one heap they share.
  */
 #include "twz_scratch.h"
+#include "twz_heap.h"
 
 #include <stdlib.h>
 
@@ -64,57 +65,39 @@ uint64_t twz_scratch_expanded(const twz_scratch *sc)
 	return sc ? sc->expanded : 0;
 }
 
-/* ---- the heap ---------------------------------------------------------- */
+/* ---- the heap: format/twz_heap.h's, indexed by node --------------------- */
 
-static void sift_up(struct twz_scratch *sc, uint32_t i)
+static int before(const void *ctx, const void *a, const void *b)
 {
-	uint32_t *heap = sc->heap, v = heap[i];
+	return twz__heap_before(ctx, *(const uint32_t *)a, *(const uint32_t *)b);
+}
 
-	while (i) {
-		uint32_t p = (i - 1) / 2;
-		if (!twz__heap_before(sc, v, heap[p]))
-			break;
-		heap[i] = heap[p];
-		sc->node[heap[i]].pos = i;
-		i = p;
-	}
-	heap[i] = v;
-	sc->node[v].pos = i;
+static void placed(void *ctx, const void *item, size_t at)
+{
+	struct twz_scratch *sc = ctx;
+
+	sc->node[*(const uint32_t *)item].pos = (uint32_t)at;
 }
 
 void twz__heap_push(struct twz_scratch *sc, uint32_t v)
 {
-	sc->heap[sc->heap_len] = v;
-	sc->heap_len++;
-	sift_up(sc, sc->heap_len - 1);
+	size_t len = sc->heap_len;
+
+	twz_heap_push(sc->heap, &len, &v, sizeof v, before, placed, sc);
+	sc->heap_len = (uint32_t)len;
 }
 
 void twz__heap_raise(struct twz_scratch *sc, uint32_t v)
 {
-	sift_up(sc, sc->node[v].pos);
+	twz_heap_up(sc->heap, sc->node[v].pos, sizeof v, before, placed, sc);
 }
 
 uint32_t twz__heap_pop(struct twz_scratch *sc)
 {
-	uint32_t *heap = sc->heap, top = heap[0];
-	uint32_t n = --sc->heap_len, i = 0;
+	size_t len = sc->heap_len;
+	uint32_t top;
 
-	if (!n)
-		return top;
-	uint32_t v = heap[n];
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && twz__heap_before(sc, heap[c + 1], heap[c]))
-			c++;
-		if (!twz__heap_before(sc, heap[c], v))
-			break;
-		heap[i] = heap[c];
-		sc->node[heap[i]].pos = i;
-		i = c;
-	}
-	heap[i] = v;
-	sc->node[v].pos = i;
+	twz_heap_pop(sc->heap, &len, &top, sizeof top, before, placed, sc);
+	sc->heap_len = (uint32_t)len;
 	return top;
 }
