@@ -611,6 +611,34 @@ typedef struct twz_filter {
 	uint64_t reserved[2];       /* zero */
 } twz_filter;
 
+/* ---- areas: places that cost more, places an agent stays out of ---------
+ *
+ * A database baked with `twigz build LEVEL --costs FILE` knows its areas:
+ * a grid's cell letters, a navmesh polygon's material (usemtl) or group
+ * (g) name. Each has a cost, a multiplier of the length walked in it,
+ * kept exactly (in thousandths) in the file, and the database's paths
+ * are optimal with them. A filter's exclude_areas keeps an agent out of
+ * areas (bit a: area a): to it they are walls. A size-k agent is in
+ * every area its k x k square touches.
+ */
+
+/* Most areas of one database, and the longest area name. */
+#define TWZ_AREA_MAX 64u
+#define TWZ_AREA_NAME_MAX 31u
+
+/* The database's areas: 0 for one baked without --costs. */
+TWZ_API unsigned twz_area_count(const twz_db *db);
+/* The area called name: TWZ_E_ARGUMENT when there is none. */
+TWZ_API twz_status twz_area_find(const twz_db *db, const char *name,
+				 unsigned *area);
+/* Area's name (static while db is open; may be NULL) and cost multiplier
+ * (may be NULL). */
+TWZ_API twz_status twz_area_info(const twz_db *db, unsigned area,
+				 const char **name, double *cost);
+/* The areas node n is in, a bit each (0 without areas). */
+TWZ_API twz_status twz_node_areas(const twz_db *db, twz_node n,
+				  uint64_t *areas);
+
 /*
  * The next node on an optimal path from s toward t, saying why there is
  * none: TWZ_OK (*next is t when s == t), TWZ_E_ARGUMENT (an invalid node),
@@ -794,6 +822,21 @@ TWZ_API twz_status twz_nearest_filtered(const twz_db *db, twz_scratch *sc,
 					const twz_filter *f, const double pos[3],
 					double radius, twz_node from,
 					twz_node *out);
+
+/* twz_navmesh_path on the level as filter f leaves it (twz_find_path's
+ * search, its budget and statuses: TWZ_E_START_SHUT when start lies in
+ * a filtered polygon, TWZ_E_GOAL_SHUT when goal does; TWZ_E_BUDGET
+ * leaves the corridor found so far and makes no points). */
+TWZ_API twz_status twz_navmesh_find_path(const twz_db *db, twz_scratch *sc,
+					 const twz_filter *f,
+					 const float start[3],
+					 const float goal[3], unsigned mode,
+					 uint64_t budget, twz_node *corridor,
+					 size_t corridor_cap,
+					 size_t *corridor_len,
+					 float (*points)[3], size_t points_cap,
+					 size_t *points_len);
+
 
 #ifdef __cplusplus
 }

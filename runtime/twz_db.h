@@ -77,8 +77,12 @@ struct twz_db {
 	unsigned layer;             /* this view's layer (0: the handle) */
 	unsigned agent_size;        /* the size it answers for (0: 1) */
 	/* Areas and off-mesh links (the file's, when it has them). */
-	const uint64_t *node_areas; /* [node_count]: the areas under each
-				     * node (its square's cells), a bit each */
+	unsigned area_count;
+	char area_name[64][32];     /* NUL-terminated */
+	uint32_t area_milli[64];    /* cost multipliers, in thousandths */
+	uint64_t *node_areas;       /* [node_count]: the areas under each
+				     * node (its square's cells), a bit each,
+				     * or NULL */
 	uint64_t areas_present;     /* the areas any node is in */
 	uint32_t link_count;        /* off-mesh links of the file */
 	/* twz_open_ex with a cache budget (twz_chunks.h): chunked sections

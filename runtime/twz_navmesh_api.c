@@ -184,3 +184,36 @@ double twz_navmesh_scale(const twz_db *db)
 {
 	return db && db->navmesh ? db->navmesh->scale : 0;
 }
+
+twz_status twz_navmesh_find_path(const twz_db *db, twz_scratch *sc,
+				 const twz_filter *f, const float start[3],
+				 const float goal[3], unsigned mode,
+				 uint64_t budget, twz_node *corridor,
+				 size_t corridor_cap, size_t *corridor_len,
+				 float (*points)[3], size_t points_cap,
+				 size_t *points_len)
+{
+	size_t clen = 0;
+
+	if (corridor_len)
+		*corridor_len = 0;
+	if (points_len)
+		*points_len = 0;
+	if (!db || !db->navmesh || !corridor_len || !points_len ||
+	    mode > TWZ_WAYPOINTS_MIDPOINTS || (corridor_cap && !corridor) ||
+	    !finite3(start) || !finite3(goal))
+		return TWZ_E_ARGUMENT;
+	twz_node s = twz_navmesh_locate(db, start);
+	twz_node t = twz_navmesh_locate(db, goal);
+	if (s == TWZ_NONE)
+		return TWZ_E_START_OFF;
+	if (t == TWZ_NONE)
+		return TWZ_E_GOAL_OFF;
+	twz_status st = twz_find_path(db, sc, f, s, t, budget, corridor,
+				      corridor_cap, &clen, NULL);
+	*corridor_len = clen;
+	if (st != TWZ_OK)
+		return st;
+	return twz_navmesh_waypoints(db, start, goal, corridor, clen, mode,
+				     points, points_cap, points_len);
+}
