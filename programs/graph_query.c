@@ -3,7 +3,7 @@
  * .gr file (with its .co), answer queries by the file's own vertex ids
  * (one S T pair or a DIMACS .p2p list, as text or one JSON object a
  * line), and check a database against a plain Dijkstra over the arcs it
- * stores.
+ * stores; with --closed FILE, around the vertices it shuts.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,10 +13,12 @@
 
 #include "bake_graph.h"
 #include "cli_common.h"
+#include "closed_cells.h"
 #include "first_moves.h"
 #include "graph.h"
 #include "graph_cli.h"
 #include "level_graph.h"
+#include "query_session.h"
 #include "twz_format.h"
 
 int twz_cli_is_graph_level(const char *path)
@@ -101,18 +103,43 @@ out:
 
 /* ---- query ------------------------------------------------------------------ */
 
-/* One answer: the path as nodes in buf (len of them), its cost. */
-static twz_status answer(const twz_db *db, uint32_t sid, uint32_t tid,
-			 twz_node *buf, size_t cap, size_t *len, uint64_t *cost)
+/* The exact cost of a path: its arcs' weights (heads and w hold the
+ * most arcs a node has: the node count). */
+static uint64_t path_weight(const twz_db *db, const twz_node *p, size_t len,
+			    twz_node *heads, uint64_t *w)
+{
+	uint64_t sum = 0;
+	size_t cap = twz_node_count(db), count;
+
+	for (size_t i = 1; i < len; i++)
+		if (twz_node_arcs(db, p[i - 1], heads, w, cap, &count) == TWZ_OK)
+			for (size_t k = 0; k < count; k++)
+				if (heads[k] == p[i])
+					sum += w[k];
+	return sum;
+}
+
+/* One answer: the path as nodes in buf (len of them), its cost; around
+ * the places the filter shuts when there is one (sc then set). */
+static twz_status answer(const twz_db *db, twz_scratch *sc,
+			 const twz_filter *f, uint32_t sid, uint32_t tid,
+			 twz_node *buf, size_t cap, size_t *len, uint64_t *cost,
+			 twz_node *heads, uint64_t *w)
 {
 	twz_node s = twz_node_of_id(db, sid), t = twz_node_of_id(db, tid);
 	twz_status st;
 
 	*len = 0;
 	*cost = 0;
-	st = twz_path(db, s, t, buf, cap, len);
-	if (st == TWZ_OK)
-		st = twz_cost_u64(db, s, t, cost);
+	if (sc) {
+		st = twz_find_path(db, sc, f, s, t, 0, buf, cap, len, NULL);
+		if (st == TWZ_OK)
+			*cost = path_weight(db, buf, *len, heads, w);
+	} else {
+		st = twz_path(db, s, t, buf, cap, len);
+		if (st == TWZ_OK)
+			st = twz_cost_u64(db, s, t, cost);
+	}
 	if (st != TWZ_OK)
 		*len = 0;
 	return st;
@@ -127,7 +154,8 @@ static void print_answer(const twz_db *db, uint32_t sid, uint32_t tid,
 	if (json) {
 		printf("{\"source\":%u,\"target\":%u,", sid, tid);
 		if (st != TWZ_OK) {
-			printf("\"cost\":null,\"path\":[]}\n");
+			printf("\"cost\":null,\"path\":[],\"status\":\"%s\"}\n",
+			       twz_status_word(st));
 			return;
 		}
 		printf("\"cost\":%" PRIu64 ",\"path\":[", cost);
@@ -139,7 +167,8 @@ static void print_answer(const twz_db *db, uint32_t sid, uint32_t tid,
 		return;
 	}
 	if (st != TWZ_OK) {
-		printf("%u -> %u: unreachable\n", sid, tid);
+		printf("%u -> %u: %s\n", sid, tid, st == TWZ_E_UNREACHABLE
+		       ? "unreachable" : twz_strerror(st));
 		return;
 	}
 	printf("%u -> %u: cost %" PRIu64 ", %zu arcs:", sid, tid, cost, len - 1);
@@ -165,7 +194,7 @@ int twz_graph_query_cmd(int argc, char **argv)
 {
 	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
 	const char *words[3] = { NULL, NULL, NULL };
-	const char *p2p = NULL, *a;
+	const char *p2p = NULL, *closed = NULL, *a;
 	int json = 0, rc = 0;
 
 	while ((a = twz_cli_next(&ar))) {
@@ -173,6 +202,8 @@ int twz_graph_query_cmd(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(a, "--p2p"))
 			p2p = twz_cli_value(&ar, a, "a DIMACS .p2p file");
+		else if (!strcmp(a, "--closed"))
+			closed = twz_cli_value(&ar, a, "a file of shut vertex ids");
 		else
 			twz_cli_operand(&ar, a, words, 3);
 	}
@@ -192,12 +223,25 @@ int twz_graph_query_cmd(int argc, char **argv)
 	struct twz_p2p q = { 0 };
 	struct twz_error err = { { 0 }, 0 };
 	uint32_t one[2];
+	twz_world *world = NULL;
+	twz_scratch *sc = NULL;
+	twz_filter filter;
+	memset(&filter, 0, sizeof filter);
 	twz_node *buf = malloc(((size_t)n + 1) * sizeof *buf);
-	if (!buf) {
+	twz_node *heads = malloc(((size_t)n + 1) * sizeof *heads);
+	uint64_t *w = malloc(((size_t)n + 1) * sizeof *w);
+	if (!buf || !heads || !w ||
+	    (closed && (twz_world_create(db, &world) != TWZ_OK ||
+				twz_scratch_create(db, &sc) != TWZ_OK))) {
 		fprintf(stderr, "twigz: %s: out of memory\n", words[0]);
 		rc = EXIT_NOMEM;
 		goto out;
 	}
+	if (closed && twz_closed_places_shut(closed, db, world, &err) != 0) {
+		rc = twz_cli_error(&err);
+		goto out;
+	}
+	filter.world = world;
 	if (p2p) {
 		if (twz_p2p_load(p2p, n, &q, &err) != 0) {
 			rc = twz_cli_error(&err);
@@ -219,8 +263,9 @@ int twz_graph_query_cmd(int argc, char **argv)
 		size_t len;
 		uint64_t cost;
 		uint32_t sid = q.pair[2 * (size_t)i], tid = q.pair[2 * (size_t)i + 1];
-		twz_status st = answer(db, sid, tid, buf, (size_t)n + 1, &len, &cost);
-		if (st != TWZ_OK && st != TWZ_E_UNREACHABLE) {
+		twz_status st = answer(db, sc, &filter, sid, tid, buf, (size_t)n + 1,
+				       &len, &cost, heads, w);
+		if (!twz_session_answered(st)) {
 			fprintf(stderr, "twigz: %s: %s\n", words[0], twz_strerror(st));
 			rc = EXIT_INPUT;
 			goto out;
@@ -235,6 +280,10 @@ out:
 	if (p2p)
 		twz_p2p_free(&q);
 	free(buf);
+	free(heads);
+	free(w);
+	twz_scratch_free(sc);
+	twz_world_free(world);
 	twz_close(db);
 	return rc;
 }

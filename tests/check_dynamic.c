@@ -936,14 +936,20 @@ START_TEST(test_tool_query_closed)
 		}
 		twz_test_run_free(&r);
 
-		/* The start closed: unreachable, not an error. */
+		/* The start closed: an answer that says so, not an error. */
 		snprintf(text, sizeof text, "%u %u\n", sx, sy);
 		write_text(tl.closed, text);
 		const char *args2[] = { "query", tl.db, a[0], a[1], a[2], a[3],
 					"--closed", tl.closed, NULL };
 		twz_test_run_tool(args2, NULL, 0, &r);
 		ck_assert_int_eq(r.status, 0);
-		ck_assert_ptr_nonnull(strstr(r.out, "unreachable"));
+		ck_assert_ptr_nonnull(strstr(r.out, "start is shut"));
+		twz_test_run_free(&r);
+		const char *args3[] = { "query", tl.db, a[0], a[1], a[2], a[3],
+					"--closed", tl.closed, "--json", NULL };
+		twz_test_run_tool(args3, NULL, 0, &r);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_ptr_nonnull(strstr(r.out, "\"status\":\"start_shut\""));
 		twz_test_run_free(&r);
 		done++;
 	}

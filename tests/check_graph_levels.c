@@ -894,7 +894,8 @@ START_TEST(test_tool_round_trip)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_str_eq(r.out,
 		"{\"source\":1,\"target\":4,\"cost\":5,\"path\":[1,2,3,4]}\n"
-		"{\"source\":4,\"target\":1,\"cost\":null,\"path\":[]}\n"
+		"{\"source\":4,\"target\":1,\"cost\":null,\"path\":[],"
+		"\"status\":\"unreachable\"}\n"
 		"{\"source\":3,\"target\":2,\"cost\":4,\"path\":[3,1,2]}\n"
 		"{\"source\":2,\"target\":2,\"cost\":0,\"path\":[2]}\n");
 	twz_test_run_free(&r);

@@ -1283,6 +1283,268 @@ START_TEST(test_navmesh_shut_polygons)
 }
 END_TEST
 
+
+/* ---- the tool: --closed for every level kind and agent size --------------- */
+
+/* The fields of one JSON answer line: its path's cells (or, on graphs,
+ * ids), and its status word ("ok" when it has a path). */
+struct answer {
+	char status[32];
+	long n;                   /* cells or ids of the path */
+	uint32_t v[2 * 2048];
+	double cost;
+};
+
+/* Parse the line at *p into a (pairs: 1 a path of cells, 0 of ids, -1
+ * none read: a navmesh's points); advances past it. */
+static void parse_answer(const char **p, struct answer *a, int pairs)
+{
+	const char *line = *p, *end = strchr(line, '\n');
+	ck_assert_ptr_nonnull(end);
+	const char *st = strstr(line, "\"status\":\"");
+	strcpy(a->status, "ok");
+	if (st && st < end) {
+		st += 10;
+		size_t k = 0;
+		while (st[k] != '"' && k + 1 < sizeof a->status) {
+			a->status[k] = st[k];
+			k++;
+		}
+		a->status[k] = 0;
+	}
+	const char *c = strstr(line, "\"cost\":");
+	ck_assert(c && c < end);
+	a->cost = strtod(c + 7, NULL);
+	const char *q = strstr(line, "\"path\":[");
+	ck_assert(q && q < end);
+	q += 8;
+	a->n = 0;
+	while (pairs >= 0 && *q != ']' && q < end && a->n < 2 * 2048) {
+		char *stop;
+		if (*q == '[' || *q == ',') {
+			q++;
+			continue;
+		}
+		a->v[a->n++] = (uint32_t)strtoul(q, &stop, 10);
+		q = stop;
+		if (pairs && *q == ']')
+			q++;
+	}
+	if (pairs)
+		a->n /= 2;
+	*p = end + 1;
+}
+
+static char tool_dir[256];
+
+static const char *tool_file(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tool_dir, name);
+	return buf[k];
+}
+
+static void run_ok(const char *const args[], struct twz_test_run *r)
+{
+	twz_test_run_tool(args, NULL, 0, r);
+	ck_assert_msg(r->status == 0, "twigz %s: exit %d: %s", args[0], r->status,
+		      r->err);
+}
+
+/* A grid baked with --agent-sizes 1,2,3, doors in a --closed file, every
+ * answer of `twigz query --scen --closed --agent-size K --json` checked
+ * against the oracle of that size. */
+START_TEST(test_tool_grid_closed_every_size)
+{
+	struct grid_level lv;
+	uint64_t rng = 4242;
+	struct twz_test_run r;
+
+	ck_assert_ptr_nonnull(twz_test_make_dir(tool_dir, sizeof tool_dir, "twz_world_"));
+	grid_open(&lv, 0);
+	twz_test_write_map(tool_file("l.map"), &lv.g);
+	const char *build[] = { "build", tool_file("l.map"), "-o", tool_file("l.twz"),
+				"--agent-sizes", "1,2,3", "--quiet", NULL };
+	run_ok(build, &r);
+	twz_test_run_free(&r);
+	shut_doors(&lv, &rng, 10);
+	/* The closed file, and the world the oracle reads, alike. */
+	char *text = malloc(16 * (size_t)lv.g.width * lv.g.height + 64);
+	size_t at = (size_t)sprintf(text, "# doors\n");
+	for (uint32_t y = 0; y < lv.g.height; y++)
+		for (uint32_t x = 0; x < lv.g.width; x++)
+			if (lv.shut[(size_t)y * lv.g.width + x])
+				at += (size_t)sprintf(text + at, "%u %u\n", x, y);
+	twz_test_write_file(tool_file("doors.txt"), text, at);
+	free(text);
+	for (unsigned k = 1; k <= 3; k++) {
+		struct view v;
+		view_open(&v, &lv, k);
+		char scen[64 * 40 + 32];
+		size_t sat = (size_t)sprintf(scen, "version 1\n");
+		twz_node s[40], t[40];
+		for (int i = 0; i < 40; i++) {
+			s[i] = random_node(&v, &rng);
+			t[i] = random_node(&v, &rng);
+			uint32_t sx, sy, tx, ty;
+			xy(&v, s[i], &sx, &sy);
+			xy(&v, t[i], &tx, &ty);
+			sat += (size_t)sprintf(scen + sat, "0\tl.map\t%u\t%u\t%u\t%u\t%u\t%u\t0\n",
+					       lv.g.width, lv.g.height, sx, sy, tx, ty);
+		}
+		twz_test_write_file(tool_file("q.scen"), scen, sat);
+		char size[4];
+		snprintf(size, sizeof size, "%u", k);
+		const char *query[] = { "query", tool_file("l.twz"), "--scen",
+					tool_file("q.scen"), "--closed",
+					tool_file("doors.txt"), "--agent-size", size,
+					"--json", NULL };
+		run_ok(query, &r);
+		const char *p = r.out;
+		struct answer *a = malloc(sizeof *a);
+		ck_assert_ptr_nonnull(a);
+		for (int i = 0; i < 40; i++) {
+			parse_answer(&p, a, 1);
+			dijkstra(&v, lv.connectivity, t[i], v.dist);
+			twz_status want = expected(&v, s[i], t[i]);
+			const char *word = want == TWZ_OK ? "ok"
+					 : want == TWZ_E_START_SHUT ? "start_shut"
+					 : want == TWZ_E_GOAL_SHUT ? "goal_shut" : "unreachable";
+			expect(!strcmp(a->status, word), "size %u, query %d: %s, expected %s",
+			       k, i, a->status, word);
+			if (want != TWZ_OK)
+				continue;
+			struct twz_cost c = { 0, 0 };
+			for (long j = 0; j < a->n; j++) {
+				twz_node n = twz_node_at(v.db, a->v[2 * j], a->v[2 * j + 1]);
+				expect(n != TWZ_NONE && open_now(&v, n),
+				       "size %u: the path stands on a shut place", k);
+				v.buf[j] = n;
+			}
+			expect(path_legal(&v, lv.connectivity, v.buf, (size_t)a->n, s[i], t[i], &c) &&
+			       twz_test_cost_eq(c, dist_at(&v, v.dist, s[i])),
+			       "size %u, query %d: the tool's path is not optimal now", k, i);
+		}
+		free(a);
+		twz_test_run_free(&r);
+		view_close(&v);
+	}
+	grid_close(&lv);
+	twz_test_remove_tree(tool_dir);
+}
+END_TEST
+
+/* Graphs (shut vertex ids) and navmeshes (shut faces and boxes) through
+ * the tool, against the oracle over the database's arcs. */
+START_TEST(test_tool_graph_and_navmesh_closed)
+{
+	uint64_t rng = 777;
+	struct twz_test_run r;
+	char *co;
+
+	ck_assert_ptr_nonnull(twz_test_make_dir(tool_dir, sizeof tool_dir, "twz_world_"));
+	for (int kind = 0; kind < 2; kind++) {
+		struct graph_level lv;
+		memset(&lv, 0, sizeof lv);
+		lv.name = kind ? "navmesh" : "graph";
+		char *text = kind ? random_obj(&rng, 8, 6) : random_gr(&rng, 50, 0, &co);
+		const char *level = tool_file(kind ? "m.obj" : "g.gr");
+		twz_test_write_file(level, text, strlen(text));
+		free(text);
+		const char *build[] = { "build", level, "-o", tool_file("x.twz"), "--quiet",
+					NULL };
+		run_ok(build, &r);
+		twz_test_run_free(&r);
+		lv.buf = twz_test_read_file(tool_file("x.twz"), &lv.len);
+		ck_assert_int_eq(twz_open_memory(lv.buf, lv.len, 0, &lv.db), TWZ_OK);
+		graph_arcs_load(&lv);
+		/* Shut some places, by id (and on the mesh one box). */
+		char closed[4096];
+		size_t at = (size_t)sprintf(closed, "# shut\n");
+		for (int i = 0; i < 6; i++) {
+			twz_node n = below(&rng, lv.n);
+			int64_t id;
+			twz_node_id(lv.db, n, &id);
+			at += (size_t)sprintf(closed + at, "%lld\n", (long long)id);
+			twz_world_shut_node(lv.world, n, 1);
+		}
+		if (kind) {
+			at += (size_t)sprintf(closed + at, "box 2.4 -1 2.4 2.6 5 2.6\n");
+			double lo[3] = { 2.4, -1, 2.4 }, hi[3] = { 2.6, 5, 2.6 };
+			twz_world_shut_box(lv.world, lo, hi, 1);
+		}
+		for (twz_node n = 0; n < lv.n; n++)
+			lv.shut[n] = (uint8_t)twz_world_is_shut(lv.world, lv.db, n);
+		twz_test_write_file(tool_file("shut.txt"), closed, at);
+		for (int q = 0; q < 12; q++) {
+			twz_node s = below(&rng, lv.n), t = below(&rng, lv.n);
+			char a0[64], a1[64], a2[64], a3[64], a4[64], a5[64];
+			struct answer *an = malloc(sizeof *an);
+			ck_assert_ptr_nonnull(an);
+			graph_dijkstra(&lv, t, 1, lv.rdist);
+			const char *want = lv.shut[s] ? "start_shut" : lv.shut[t] ? "goal_shut"
+					 : lv.rdist[s] == UINT64_MAX ? "unreachable" : "ok";
+			if (!kind) {
+				int64_t sid, tid;
+				twz_node_id(lv.db, s, &sid);
+				twz_node_id(lv.db, t, &tid);
+				snprintf(a0, sizeof a0, "%lld", (long long)sid);
+				snprintf(a1, sizeof a1, "%lld", (long long)tid);
+				const char *query[] = { "query", tool_file("x.twz"), a0, a1,
+							"--closed", tool_file("shut.txt"),
+							"--json", NULL };
+				run_ok(query, &r);
+			} else {
+				double ps[3], pt[3];
+				twz_node_position(lv.db, s, ps);
+				twz_node_position(lv.db, t, pt);
+				snprintf(a0, sizeof a0, "%.9g", ps[0]);
+				snprintf(a1, sizeof a1, "%.9g", ps[1]);
+				snprintf(a2, sizeof a2, "%.9g", ps[2]);
+				snprintf(a3, sizeof a3, "%.9g", pt[0]);
+				snprintf(a4, sizeof a4, "%.9g", pt[1]);
+				snprintf(a5, sizeof a5, "%.9g", pt[2]);
+				const char *query[] = { "query", tool_file("x.twz"), a0, a1, a2,
+							a3, a4, a5, "--closed",
+							tool_file("shut.txt"), "--json", NULL };
+				run_ok(query, &r);
+				/* A centre may sit on a shared edge: the polygon it
+				 * locates to is the start. */
+				float fs[3] = { (float)ps[0], (float)ps[1], (float)ps[2] };
+				float ft[3] = { (float)pt[0], (float)pt[1], (float)pt[2] };
+				s = twz_navmesh_locate(lv.db, fs);
+				t = twz_navmesh_locate(lv.db, ft);
+				graph_dijkstra(&lv, t, 1, lv.rdist);
+				want = lv.shut[s] ? "start_shut" : lv.shut[t] ? "goal_shut"
+				     : lv.rdist[s] == UINT64_MAX ? "unreachable" : "ok";
+			}
+			const char *p = r.out;
+			if (kind) {
+				/* The polygons, not the waypoints, are the corridor. */
+				const char *poly = strstr(p, "\"polygons\":[");
+				ck_assert_ptr_nonnull(poly);
+			}
+			parse_answer(&p, an, kind ? -1 : 0);
+			expect(!strcmp(an->status, want), "%s: %s, expected %s", lv.name,
+			       an->status, want);
+			if (!kind && !strcmp(want, "ok"))
+				expect(an->cost == (double)lv.rdist[s],
+				       "graph: cost %.1f, Dijkstra %llu", an->cost,
+				       (unsigned long long)lv.rdist[s]);
+			free(an);
+			twz_test_run_free(&r);
+		}
+		graph_level_close(&lv);
+		if (!kind)
+			free(co);
+	}
+	twz_test_remove_tree(tool_dir);
+}
+END_TEST
+
 static Suite *world_suite(void)
 {
 	Suite *s = suite_create("world");
@@ -1298,6 +1560,11 @@ static Suite *world_suite(void)
 	tcase_add_loop_test(graphs, test_graph_shut_nodes, 0, 3);
 	tcase_add_loop_test(graphs, test_navmesh_shut_polygons, 0, 3);
 	suite_add_tcase(s, graphs);
+	TCase *tool = tcase_create("Tool");
+	tcase_set_timeout(tool, 600);
+	tcase_add_test(tool, test_tool_grid_closed_every_size);
+	tcase_add_test(tool, test_tool_graph_and_navmesh_closed);
+	suite_add_tcase(s, tool);
 	return s;
 }
 
