@@ -142,6 +142,7 @@ static void field_start(struct twz_scratch *sc, const struct twz__filter *f,
 		return;
 	}
 	sc->node[t].g = zero;
+	sc->node[t].key = 0;
 	sc->node[t].parent = t;
 	sc->node[t].stamp = twz__open_stamp(sc);
 	sc->ring_at = 0;
@@ -174,8 +175,8 @@ static twz_status field_run(struct twz_scratch *sc, uint64_t budget)
 		spent++;
 		uint32_t cursor = 0;
 		unsigned count;
-		while ((count = sc->geo->arcs(sc->db, sc, &sc->filter, u, 1,
-					      &cursor, arcs)) != 0) {
+		while ((count = twz__arcs(sc, &sc->filter, u, 1, &cursor,
+					  arcs)) != 0) {
 			for (unsigned i = 0; i < count; i++) {
 				twz_node v = arcs[i].head;
 				if (nd[v].stamp == done)
@@ -183,12 +184,14 @@ static twz_status field_run(struct twz_scratch *sc, uint64_t budget)
 				struct twz__cost g = twz__cost_add(nd[u].g, arcs[i].cost);
 				if (nd[v].stamp != open) {
 					nd[v].g = g;
+					nd[v].key = twz__cost_value(g);
 					nd[v].parent = u;
 					nd[v].stamp = open;
 					open_push(sc, v);
 				} else if (twz__cost_less(g, nd[v].g)) {
 					struct twz__cost was = nd[v].g;
 					nd[v].g = g;
+					nd[v].key = twz__cost_value(g);
 					nd[v].parent = u;
 					open_lower(sc, v, was);
 				}

@@ -41,30 +41,7 @@ static unsigned grid_arcs(const struct twz_db *db, const struct twz_scratch *sc,
 			  const struct twz__filter *f, twz_node n, int reverse,
 			  uint32_t *cursor, struct twz__arc *out)
 {
-	uint32_t x, y;
-	unsigned k = 0;
-
-	(void)reverse;
-	if (*cursor)
-		return 0;
-	*cursor = 1;
-	twz__node_xy(db, n, &x, &y);
-	size_t cell = cell_of(db, x, y);
-	unsigned moves = sc->moves[n];
-	for (unsigned m = 0; moves; m++, moves >>= 1) {
-		if (!(moves & 1))
-			continue;
-		twz_node v = move_node(db, cell, m);
-		if (twz__blocked(f, v))
-			continue;
-		int diag = twz_move_is_diagonal(m);
-		if (diag && f->any && corner_blocked(db, f, cell, m))
-			continue;
-		out[k].head = v;
-		out[k].cost = diag ? diagonal_cost : straight_cost;
-		k++;
-	}
-	return k;
+	return twz__grid_arcs(db, sc, f, n, reverse, cursor, out);
 }
 
 static int grid_step(const struct twz_db *db, const struct twz__filter *f,

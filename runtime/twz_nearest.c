@@ -54,8 +54,8 @@ static void flood(struct twz_scratch *sc, const struct twz__filter *f,
 		uint32_t cursor = 0;
 		unsigned count;
 		sc->expanded++;
-		while ((count = sc->geo->arcs(sc->db, sc, &sc->filter, u, 0,
-					      &cursor, arcs)) != 0)
+		while ((count = twz__arcs(sc, &sc->filter, u, 0, &cursor,
+					  arcs)) != 0)
 			for (unsigned i = 0; i < count; i++) {
 				twz_node v = arcs[i].head;
 				if (sc->node[v].stamp == done)

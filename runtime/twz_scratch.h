@@ -16,6 +16,9 @@
 
 struct twz_scratch_node {
 	struct twz__cost g;    /* path search: from s; field: to t */
+	double key;            /* the heap key's value (twz__key below), set
+				* whenever g or what the key adds changes:
+				* it orders all but near-equal keys */
 	uint32_t parent;       /* path search: node reached from; field: the
 				* next node toward t */
 	uint32_t stamp;        /* 2 * generation: open, + 1: settled */
@@ -181,19 +184,87 @@ static inline struct twz__cost twz__key(const struct twz_scratch *sc,
 	return k;
 }
 
+/* Set x's key value after its g or its h changed. */
+static inline void twz__key_set(const struct twz_scratch *sc,
+				struct twz_scratch_node *x)
+{
+	x->key = twz__cost_value(twz__key(sc, x));
+}
+
 /* Lower key first; on equal keys the deeper node (larger g: it follows
- * the static path while that is open), then the lower id. */
+ * the static path while that is open), then the lower id. The stored
+ * values settle all but near-equal keys; those are compared exactly. */
 static inline int twz__heap_before(const struct twz_scratch *sc, uint32_t a,
 				   uint32_t b)
 {
 	const struct twz_scratch_node *x = &sc->node[a], *y = &sc->node[b];
-	struct twz__cost kx = twz__key(sc, x), ky = twz__key(sc, y);
+	double margin = 1e-9 * (x->key + y->key);
 
+	if (x->key < y->key - margin)
+		return 1;
+	if (x->key > y->key + margin)
+		return 0;
+	struct twz__cost kx = twz__key(sc, x), ky = twz__key(sc, y);
 	if (!twz__cost_eq(kx, ky))
 		return twz__cost_less(kx, ky);
 	if (!twz__cost_eq(x->g, y->g))
 		return twz__cost_less(y->g, x->g);
 	return a < b;
+}
+
+/* ---- a grid's arcs, inline for the searches' loops ----------------------- */
+
+/* The arcs of grid node n that f lets an agent take (twz_geometry.h's
+ * arcs hook for grids, written here so the searches' inner loops inline
+ * it): its legal moves (the scratch's bits) onto unblocked nodes, a
+ * diagonal only past two unblocked nodes; moves are symmetric, so the
+ * arcs into n are the same. */
+static inline unsigned twz__grid_arcs(const struct twz_db *db,
+				      const struct twz_scratch *sc,
+				      const struct twz__filter *f, twz_node n,
+				      int reverse, uint32_t *cursor,
+				      struct twz__arc *out)
+{
+	static const struct twz__cost straight = { 1, 0 }, diagonal = { 0, 1 };
+	uint32_t x, y;
+	unsigned k = 0;
+
+	(void)reverse;
+	if (*cursor)
+		return 0;
+	*cursor = 1;
+	twz__node_xy(db, n, &x, &y);
+	int64_t cell = (int64_t)y * db->c.width + x;
+	unsigned moves = sc->moves[n];
+	for (unsigned m = 0; moves; m++, moves >>= 1) {
+		if (!(moves & 1))
+			continue;
+		twz_node v = twz__cell_node(db, (size_t)(cell + db->move_offset[m]));
+		if (twz__blocked(f, v))
+			continue;
+		int diag = twz_move_is_diagonal(m);
+		if (diag && f->any &&
+		    (twz__blocked(f, twz__cell_node(db, (size_t)(cell + db->move_offset[
+			     twz_diagonal_side_x(m)]))) ||
+		     twz__blocked(f, twz__cell_node(db, (size_t)(cell + db->move_offset[
+			     twz_diagonal_side_y(m)])))))
+			continue;
+		out[k].head = v;
+		out[k].cost = diag ? diagonal : straight;
+		k++;
+	}
+	return k;
+}
+
+/* The arcs hook of sc's geometry, the grid's inline. */
+static inline unsigned twz__arcs(const struct twz_scratch *sc,
+				 const struct twz__filter *f, twz_node n,
+				 int reverse, uint32_t *cursor,
+				 struct twz__arc *out)
+{
+	if (sc->moves)
+		return twz__grid_arcs(sc->db, sc, f, n, reverse, cursor, out);
+	return sc->geo->arcs(sc->db, sc, f, n, reverse, cursor, out);
 }
 
 void twz__heap_push(struct twz_scratch *sc, uint32_t v);

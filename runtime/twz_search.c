@@ -229,6 +229,7 @@ static twz_status open_node(struct twz_scratch *sc, twz_node v, twz_node u,
 	nd[v].g = g;
 	nd[v].parent = u;
 	nd[v].stamp = twz__open_stamp(sc);
+	twz__key_set(sc, &nd[v]);
 	twz__heap_push(sc, v);
 	return TWZ_OK;
 }
@@ -391,6 +392,7 @@ static twz_status search_run(struct twz_scratch *sc, uint64_t budget)
 				return sc->state = st;
 			set_key(sc, u);
 			if (!twz__cost_eq(nd[u].u.path.hk, was)) {
+				twz__key_set(sc, &nd[u]);
 				twz__heap_push(sc, u);
 				continue;
 			}
@@ -409,8 +411,8 @@ static twz_status search_run(struct twz_scratch *sc, uint64_t budget)
 		spent++;
 		uint32_t cursor = 0;
 		unsigned count;
-		while ((count = sc->geo->arcs(sc->db, sc, &sc->filter, u, 0,
-					      &cursor, arcs)) != 0) {
+		while ((count = twz__arcs(sc, &sc->filter, u, 0, &cursor,
+					  arcs)) != 0) {
 			for (unsigned i = 0; i < count; i++) {
 				twz_node v = arcs[i].head;
 				if (nd[v].stamp == done)
@@ -422,6 +424,7 @@ static twz_status search_run(struct twz_scratch *sc, uint64_t budget)
 				} else if (twz__cost_less(g, nd[v].g)) {
 					nd[v].g = g;
 					nd[v].parent = u;
+					twz__key_set(sc, &nd[v]);
 					twz__heap_raise(sc, v);
 				}
 			}
