@@ -274,6 +274,7 @@ struct reroute {
 	unsigned landmarks;       /* landmark fields made */
 	unsigned landmarks_wanted;
 	int landmark_begun;
+	int landmark_scan;        /* the next place is still to choose */
 	twz_node landmark_at;     /* where the next one goes */
 	twz_node *wanted;
 	uint64_t expanded;        /* nodes twigz expanded, in all */
@@ -332,6 +333,27 @@ static int frame(struct reroute *rr, uint64_t budget)
 	while (rr->checked == rr->count && rr->landmarks < rr->landmarks_wanted &&
 	       work < budget) {
 		twz_scratch **lm = &lv->landmark[rr->landmarks];
+		/* Choosing the next place scans the level: a frame's work of
+		 * its own when the frame has done some already. */
+		if (rr->landmark_scan && work)
+			break;
+		if (rr->landmark_scan) {
+			double far = -1;
+			const twz_scratch *prev = lv->landmark[rr->landmarks - 1];
+			for (twz_node v = 0; v < lv->info.node_count; v++) {
+				double c;
+				twz_field_cost(prev, v, &c);
+				if (rr->landmarks == 1 || c < lv->far[v])
+					lv->far[v] = c;
+				if (lv->far[v] > far && lv->far[v] < INFINITY) {
+					far = lv->far[v];
+					rr->landmark_at = v;
+				}
+			}
+			work += lv->info.node_count / 4;
+			rr->landmark_scan = 0;
+			continue;
+		}
 		if (!rr->landmark_begun) {
 			if (!*lm && twz_scratch_create(lv->db, lm) != TWZ_OK)
 				return -1;
@@ -347,21 +369,10 @@ static int frame(struct reroute *rr, uint64_t budget)
 		rr->expanded += spent;
 		if (st == TWZ_IN_PROGRESS)
 			break;
-		/* The next place: the farthest from every landmark so far (a
-		 * scan of the field's costs, counted as work). */
-		double far = -1;
-		for (twz_node v = 0; v < lv->info.node_count; v++) {
-			double c;
-			twz_field_cost(*lm, v, &c);
-			if (rr->landmarks == 0 || c < lv->far[v])
-				lv->far[v] = c;
-			if (lv->far[v] > far && lv->far[v] < INFINITY) {
-				far = lv->far[v];
-				rr->landmark_at = v;
-			}
-		}
-		work += lv->info.node_count / 8;
+		/* The next place: the farthest from every landmark so far,
+		 * by a scan of the field's costs. */
 		rr->landmarks++;
+		rr->landmark_scan = rr->landmarks < rr->landmarks_wanted;
 		rr->landmark_begun = 0;
 		if (rr->landmarks == rr->landmarks_wanted)
 			twz_search_landmarks(lv->sc, (const twz_scratch *const *)lv->landmark,
@@ -540,7 +551,7 @@ static int scenario(struct level *lv, struct agent *ag, size_t count,
 int main(int argc, char **argv)
 {
 	size_t count = 200;
-	uint64_t budget = 3000, seed = 0x2545F4914F6CDD1Dull;
+	uint64_t budget = 500, seed = 0x2545F4914F6CDD1Dull;
 	const char *door = NULL, *path = NULL;
 
 	for (int i = 1; i < argc; i++) {
