@@ -180,6 +180,26 @@ static int lay_out(struct twz_out_file *out, struct layer *ly,
 	return 0;
 }
 
+/* A size-k agent's cost multipliers: on each cell, the dearest of the
+ * k x k square it stands on (0 where the square leaves the grid). */
+static uint32_t *layer_milli(const uint32_t *base, const struct twz_grid *g,
+			     unsigned k)
+{
+	uint32_t *m = calloc((size_t)g->width * g->height + 1, sizeof *m);
+
+	for (uint32_t y = 0; m && y + k <= g->height; y++)
+		for (uint32_t x = 0; x + k <= g->width; x++) {
+			uint32_t most = 0;
+			for (uint32_t dy = 0; dy < k; dy++)
+				for (uint32_t dx = 0; dx < k; dx++) {
+					uint32_t v = base[(size_t)(y + dy) * g->width + x + dx];
+					most = v > most ? v : most;
+				}
+			m[(size_t)y * g->width + x] = most;
+		}
+	return m;
+}
+
 static void layer_free(struct layer *ly)
 {
 	for (unsigned j = 0; j < ly->f.count; j++)
@@ -246,7 +266,22 @@ static int build(const struct twz_grid *g, const struct twz_bake_options *opt,
 		 * 1.2's rows where the file asks 1.4's. */
 		if (lopt.layout == TWZ_LAYOUT_INLINE)
 			lopt.layout = TWZ_LAYOUT_NARROW;
-		if (bake_layer(&ly[l], &lopt, req, &res->layer[l], err) != 0)
+		/* Areas: each layer's moves cost by its agents' squares;
+		 * the file's areas are the handle's, layer 0's. */
+		uint32_t *milli = NULL;
+		if (opt->cell_milli) {
+			milli = layer_milli(opt->cell_milli, g, res->layer[l].first_size);
+			if (!milli) {
+				twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory",
+						   opt->name);
+				goto out;
+			}
+			lopt.cell_milli = milli;
+			lopt.costs = l == 0 ? opt->costs : NULL;
+		}
+		int failed = bake_layer(&ly[l], &lopt, req, &res->layer[l], err);
+		free(milli);
+		if (failed)
 			goto out;
 	}
 	if (lay_out(out, ly, layers, req, layer_of, opt->name, err) != 0)

@@ -53,6 +53,12 @@ struct twz_bake_options {
 				    1.1 (twigz build's default); 0 the
 				    block lists of 1.1; 3 access nodes
 				    in 8-byte entries, never packed */
+	/* Areas (--costs, level_costs.h), CPD grids: each cell's cost
+	 * multiplier in thousandths (NULL: a move costs its length), and
+	 * the areas the file holds (NULL: none, as in an agent-size
+	 * layer's bake, whose file's areas are the handle's). */
+	const uint32_t *cell_milli;
+	const struct twz_level_costs *costs;
 };
 
 /* Row layouts the bake can write. */

@@ -4,6 +4,7 @@
  * rows with wildcards, the sections of FORMAT.md section 5e.
  */
 #include "bake_graph.h"
+#include "twz_costs_format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -290,7 +291,8 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 	unsigned arc_bytes = twz_graph_arc_bytes(max_degree);
 
 	f->h = (struct twz_out_header){
-		.minor = 4,
+		/* 1.5 when the level has areas (FORMAT.md 5k). */
+		.minor = kind->features & TWZ_FEATURE_AREAS ? 5 : 4,
 		.required_features = TWZ_FEATURE_GRAPH_LEVEL | kind->features,
 		.level_kind = (uint8_t)kind->level_kind,
 		.level_hash = g->level_hash,

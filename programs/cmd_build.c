@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "bake.h"
 #include "build_mpi.h"
 #include "cli_common.h"
+#include "level_costs.h"
 #include "junctions.h"
 #include "graph_cli.h"
 #include "navmesh_cli.h"
@@ -36,6 +38,7 @@ struct build_args {
 	int mpi;                   /* --mpi: one shard a rank of an MPI job */
 	int format_given;          /* --format */
 	const char *coords;        /* --coords F.co, for a .gr level */
+	const char *costs;         /* --costs FILE: areas' costs */
 };
 
 static const char *const formats[] = { "1.0", "1.1", "1.2", "1.4", NULL };
@@ -223,6 +226,8 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 			opt->junctions = 1;
 		} else if (!strcmp(a, "--coords")) {
 			b->coords = twz_cli_value(&ar, a, "a DIMACS .co file");
+		} else if (!strcmp(a, "--costs")) {
+			b->costs = twz_cli_value(&ar, a, "a file of 'AREA COST' lines");
 		} else if (!strcmp(a, "--chunk")) {
 			opt->chunk = twz_cli_bytes(&ar, a, TWZ_CHUNK_MIN_TARGET,
 				TWZ_CHUNK_MAX_RAW / 2,
@@ -268,6 +273,15 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 				     "graph's or navmesh's arcs are its links");
 	if (b->coords && !twz_cli_is_graph_level(b->level))
 		return twz_cli_usage("%s", "--coords goes with a graph level (.gr)");
+	/* A TRANSIT table, a junction link and a dense solver's matrix hold
+	 * move counts; the spool, shards and MPI ranks do not carry the
+	 * areas' sections yet. */
+	if (b->costs && (b->transit || opt->junctions || opt->apsp != TWZ_APSP_DIJKSTRA ||
+			 b->shard || b->mpi || opt->max_memory ||
+			 twz_cli_is_graph_level(b->level)))
+		return twz_cli_usage("%s", "--costs bakes a grid or a navmesh with --method cpd "
+				     "in memory: not with --method transit, --junctions, "
+				     "--apsp, --memory-limit, --shard, --mpi or a graph (.gr)");
 	return opt->junctions ? junction_conflicts(b) : 0;
 }
 
@@ -473,7 +487,7 @@ int twz_cmd_build(int argc, char **argv)
 	if (twz_navmesh_is_obj_path(b.level)) {
 		b.opt.name = b.level;
 		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
-		return twz_navmesh_build_cmd(b.level, b.out, &b.opt, b.quiet);
+		return twz_navmesh_build_cmd(b.level, b.costs, b.out, &b.opt, b.quiet);
 	}
 	if (twz_cli_is_graph_level(b.level)) {
 		b.opt.name = b.level;
@@ -486,8 +500,24 @@ int twz_cmd_build(int argc, char **argv)
 		return twz_build_mpi(b.level, &b.opt, b.transit ? &b.topt : NULL,
 				     b.out, b.quiet);
 	}
-	if (twz_grid_load(b.level, &grid, &err) != 0)
+	struct twz_cost_table table;
+	struct twz_level_costs costs;
+	uint8_t *letters = NULL;
+	memset(&costs, 0, sizeof costs);
+	if (b.costs && twz_cost_table_load(b.costs, &table, &err) != 0)
 		return twz_cli_error(&err);
+	if (twz_grid_load_letters(b.level, &grid, b.costs ? &letters : NULL, &err) != 0)
+		return twz_cli_error(&err);
+	if (b.costs) {
+		rc = twz_grid_costs(&grid, letters, &table, b.costs, &costs, &err);
+		free(letters);
+		if (rc != 0) {
+			twz_grid_free(&grid);
+			return twz_cli_error(&err);
+		}
+		b.opt.cell_milli = costs.place_milli;
+		b.opt.costs = &costs;
+	}
 	b.opt.name = b.level;
 	b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
 	for (unsigned i = 0; i < b.agents.count; i++)
@@ -500,5 +530,6 @@ int twz_cmd_build(int argc, char **argv)
 	else
 		rc = b.transit ? build_transit(&grid, &b) : build_cpd(&grid, &b);
 	twz_grid_free(&grid);
+	twz_level_costs_free(&costs);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include "cli_common.h"
 #include "closed_cells.h"
 #include "file_read.h"
+#include "level_costs.h"
 #include "level_navmesh.h"
 #include "query_session.h"
 #include "twz_heap.h"
@@ -26,16 +27,34 @@
 
 /* ---- build ------------------------------------------------------------ */
 
-int twz_navmesh_build_cmd(const char *level, const char *out,
-			  const struct twz_bake_options *opt, int quiet)
+int twz_navmesh_build_cmd(const char *level, const char *costs_path,
+			  const char *out, const struct twz_bake_options *opt,
+			  int quiet)
 {
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_navmesh m;
+	struct twz_cost_table table;
+	struct twz_level_costs costs;
+	struct twz_bake_options o = *opt;
 	double started = twz_now_seconds();
 	int rc = 0;
 
+	memset(&costs, 0, sizeof costs);
+	if (costs_path && twz_cost_table_load(costs_path, &table, &err) != 0)
+		return twz_cli_error(&err);
 	if (twz_navmesh_load(level, &m, &err) != 0)
 		return twz_cli_error(&err);
+	if (costs_path) {
+		if (twz_navmesh_costs(m.poly_count, m.poly_group, m.group_name,
+				      m.group_count, &table, costs_path, &costs,
+				      &err) != 0 ||
+		    twz_navmesh_weigh(&m, &costs, level, &err) != 0) {
+			rc = twz_cli_error(&err);
+			goto out;
+		}
+		o.costs = &costs;
+	}
+	opt = &o;
 	if (twz_bake_navmesh(&m, opt, out, NULL, NULL, &err) != 0) {
 		rc = twz_cli_error(&err);
 		goto out;
@@ -55,6 +74,7 @@ int twz_navmesh_build_cmd(const char *level, const char *out,
 	}
 out:
 	twz_navmesh_free(&m);
+	twz_level_costs_free(&costs);
 	return rc;
 }
 

@@ -232,9 +232,10 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 		r->legal = 0;
 		return;
 	}
+	double found = 0;
 	if (qs->filtered)
 		r->status = twz_find_path(db, qs->scratch, &qs->filter, s, t, 0,
-					  buf, qs->cap, &r->len, NULL);
+					  buf, qs->cap, &r->len, &found);
 	else
 		r->status = twz_path(db, s, t, buf, qs->cap, &r->len);
 	r->cost = 0;
@@ -266,6 +267,9 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 	r->straight = straight;
 	r->diagonal = diagonal;
 	r->cost = straight + diagonal * 1.41421356237309504880;
+	/* With areas a move costs by the cells it crosses: the runtime's. */
+	if (twz_area_count(db))
+		r->cost = qs->filtered ? found : twz_cost(db, s, t);
 }
 
 const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
@@ -290,6 +294,9 @@ const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
 		return NULL;  /* the path's own failure says it */
 	if (st != TWZ_OK)
 		return twz_strerror(st);
+	/* With areas the exact cost is in units, not moves. */
+	if (twz_area_count(db))
+		return NULL;
 	if (straight != r->straight || diagonal != r->diagonal)
 		return "twz_cost_exact differs from the cost of the path";
 	/* The runtime's own double of the exact figures. */

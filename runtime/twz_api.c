@@ -145,6 +145,19 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 	twz__span_of(db, s, &r);
 	if (!twz__in_span(db, &r, t))
 		return TWZ_E_UNREACHABLE;
+	if (db->node_milli) {
+		/* Moves cost by area: the cost's parts in units. */
+		uint64_t a, b;
+		twz_status st = twz__areas_walk(db, s, t, &r, buf, cap, len, &a, &b);
+		if ((st == TWZ_OK || st == TWZ_E_BUFFER_TOO_SMALL) &&
+		    (straight || diagonal) && (a > UINT32_MAX || b > UINT32_MAX))
+			return TWZ_E_LIMIT;
+		if (straight)
+			*straight = (uint32_t)a;
+		if (diagonal)
+			*diagonal = (uint32_t)b;
+		return st;
+	}
 	return db->backend->walk(db, s, t, &r, buf, cap, len, straight,
 				diagonal);
 }
@@ -188,7 +201,8 @@ double twz_cost(const twz_db *db, twz_node s, twz_node t)
 	r = twz_cost_exact(db, s, t, &st, &dg);
 
 	if (r == TWZ_OK)
-		return st + dg * 1.41421356237309504880;
+		return (st + dg * 1.41421356237309504880) /
+		       (db->cost_units ? db->cost_units : 1);
 	if (r == TWZ_E_UNREACHABLE)
 		return INFINITY;
 	return -1.0;

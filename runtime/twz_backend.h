@@ -93,6 +93,12 @@ static inline void twz__trail_move(struct twz_trail *tr, unsigned m)
 		tr->straight++;
 }
 
+/* A walk s -> t on a grid whose moves cost by area (twz_areas.c): as the
+ * back end's walk, the cost's parts, in units, into *a and *b. */
+twz_status twz__areas_walk(const struct twz_db *db, twz_node s, twz_node t,
+			   const struct twz_span *r, twz_node *buf, size_t cap,
+			   size_t *len, uint64_t *a, uint64_t *b);
+
 /* The walk reached t: hand its figures over. */
 static inline twz_status twz__trail_end(const struct twz_trail *tr,
 					size_t *len, uint32_t *straight,

@@ -83,7 +83,13 @@ struct twz_db {
 	uint64_t *node_areas;       /* [node_count]: the areas under each
 				     * node (its square's cells), a bit each,
 				     * or NULL */
+	uint32_t *node_milli;       /* grids with areas: [node_count], each
+				     * node's cost multiplier (thousandths:
+				     * its square's dearest cell), or NULL */
+	uint32_t milli_lo, milli_hi;  /* the least and most of them */
 	uint64_t areas_present;     /* the areas any node is in */
+	unsigned cost_units;        /* a grid's cost units a cell (2000 with
+				     * areas), 0: 1 */
 	uint32_t link_count;        /* off-mesh links of the file */
 	/* twz_open_ex with a cache budget (twz_chunks.h): chunked sections
 	 * inflated on use; rows_lazy is ROWS then, and rows NULL. */
@@ -208,6 +214,11 @@ static inline uint32_t twz__row_run_count(const struct twz_row_view *v)
 {
 	return (uint32_t)twz_le16(v->index + 2 * (size_t)v->buckets) + 1;
 }
+
+/* Areas (twz_areas.c): each view's nodes' areas and costs, after its
+ * layers are open; freed at close. */
+twz_status twz__areas_open(struct twz_db *db);
+void twz__areas_close(struct twz_db *db);
 
 /* Navmesh levels (twz_navmesh_api.c): decode the mesh after the back
  * end's init, free it at close. */

@@ -278,7 +278,8 @@ twz_status twz_field_path(const twz_scratch *sc, twz_node s, twz_node *buf,
 	}
 	*len = n;
 	if (cost)
-		*cost = twz__cost_value(sc->node[s].g);
+		*cost = twz__cost_value(sc->node[s].g) /
+			(sc->db->cost_units ? sc->db->cost_units : 1);
 	return n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
 }
 
@@ -332,6 +333,7 @@ twz_status twz_field_cost(const twz_scratch *sc, twz_node n, double *cost)
 		return TWZ_E_ARGUMENT;
 	twz_status st = twz_field_next(sc, n, &next);
 	if (st == TWZ_OK)
-		*cost = twz__cost_value(sc->node[n].g);
+		*cost = twz__cost_value(sc->node[n].g) /
+			(sc->db->cost_units ? sc->db->cost_units : 1);
 	return st;
 }

@@ -53,6 +53,11 @@ static int grid_step(const struct twz_db *db, const struct twz__filter *f,
 	twz__node_xy(db, y, &bx, &by);
 	int diag = ax != bx && ay != by;
 	*cost = diag ? diagonal_cost : straight_cost;
+	if (db->node_milli) {
+		uint64_t units = (uint64_t)db->node_milli[x] + db->node_milli[y];
+		cost->a = diag ? 0 : units;
+		cost->b = diag ? units : 0;
+	}
 	if (twz__blocked(f, y))
 		return 0;
 	if (!diag || !f->any)
@@ -173,9 +178,22 @@ static twz_status grid_scratch_init(const struct twz_db *db,
 				bits |= 1u << m;
 		sc->moves[v] = (uint8_t)bits;
 	}
-	/* Moves cost 1 and sqrt(2): buckets of width 1, three of them. */
+	/* Moves cost 1 and sqrt(2): buckets of width 1, three of them; by
+	 * area, from 2 M_lo to 2 M_hi sqrt(2) units: buckets of the least,
+	 * while the dearest spans a few thousand of them. */
 	sc->ring_width = 1;
 	sc->ring_size = 4;
+	if (db->node_milli) {
+		uint64_t lo = 2 * (uint64_t)db->milli_lo;
+		uint64_t hi = (uint64_t)(2.0 * db->milli_hi * 1.41421356237309505) + 1;
+		sc->ring_size = 0;
+		if (lo && hi / lo < 4096) {
+			sc->ring_width = lo;
+			sc->ring_size = 4;
+			while (sc->ring_size < hi / lo + 2)
+				sc->ring_size *= 2;
+		}
+	}
 	return TWZ_OK;
 }
 

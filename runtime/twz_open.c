@@ -11,6 +11,7 @@
 #include "twz_graph_format.h"
 #include "twz_navmesh_format.h"
 #include "twz_cpd_inline.h"
+#include "twz_costs_format.h"
 
 #include "twz_section_load.h"
 
@@ -165,7 +166,10 @@ static twz_status load(twz_db *db, unsigned flags)
 	st = twz__db_finish(db);
 	if (st != TWZ_OK)
 		return st;
-	return open_layers(db, flags);
+	st = open_layers(db, flags);
+	for (unsigned l = 0; st == TWZ_OK && l < twz__layers_count(db); l++)
+		st = twz__areas_open(twz__layers_view(db, l));
+	return st;
 }
 
 static twz_status twz__db_finish(twz_db *db)
@@ -404,6 +408,7 @@ static void twz__db_free(twz_db *db)
 	if (db->backend)
 		db->backend->fini(db);
 	twz__navmesh_close(db);
+	twz__areas_close(db);
 	twz__chunks_free(db->cache);
 	if (db->mapped)
 		twz_unmap_file(db->file, db->file_len);

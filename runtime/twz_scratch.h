@@ -250,7 +250,14 @@ static inline unsigned twz__grid_arcs(const struct twz_db *db,
 			     twz_diagonal_side_y(m)])))))
 			continue;
 		out[k].head = v;
-		out[k].cost = diag ? diagonal : straight;
+		if (db->node_milli) {
+			/* Half the move in each cell, by its cost. */
+			uint64_t units = (uint64_t)db->node_milli[n] + db->node_milli[v];
+			out[k].cost.a = diag ? 0 : units;
+			out[k].cost.b = diag ? units : 0;
+		} else {
+			out[k].cost = diag ? diagonal : straight;
+		}
 		k++;
 	}
 	return k;

@@ -531,10 +531,11 @@ static twz_status search_once(const twz_db *db, twz_scratch *sc,
 	return hb;
 }
 
-static void cost_out(struct twz__cost c, double *cost)
+/* A cost in world units: a grid with areas counts 2000 units a cell. */
+static void cost_out(const struct twz_db *db, struct twz__cost c, double *cost)
 {
 	if (cost)
-		*cost = twz__cost_value(c);
+		*cost = twz__cost_value(c) / (db->cost_units ? db->cost_units : 1);
 }
 
 twz_status twz_find_path(const twz_db *db, twz_scratch *sc,
@@ -554,7 +555,7 @@ twz_status twz_find_path(const twz_db *db, twz_scratch *sc,
 		return st;
 	st = search_once(db, sc, &f, s, t, budget, 0, buf, cap, len, &c, NULL);
 	if (st == TWZ_OK || st == TWZ_E_BUFFER_TOO_SMALL || st == TWZ_E_BUDGET)
-		cost_out(c, cost);
+		cost_out(db, c, cost);
 	return st;
 }
 
@@ -580,7 +581,7 @@ twz_status twz_find_path_partial(const twz_db *db, twz_scratch *sc,
 			 reached);
 	if (st == TWZ_OK || st == TWZ_PARTIAL || st == TWZ_E_BUFFER_TOO_SMALL ||
 	    st == TWZ_E_BUDGET)
-		cost_out(c, cost);
+		cost_out(db, c, cost);
 	return st;
 }
 
@@ -665,7 +666,7 @@ twz_status twz_search_path(twz_scratch *sc, twz_node *buf, size_t cap,
 		return sc->state;
 	twz_status st = hand_back(sc, buf, cap, len, &c, reached);
 	if (st == TWZ_OK || st == TWZ_PARTIAL || st == TWZ_E_BUFFER_TOO_SMALL)
-		cost_out(c, cost);
+		cost_out(sc->db, c, cost);
 	return st;
 }
 

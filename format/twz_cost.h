@@ -1,10 +1,12 @@
 /*
- * twz_cost.h - exact path costs at run time, one type for every level
- * kind: a + b sqrt(2) with whole a and b. A grid counts its straight
- * moves in a and its diagonal ones in b; a graph or a navmesh holds its
- * integer arc weights in a and 0 in b. Sums saturate at UINT64_MAX
- * (no stored path comes near: FORMAT.md bounds every optimal cost
- * below 2^64 - 1), and comparisons are exact.
+ * twz_cost.h - exact path costs, one type for every level kind and both
+ * sides (the bake's searches over costed grids, the runtime's searches):
+ * a + b sqrt(2) with whole a and b. A grid counts its straight moves in
+ * a and its diagonal ones in b (or, with areas, their costs in units of
+ * FORMAT.md 5k); a graph or a navmesh holds its integer arc weights in a
+ * and 0 in b. Sums saturate at UINT64_MAX (no stored path comes near:
+ * FORMAT.md bounds every optimal cost below 2^64 - 1), and comparisons
+ * are exact.
  */
 #ifndef TWZ_COST_H
 #define TWZ_COST_H
