@@ -156,12 +156,38 @@ static void field_start(struct twz_scratch *sc, const struct twz__filter *f,
 		sc->wanted_left = SIZE_MAX;  /* the whole field */
 }
 
+/* v reached from u for the first time, at cost g to t. */
+static twz_status field_open(struct twz_scratch *sc, twz_node v, twz_node u,
+			     struct twz__cost g)
+{
+	struct twz_scratch_node *x = &sc->node[v];
+
+	x->g = g;
+	x->key = twz__cost_value(g);
+	x->parent = u;
+	x->stamp = twz__open_stamp(sc);
+	open_push(sc, v);
+	return TWZ_OK;
+}
+
+/* v reached more cheaply, from u. */
+static void field_lower(struct twz_scratch *sc, twz_node v, twz_node u,
+			struct twz__cost g)
+{
+	struct twz_scratch_node *x = &sc->node[v];
+	struct twz__cost was = x->g;
+
+	x->g = g;
+	x->key = twz__cost_value(g);
+	x->parent = u;
+	open_lower(sc, v, was);
+}
+
 /* Up to budget expansions (UINT64_MAX: no limit). */
 static twz_status field_run(struct twz_scratch *sc, uint64_t budget)
 {
 	struct twz_scratch_node *nd = sc->node;
-	const uint32_t open = twz__open_stamp(sc), done = twz__done_stamp(sc);
-	struct twz__arc arcs[TWZ__ARC_BATCH];
+	const uint32_t done = twz__done_stamp(sc);
 	uint64_t spent = 0;
 
 	while (sc->wanted_left && open_any(sc)) {
@@ -173,30 +199,7 @@ static twz_status field_run(struct twz_scratch *sc, uint64_t budget)
 			sc->wanted_left--;
 		sc->expanded++;
 		spent++;
-		uint32_t cursor = 0;
-		unsigned count;
-		while ((count = twz__arcs(sc, &sc->filter, u, 1, &cursor,
-					  arcs)) != 0) {
-			for (unsigned i = 0; i < count; i++) {
-				twz_node v = arcs[i].head;
-				if (nd[v].stamp == done)
-					continue;
-				struct twz__cost g = twz__cost_add(nd[u].g, arcs[i].cost);
-				if (nd[v].stamp != open) {
-					nd[v].g = g;
-					nd[v].key = twz__cost_value(g);
-					nd[v].parent = u;
-					nd[v].stamp = open;
-					open_push(sc, v);
-				} else if (twz__cost_less(g, nd[v].g)) {
-					struct twz__cost was = nd[v].g;
-					nd[v].g = g;
-					nd[v].key = twz__cost_value(g);
-					nd[v].parent = u;
-					open_lower(sc, v, was);
-				}
-			}
-		}
+		twz__relax(sc, u, 1, field_open, field_lower);
 	}
 	if (!open_any(sc))
 		sc->complete = 1;

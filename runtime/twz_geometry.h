@@ -81,6 +81,21 @@ static inline int twz__link_shut(const struct twz__filter *f, uint32_t k)
 twz_status twz__filter_make(const struct twz_db *db, const twz_filter *filter,
 			    struct twz__filter *out);
 
+/* The arguments of a call given a path: db, its nodes valid, and the
+ * filter resolved into f. */
+static inline twz_status twz__path_args(const struct twz_db *db,
+					const twz_filter *filter,
+					const twz_node *path, size_t len,
+					struct twz__filter *f)
+{
+	if (!db || (!path && len))
+		return TWZ_E_ARGUMENT;
+	for (size_t i = 0; i < len; i++)
+		if (path[i] >= db->c.node_count)
+			return TWZ_E_ARGUMENT;
+	return twz__filter_make(db, filter, f);
+}
+
 /* The filter of a plain twz_closed (legacy calls). */
 static inline void twz__filter_closed(const twz_closed *closed,
 				      struct twz__filter *out)

@@ -170,13 +170,9 @@ static twz_status grid_scratch_init(const struct twz_db *db,
 		return TWZ_E_NOMEM;
 	for (uint32_t v = 0; v < n; v++) {
 		uint32_t x, y;
-		unsigned bits = 0;
 
 		twz__node_xy(db, v, &x, &y);
-		for (unsigned m = 0; m < db->c.connectivity; m++)
-			if (twz_move_legal(twz__walkable, db, x, y, m))
-				bits |= 1u << m;
-		sc->moves[v] = (uint8_t)bits;
+		sc->moves[v] = (uint8_t)twz__legal_moves(db, x, y);
 	}
 	/* Moves cost 1 and sqrt(2): buckets of width 1, three of them; by
 	 * area, from 2 M_lo to 2 M_hi sqrt(2) units: buckets of the least,

@@ -274,6 +274,43 @@ static inline unsigned twz__arcs(const struct twz_scratch *sc,
 	return sc->geo->arcs(sc->db, sc, f, n, reverse, cursor, out);
 }
 
+/* Relax the arcs out of settled node u (reverse: into it), as every
+ * search here does: a node reached for the first time is opened by
+ * open(), one reached more cheaply is lowered by lower(). The searches
+ * pass their own two (constants at each call, so each inlines its own
+ * copy). A status open() returns other than TWZ_OK stops it. */
+static inline twz_status twz__relax(struct twz_scratch *sc, twz_node u,
+				    int reverse,
+				    twz_status (*open)(struct twz_scratch *sc,
+						       twz_node v, twz_node u,
+						       struct twz__cost g),
+				    void (*lower)(struct twz_scratch *sc,
+						  twz_node v, twz_node u,
+						  struct twz__cost g))
+{
+	struct twz_scratch_node *nd = sc->node;
+	const uint32_t opened = twz__open_stamp(sc), done = twz__done_stamp(sc);
+	struct twz__arc arcs[TWZ__ARC_BATCH];
+	uint32_t cursor = 0;
+	unsigned count;
+
+	while ((count = twz__arcs(sc, &sc->filter, u, reverse, &cursor, arcs)) != 0)
+		for (unsigned i = 0; i < count; i++) {
+			twz_node v = arcs[i].head;
+			if (nd[v].stamp == done)
+				continue;
+			struct twz__cost g = twz__cost_add(nd[u].g, arcs[i].cost);
+			if (nd[v].stamp != opened) {
+				twz_status st = open(sc, v, u, g);
+				if (st != TWZ_OK)
+					return st;
+			} else if (twz__cost_less(g, nd[v].g)) {
+				lower(sc, v, u, g);
+			}
+		}
+	return TWZ_OK;
+}
+
 void twz__heap_push(struct twz_scratch *sc, uint32_t v);
 void twz__heap_raise(struct twz_scratch *sc, uint32_t v);  /* v's key fell */
 uint32_t twz__heap_pop(struct twz_scratch *sc);

@@ -368,12 +368,21 @@ static twz_status search_start(struct twz_scratch *sc, const struct twz__filter 
 	return sc->state;
 }
 
+/* v was reached more cheaply, from u. */
+static void lower_node(struct twz_scratch *sc, twz_node v, twz_node u,
+		       struct twz__cost g)
+{
+	sc->node[v].g = g;
+	sc->node[v].parent = u;
+	twz__key_set(sc, &sc->node[v]);
+	twz__heap_raise(sc, v);
+}
+
 /* Up to budget expansions (UINT64_MAX: no limit). */
 static twz_status search_run(struct twz_scratch *sc, uint64_t budget)
 {
 	struct twz_scratch_node *nd = sc->node;
-	const uint32_t open = twz__open_stamp(sc), done = twz__done_stamp(sc);
-	struct twz__arc arcs[TWZ__ARC_BATCH];
+	const uint32_t done = twz__done_stamp(sc);
 	uint64_t spent = 0;
 	twz_status st;
 
@@ -409,26 +418,8 @@ static twz_status search_run(struct twz_scratch *sc, uint64_t budget)
 		}
 		sc->expanded++;
 		spent++;
-		uint32_t cursor = 0;
-		unsigned count;
-		while ((count = twz__arcs(sc, &sc->filter, u, 0, &cursor,
-					  arcs)) != 0) {
-			for (unsigned i = 0; i < count; i++) {
-				twz_node v = arcs[i].head;
-				if (nd[v].stamp == done)
-					continue;
-				struct twz__cost g = twz__cost_add(nd[u].g, arcs[i].cost);
-				if (nd[v].stamp != open) {
-					if ((st = open_node(sc, v, u, g)) != TWZ_OK)
-						return sc->state = st;
-				} else if (twz__cost_less(g, nd[v].g)) {
-					nd[v].g = g;
-					nd[v].parent = u;
-					twz__key_set(sc, &nd[v]);
-					twz__heap_raise(sc, v);
-				}
-			}
-		}
+		if ((st = twz__relax(sc, u, 0, open_node, lower_node)) != TWZ_OK)
+			return sc->state = st;
 	}
 	return sc->state = TWZ_E_UNREACHABLE;
 }
@@ -717,13 +708,8 @@ twz_status twz_path_open(const twz_db *db, const twz_filter *filter,
 			 const twz_node *path, size_t len)
 {
 	struct twz__filter f;
+	twz_status st = twz__path_args(db, filter, path, len, &f);
 
-	if (!db || (!path && len))
-		return TWZ_E_ARGUMENT;
-	for (size_t i = 0; i < len; i++)
-		if (path[i] >= db->c.node_count)
-			return TWZ_E_ARGUMENT;
-	twz_status st = twz__filter_make(db, filter, &f);
 	if (st != TWZ_OK)
 		return st;
 	if (len && twz__blocked(&f, path[0]))

@@ -28,12 +28,9 @@ twz_status twz_smooth_filtered(const twz_db *db, const twz_filter *filter,
 
 	if (out_len)
 		*out_len = 0;
-	if (!db || !out_len || (!path && len))
+	if (!out_len)
 		return TWZ_E_ARGUMENT;
-	for (size_t i = 0; i < len; i++)
-		if (path[i] >= db->c.node_count)
-			return TWZ_E_ARGUMENT;
-	twz_status st = twz__filter_make(db, filter, &f);
+	twz_status st = twz__path_args(db, filter, path, len, &f);
 	if (st != TWZ_OK)
 		return st;
 	if (len <= 2) {

@@ -18,14 +18,8 @@
 #include "level_costs.h"
 #include "test_support.h"
 #include "twigz.h"
+#include "twz_rng.h"
 
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 /* A level's letters: a generated grid's walls, and patches of swamp S,
  * water W (a wall by default) and G. */

@@ -24,21 +24,10 @@
 #include "test_support.h"
 #include "transit.h"
 #include "twigz.h"
+#include "twz_rng.h"
 
 #define SQRT2 1.41421356237309504880
 
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static uint32_t below(uint64_t *s, uint32_t n)
-{
-	return n ? (uint32_t)(rng_next(s) % n) : 0;
-}
 
 /* ---- grids: the levels and the oracle ----------------------------------- */
 
@@ -172,8 +161,8 @@ static void shut_doors(struct grid_level *lv, uint64_t *rng, unsigned count)
 	twz_world_open_all(lv->world);
 	memset(lv->shut, 0, (size_t)lv->g.width * lv->g.height);
 	for (unsigned d = 0; d < count; d++) {
-		uint32_t x = below(rng, lv->g.width), y = below(rng, lv->g.height);
-		unsigned len = 1 + below(rng, 4), across = below(rng, 2);
+		uint32_t x = rng_below(rng, lv->g.width), y = rng_below(rng, lv->g.height);
+		unsigned len = 1 + rng_below(rng, 4), across = rng_below(rng, 2);
 		for (unsigned i = 0; i < len; i++) {
 			uint32_t cx = x + (across ? i : 0), cy = y + (across ? 0 : i);
 			if (cx < lv->g.width && cy < lv->g.height)
@@ -384,7 +373,7 @@ static void dijkstra(const struct view *v, unsigned conn, twz_node n,
 
 static twz_node random_node(const struct view *v, uint64_t *rng)
 {
-	return below(rng, v->nodes);
+	return rng_below(rng, v->nodes);
 }
 
 /* The status a search from s to t must give, with v->dist from t. */
@@ -637,10 +626,10 @@ static void check_smooth(const struct view *v, const struct grid_level *lv,
 static void check_nearest(const struct view *v, const struct grid_level *lv,
 			  const twz_filter *f, uint64_t *rng)
 {
-	double pos[3] = { below(rng, 4 * lv->g.width + 8) / 4.0 - 1.0,
-			  below(rng, 4 * lv->g.height + 8) / 4.0 - 1.0, 0 };
-	double radius = below(rng, 3) ? (double)below(rng, 12) : INFINITY;
-	twz_node from = below(rng, 2) ? random_node(v, rng) : TWZ_NONE, got;
+	double pos[3] = { rng_below(rng, 4 * lv->g.width + 8) / 4.0 - 1.0,
+			  rng_below(rng, 4 * lv->g.height + 8) / 4.0 - 1.0, 0 };
+	double radius = rng_below(rng, 3) ? (double)rng_below(rng, 12) : INFINITY;
+	twz_node from = rng_below(rng, 2) ? random_node(v, rng) : TWZ_NONE, got;
 
 	if (from != TWZ_NONE)
 		dijkstra(v, lv->connectivity, from, v->dist2);
@@ -688,6 +677,19 @@ START_TEST(test_grid_doors_every_size)
 	ck_assert_int_eq(twz_agent_sizes(lv.db, sizes, 16, &count), TWZ_OK);
 	for (unsigned round = 0; round < 3; round++) {
 		shut_doors(&lv, &rng, 6 + 4 * round);
+		/* And doors across a few static paths, so some paths must go
+		 * round one. */
+		for (int d = 0; d < 4; d++) {
+			twz_node path[4096];
+			size_t len;
+			uint32_t n = twz_node_count(lv.db);
+			if (twz_path(lv.db, rng_below(&rng, n), rng_below(&rng, n), path,
+				     4096, &len) == TWZ_OK && len > 4) {
+				uint32_t x, y;
+				twz_node_xy(lv.db, path[len / 2], &x, &y);
+				shut_cell(&lv, x, y, 1);
+			}
+		}
 		twz_filter f;
 		memset(&f, 0, sizeof f);
 		f.world = lv.world;
@@ -889,13 +891,13 @@ static char *random_gr(uint64_t *rng, uint32_t n, int coords, char **co)
 
 	ck_assert(t && arc);
 	for (uint32_t v = 0; v < n; v++) {
-		uint32_t deg = 1 + below(rng, 4);
+		uint32_t deg = 1 + rng_below(rng, 4);
 		for (uint32_t k = 0; k < deg; k++) {
-			uint32_t u = below(rng, n), w = 1 + below(rng, 20);
+			uint32_t u = rng_below(rng, n), w = 1 + rng_below(rng, 20);
 			if (u == v)
 				continue;
 			arc[m][0] = v, arc[m][1] = u, arc[m][2] = w, m++;
-			if (below(rng, 3))
+			if (rng_below(rng, 3))
 				arc[m][0] = u, arc[m][1] = v, arc[m][2] = w, m++;
 		}
 	}
@@ -912,7 +914,7 @@ static char *random_gr(uint64_t *rng, uint32_t n, int coords, char **co)
 		cat += (size_t)snprintf(*co + cat, ccap - cat, "p aux sp co %u\n", n);
 		for (uint32_t v = 0; v < n; v++)
 			cat += (size_t)snprintf(*co + cat, ccap - cat, "v %u %u %u\n",
-						v + 1, below(rng, 100), below(rng, 100));
+						v + 1, rng_below(rng, 100), rng_below(rng, 100));
 	}
 	return t;
 }
@@ -928,14 +930,14 @@ static char *random_obj(uint64_t *rng, unsigned w, unsigned h)
 	for (unsigned z = 0; z <= h; z++)
 		for (unsigned x = 0; x <= w; x++)
 			n += (size_t)snprintf(t + n, cap - n, "v %.4f %.2f %.4f\n",
-					      x + (below(rng, 1000) / 4000.0 - 0.125),
-					      below(rng, 100) / 100.0,
-					      z + (below(rng, 1000) / 4000.0 - 0.125));
+					      x + (rng_below(rng, 1000) / 4000.0 - 0.125),
+					      rng_below(rng, 100) / 100.0,
+					      z + (rng_below(rng, 1000) / 4000.0 - 0.125));
 	for (unsigned z = 0; z < h; z++)
 		for (unsigned x = 0; x < w; x++) {
 			unsigned a = z * (w + 1) + x + 1, b = a + 1;
 			unsigned c = b + w + 1, d = a + w + 1;
-			unsigned r = below(rng, 10);
+			unsigned r = rng_below(rng, 10);
 			if (r == 0)
 				continue;
 			if (r < 4)
@@ -1044,12 +1046,12 @@ static void check_graph_queries(struct graph_level *lv, uint64_t *rng)
 	twz_scratch *lm[2];
 	for (int i = 0; i < 2; i++) {
 		ck_assert_int_eq(twz_scratch_create(lv->db, &lm[i]), TWZ_OK);
-		ck_assert_int_eq(twz_field_begin(lm[i], &f, below(rng, lv->n), NULL, 0),
+		ck_assert_int_eq(twz_field_begin(lm[i], &f, rng_below(rng, lv->n), NULL, 0),
 				 TWZ_OK);
 		ck_assert_int_eq(twz_field_step(lm[i], 0), TWZ_OK);
 	}
 	for (unsigned q = 0; q < 40; q++) {
-		twz_node s = below(rng, lv->n), t = below(rng, lv->n);
+		twz_node s = rng_below(rng, lv->n), t = rng_below(rng, lv->n);
 		size_t len;
 		double cost;
 		ck_assert_int_eq(twz_search_landmarks(lv->sc,
@@ -1142,7 +1144,7 @@ static void graph_shut_random(struct graph_level *lv, uint64_t *rng,
 	twz_world_open_all(lv->world);
 	memset(lv->shut, 0, lv->n);
 	for (unsigned i = 0; i < count; i++) {
-		twz_node n = below(rng, lv->n);
+		twz_node n = rng_below(rng, lv->n);
 		ck_assert_int_eq(twz_world_shut_node(lv->world, n, 1), TWZ_OK);
 		lv->shut[n] = 1;
 	}
@@ -1183,8 +1185,8 @@ START_TEST(test_graph_shut_nodes)
 	memset(&f, 0, sizeof f);
 	f.world = lv.world;
 	for (unsigned q = 0; q < 30; q++) {
-		double pos[3] = { below(&rng, 100), below(&rng, 100), 0 };
-		twz_node from = below(&rng, lv.n), got, best = TWZ_NONE;
+		double pos[3] = { rng_below(&rng, 100), rng_below(&rng, 100), 0 };
+		twz_node from = rng_below(&rng, lv.n), got, best = TWZ_NONE;
 		double bd = INFINITY;
 		graph_dijkstra(&lv, from, 0, lv.dist);
 		twz_status st = twz_nearest_filtered(lv.db, lv.sc, &f, pos, INFINITY,
@@ -1465,7 +1467,7 @@ START_TEST(test_tool_graph_and_navmesh_closed)
 		char closed[4096];
 		size_t at = (size_t)sprintf(closed, "# shut\n");
 		for (int i = 0; i < 6; i++) {
-			twz_node n = below(&rng, lv.n);
+			twz_node n = rng_below(&rng, lv.n);
 			int64_t id;
 			twz_node_id(lv.db, n, &id);
 			at += (size_t)sprintf(closed + at, "%lld\n", (long long)id);
@@ -1480,7 +1482,7 @@ START_TEST(test_tool_graph_and_navmesh_closed)
 			lv.shut[n] = (uint8_t)twz_world_is_shut(lv.world, lv.db, n);
 		twz_test_write_file(tool_file("shut.txt"), closed, at);
 		for (int q = 0; q < 12; q++) {
-			twz_node s = below(&rng, lv.n), t = below(&rng, lv.n);
+			twz_node s = rng_below(&rng, lv.n), t = rng_below(&rng, lv.n);
 			char a0[64], a1[64], a2[64], a3[64], a4[64], a5[64];
 			struct answer *an = malloc(sizeof *an);
 			ck_assert_ptr_nonnull(an);

@@ -45,22 +45,8 @@
 #include "level_map.h"
 #include "twigz.h"
 #include "twz_format.h"
+#include "twz_rng.h"
 
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* This thread's processor time: what a frame's work costs, apart from
  * the time the shared machine gives other processes. */
@@ -516,11 +502,11 @@ static int scenario(struct level *lv, struct agent *ag, size_t count,
 	unsigned frames = 0;
 	double worst = 0, total = 0, worst_wall = 0;
 	for (int done = 0; !done; frames++) {
-		double w0 = now_seconds(), t0 = cpu_seconds();
+		double w0 = twz_now_seconds(), t0 = cpu_seconds();
 		done = frame(&rr, budget);
 		if (done < 0)
 			return -1;
-		double t = cpu_seconds() - t0, w = now_seconds() - w0;
+		double t = cpu_seconds() - t0, w = twz_now_seconds() - w0;
 		total += t;
 		if (t > worst)
 			worst = t;
