@@ -168,12 +168,8 @@ static twz_status graph_scratch_init(const struct twz_db *db,
 		lo = w < lo ? w : lo;
 		hi = w > hi ? w : hi;
 	}
-	if (arcs && hi / lo < 4096) {
-		sc->ring_width = lo;
-		sc->ring_size = 4;
-		while (sc->ring_size < hi / lo + 2)
-			sc->ring_size *= 2;
-	}
+	if (arcs)
+		twz__ring_fit(sc, lo, hi);
 	return TWZ_OK;
 }
 

@@ -182,13 +182,7 @@ static twz_status grid_scratch_init(const struct twz_db *db,
 	if (db->node_milli) {
 		uint64_t lo = 2 * (uint64_t)db->milli_lo;
 		uint64_t hi = (uint64_t)(2.0 * db->milli_hi * 1.41421356237309505) + 1;
-		sc->ring_size = 0;
-		if (lo && hi / lo < 4096) {
-			sc->ring_width = lo;
-			sc->ring_size = 4;
-			while (sc->ring_size < hi / lo + 2)
-				sc->ring_size *= 2;
-		}
+		twz__ring_fit(sc, lo, hi);
 	}
 	return TWZ_OK;
 }

@@ -139,6 +139,20 @@ static inline void twz__scratch_begin(struct twz_scratch *sc)
 	sc->heap_len = 0;
 }
 
+/* A geometry whose arcs cost from lo to hi (lo > 0) lets fields use the
+ * ring of buckets when the spread is small; otherwise they use the heap. */
+static inline void twz__ring_fit(struct twz_scratch *sc, uint64_t lo,
+				 uint64_t hi)
+{
+	sc->ring_size = 0;
+	if (lo && hi / lo < 4096) {
+		sc->ring_width = lo;
+		sc->ring_size = 4;
+		while (sc->ring_size < hi / lo + 2)
+			sc->ring_size *= 2;
+	}
+}
+
 static inline uint32_t twz__open_stamp(const struct twz_scratch *sc)
 {
 	return 2 * sc->generation;

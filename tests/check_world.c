@@ -919,36 +919,6 @@ static char *random_gr(uint64_t *rng, uint32_t n, int coords, char **co)
 	return t;
 }
 
-/* A random navmesh's OBJ text: a jittered grid of quads, some left out,
- * the rest split into triangles or kept whole. */
-static char *random_obj(uint64_t *rng, unsigned w, unsigned h)
-{
-	size_t cap = 64 * (size_t)(w + 1) * (h + 1) + 64 * (size_t)w * h + 64, n = 0;
-	char *t = malloc(cap);
-
-	ck_assert_ptr_nonnull(t);
-	for (unsigned z = 0; z <= h; z++)
-		for (unsigned x = 0; x <= w; x++)
-			n += (size_t)snprintf(t + n, cap - n, "v %.4f %.2f %.4f\n",
-					      x + (rng_below(rng, 1000) / 4000.0 - 0.125),
-					      rng_below(rng, 100) / 100.0,
-					      z + (rng_below(rng, 1000) / 4000.0 - 0.125));
-	for (unsigned z = 0; z < h; z++)
-		for (unsigned x = 0; x < w; x++) {
-			unsigned a = z * (w + 1) + x + 1, b = a + 1;
-			unsigned c = b + w + 1, d = a + w + 1;
-			unsigned r = rng_below(rng, 10);
-			if (r == 0)
-				continue;
-			if (r < 4)
-				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u %u\n", a, b, c, d);
-			else
-				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
-						      a, b, c, a, c, d);
-		}
-	return t;
-}
-
 static void graph_arcs_load(struct graph_level *lv)
 {
 	twz_info in;
@@ -1224,7 +1194,7 @@ START_TEST(test_navmesh_shut_polygons)
 
 	memset(&lv, 0, sizeof lv);
 	lv.name = "random navmesh";
-	char *obj = random_obj(&rng, 9, 7);
+	char *obj = twz_test_random_obj(rng_next(&rng), 9, 7);
 	ck_assert_msg(twz_navmesh_parse((const uint8_t *)obj, strlen(obj), "w.obj",
 					&m, &err) == 0, "%s", err.msg);
 	free(obj);
@@ -1452,7 +1422,7 @@ START_TEST(test_tool_graph_and_navmesh_closed)
 		struct graph_level lv;
 		memset(&lv, 0, sizeof lv);
 		lv.name = kind ? "navmesh" : "graph";
-		char *text = kind ? random_obj(&rng, 8, 6) : random_gr(&rng, 50, 0, &co);
+		char *text = kind ? twz_test_random_obj(rng_next(&rng), 8, 6) : random_gr(&rng, 50, 0, &co);
 		const char *level = tool_file(kind ? "m.obj" : "g.gr");
 		twz_test_write_file(level, text, strlen(text));
 		free(text);

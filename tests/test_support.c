@@ -1192,3 +1192,40 @@ int twz_test_pairs_threaded(const twz_db *db, unsigned threads,
 	}
 	return most;
 }
+
+/* A random mesh: a jittered grid of w x h quads, some left out, the
+ * rest split into two triangles along a random diagonal or kept whole.
+ * The text of an OBJ file, malloc'd. */
+char *twz_test_random_obj(uint64_t seed, unsigned w, unsigned h)
+{
+	size_t cap = 64 * (size_t)(w + 1) * (h + 1) + 64 * (size_t)w * h + 64, n = 0;
+	char *t = malloc(cap);
+	uint64_t s = seed;
+
+	ck_assert(t != NULL);
+	for (unsigned z = 0; z <= h; z++)
+		for (unsigned x = 0; x <= w; x++) {
+			double jx = (double)(rng_next(&s) % 1000) / 4000.0 - 0.125;
+			double jz = (double)(rng_next(&s) % 1000) / 4000.0 - 0.125;
+			double y = (double)(rng_next(&s) % 100) / 100.0;
+			n += (size_t)snprintf(t + n, cap - n, "v %.6f %.6f %.6f\n",
+					      x + jx, y, z + jz);
+		}
+	for (unsigned z = 0; z < h; z++)
+		for (unsigned x = 0; x < w; x++) {
+			unsigned a = z * (w + 1) + x + 1, b = a + 1;
+			unsigned c = b + w + 1, d = a + w + 1;
+			unsigned r = (unsigned)(rng_next(&s) % 10);
+			if (r == 0)
+				continue;   /* a hole */
+			if (r < 4)
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u %u\n", a, b, c, d);
+			else if (r < 7)
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
+						      a, b, c, a, c, d);
+			else
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
+						      a, b, d, b, c, d);
+		}
+	return t;
+}

@@ -59,6 +59,11 @@ void twz_test_generate(struct twz_grid *g, enum twz_test_level_kind kind,
 
 const char *twz_test_kind_name(enum twz_test_level_kind kind);
 
+/* A random navmesh: a jittered grid of w x h quads, some left out, the
+ * rest split into two triangles along a random diagonal or kept whole.
+ * The text of an OBJ file, malloc'd; the same seed gives the same mesh. */
+char *twz_test_random_obj(uint64_t seed, unsigned w, unsigned h);
+
 /* Bake g into an in-memory .twz (malloc'd); aborts the test on failure. */
 uint8_t *twz_test_bake(const struct twz_grid *g, unsigned connectivity,
 		       unsigned codec, unsigned threads, size_t *len);
