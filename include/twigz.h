@@ -545,7 +545,7 @@ TWZ_API twz_status twz_path_partial(const twz_db *db, twz_node s, int64_t gx,
  * The database holds the level as it was baked. At run time a game shuts
  * places (doors, rubble, a drawbridge raised) in a twz_world, once, in
  * the level's own terms: cells of a grid, nodes of a graph, polygons of
- * a navmesh (or a box in world space), off-mesh links. Every agent size
+ * a navmesh (or a box in world space). Every agent size
  * of the file sees them: a shut cell shuts every node of a size-k view
  * whose k x k square covers it. A twz_filter says what one query may use:
  * the world's shut places, nodes the caller closes itself (twz_closed,
@@ -592,9 +592,7 @@ TWZ_API twz_status twz_world_shut_node(twz_world *w, twz_node n, int shut);
  */
 TWZ_API twz_status twz_world_shut_box(twz_world *w, const double lo[3],
 				      const double hi[3], int shut);
-/* Shut or open off-mesh link `link` (0 .. twz_link_count(db) - 1). */
-TWZ_API twz_status twz_world_shut_link(twz_world *w, uint32_t link, int shut);
-/* Open every place and link. */
+/* Open every place. */
 TWZ_API void twz_world_open_all(twz_world *w);
 /* Whether node n of db (any view of w's file) is shut now: 1 or 0. */
 TWZ_API int twz_world_is_shut(const twz_world *w, const twz_db *db,

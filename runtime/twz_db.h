@@ -76,7 +76,7 @@ struct twz_db {
 	const struct twz_db *parent;
 	unsigned layer;             /* this view's layer (0: the handle) */
 	unsigned agent_size;        /* the size it answers for (0: 1) */
-	/* Areas and off-mesh links (the file's, when it has them). */
+	/* Areas (the file's, when it has them). */
 	unsigned area_count;
 	char area_name[64][32];     /* NUL-terminated */
 	uint32_t area_milli[64];    /* cost multipliers, in thousandths */
@@ -90,7 +90,6 @@ struct twz_db {
 	uint64_t areas_present;     /* the areas any node is in */
 	unsigned cost_units;        /* a grid's cost units a cell (2000 with
 				     * areas), 0: 1 */
-	uint32_t link_count;        /* off-mesh links of the file */
 	/* twz_open_ex with a cache budget (twz_chunks.h): chunked sections
 	 * inflated on use; rows_lazy is ROWS then, and rows NULL. */
 	struct twz_chunk_cache *cache;
