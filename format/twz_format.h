@@ -167,7 +167,8 @@ enum twz_codec {
 	 TWZ_FEATURE_NARROW_CELL_NODE | TWZ_FEATURE_JUNCTIONS | \
 	 (1u << 3) /* graph levels */ | (1u << 4) /* navmesh levels */ | \
 	 TWZ_FEATURE_CPD_INLINE | TWZ_FEATURE_TRANSIT_ACCESS | \
-	 TWZ_FEATURE_CHUNKED_SECTIONS | (1u << 9) /* areas, 1.5 */)
+	 TWZ_FEATURE_CHUNKED_SECTIONS | (1u << 9) /* areas, 1.5 */ | \
+	 (1u << 10) /* off-mesh links, 1.5 */)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {

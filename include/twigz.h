@@ -289,6 +289,27 @@ TWZ_API twz_status twz_node_arcs(const twz_db *db, twz_node n,
 TWZ_API twz_status twz_node_coords(const twz_db *db, twz_node n, int64_t *x,
 				   int64_t *y);
 
+/* Off-mesh links of a graph level (`twigz build LEVEL.gr --links FILE`):
+ * jumps, ladders and teleports, each an arc of its own (one way, or one
+ * each way) numbered by its place among the links file's links, from 0.
+ * The rows take them: twz_next, twz_path and the costs follow a link
+ * where it is on an optimal path, and every search and field takes the
+ * links a twz_world leaves open (twz_world_shut_link). twz_node_arcs
+ * lists a node's graph arcs only. */
+#define TWZ_NO_LINK 0xFFFFFFFFu
+
+/* The number of links db's file holds (0 without, and on other level
+ * kinds). */
+TWZ_API uint32_t twz_link_count(const twz_db *db);
+
+/* n's link arcs (their heads, weights and link numbers, numbers
+ * ascending): *count gets how many; TWZ_E_BUFFER_TOO_SMALL when more
+ * than cap. TWZ_E_ARGUMENT on other level kinds or for an invalid node.
+ * [Size: heads, weights and links hold cap entries] */
+TWZ_API twz_status twz_node_links(const twz_db *db, twz_node n,
+				  twz_node *heads, uint64_t *weights,
+				  uint32_t *links, size_t cap, size_t *count);
+
 /* ---- navmesh levels ---------------------------------------------------
  *
  * A database baked from a navmesh (`twigz build LEVEL.obj`: convex
@@ -592,7 +613,10 @@ TWZ_API twz_status twz_world_shut_node(twz_world *w, twz_node n, int shut);
  */
 TWZ_API twz_status twz_world_shut_box(twz_world *w, const double lo[3],
 				      const double hi[3], int shut);
-/* Open every place. */
+/* Shut or open off-mesh link `link` (0 .. twz_link_count - 1) of a
+ * graph level, both its ways. TWZ_E_ARGUMENT for another number. */
+TWZ_API twz_status twz_world_shut_link(twz_world *w, uint32_t link, int shut);
+/* Open every place and link. */
 TWZ_API void twz_world_open_all(twz_world *w);
 /* Whether node n of db (any view of w's file) is shut now: 1 or 0. */
 TWZ_API int twz_world_is_shut(const twz_world *w, const twz_db *db,
@@ -608,6 +632,14 @@ typedef struct twz_filter {
 				     * (see twz_area_find) */
 	uint64_t reserved[2];       /* zero */
 } twz_filter;
+
+/* How a path's step a -> b goes under filter (NULL: the level as
+ * baked): *link gets the number of the link the step takes, or
+ * TWZ_NO_LINK for an arc (an arc before a link of the same weight, then
+ * the lowest number). TWZ_E_ARGUMENT when nothing filter leaves open
+ * leads from a to b, or for an invalid node. */
+TWZ_API twz_status twz_step_link(const twz_db *db, const twz_filter *filter,
+				 twz_node a, twz_node b, uint32_t *link);
 
 /* ---- areas: places that cost more, places an agent stays out of ---------
  *

@@ -23,7 +23,7 @@ const char twz_usage_text[] =
 	"              [--agent-sizes 1,2,3] [--chunk SIZE]\n"
 	"              [--shard I/N] (OUT is then a partial file for merge)\n"
 	"  twigz build LEVEL.map -o OUT.twz --mpi [options] (under mpirun -np K)\n"
-	"  twigz build LEVEL.gr -o OUT.twz [--coords FILE.co] [--apsp ...]\n"
+	"  twigz build LEVEL.gr -o OUT.twz [--coords FILE.co] [--links FILE] [--apsp ...]\n"
 	"              [--threads N] [--codec zstd|raw] [--level N] [--max-nodes N]\n"
 	"              [--max-seconds N]\n"
 	"  twigz build LEVEL.obj -o OUT.twz [--apsp ...] [--threads N] [--codec ...]\n"

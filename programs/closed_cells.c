@@ -192,6 +192,18 @@ int twz_closed_places_shut(const char *path, const twz_db *db, twz_world *w,
 		uint32_t id;
 		const char *q = p;
 		twz_node n = TWZ_NONE;
+		if (!navmesh && end - p > 4 && !memcmp(p, "link", 4) &&
+		    (p[4] == ' ' || p[4] == '\t')) {
+			q = skip_blanks(p + 4, end);
+			if (number(&q, end, &id) != 0 || skip_blanks(q, end) != end ||
+			    twz_world_shut_link(w, id, 1) != TWZ_OK) {
+				twz_error_set(err, "%s:%lu: a link is 'link K', K from 0 "
+					      "to %u", path, it.number,
+					      twz_link_count(db) ? twz_link_count(db) - 1 : 0);
+				goto fail;
+			}
+			continue;
+		}
 		if (number(&q, end, &id) == 0 && skip_blanks(q, end) == end)
 			n = twz_node_of_id(db, id);
 		if (n == TWZ_NONE) {

@@ -40,7 +40,9 @@ uint8_t *twz_closed_cells_bits(const struct twz_closed_cells *c,
 /*
  * Shut the places a `--closed FILE` lists in w, a world of db's file, in
  * the level's own terms: a grid's cells ("x y", as above), a graph's
- * vertex ids (one a line, as the .gr file numbers them), a navmesh's
+ * vertex ids (one a line, as the .gr file numbers them) and off-mesh
+ * links ("link K", K the link's place among the links file's links,
+ * from 0), a navmesh's
  * faces (one index a line, from 0, as the OBJ file orders them) or boxes
  * ("box X0 Y0 Z0 X1 Y1 Z1": the polygons they overlap). Blank lines and
  * lines starting with '#' are skipped; anything else, and a place the

@@ -38,6 +38,7 @@ struct build_args {
 	int mpi;                   /* --mpi: one shard a rank of an MPI job */
 	int format_given;          /* --format */
 	const char *coords;        /* --coords F.co, for a .gr level */
+	const char *links;         /* --links FILE: off-mesh links, .gr */
 	const char *costs;         /* --costs FILE: areas' costs */
 };
 
@@ -226,6 +227,9 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 			opt->junctions = 1;
 		} else if (!strcmp(a, "--coords")) {
 			b->coords = twz_cli_value(&ar, a, "a DIMACS .co file");
+		} else if (!strcmp(a, "--links")) {
+			b->links = twz_cli_value(&ar, a,
+				"a file of 'FROM TO COST oneway|both' lines");
 		} else if (!strcmp(a, "--costs")) {
 			b->costs = twz_cli_value(&ar, a, "a file of 'AREA COST' lines");
 		} else if (!strcmp(a, "--chunk")) {
@@ -273,6 +277,11 @@ static int parse_args(int argc, char **argv, struct build_args *b)
 				     "graph's or navmesh's arcs are its links");
 	if (b->coords && !twz_cli_is_graph_level(b->level))
 		return twz_cli_usage("%s", "--coords goes with a graph level (.gr)");
+	/* A grid's rows hold moves to adjacent cells and a navmesh's
+	 * corridor portals between adjacent polygons: neither has a symbol
+	 * for a link yet (FORMAT.md 5l). */
+	if (b->links && !twz_cli_is_graph_level(b->level))
+		return twz_cli_usage("%s", "--links goes with a graph level (.gr)");
 	/* A TRANSIT table, a junction link and a dense solver's matrix hold
 	 * move counts; the spool, shards and MPI ranks do not carry the
 	 * areas' sections yet. */
@@ -492,7 +501,8 @@ int twz_cmd_build(int argc, char **argv)
 	if (twz_cli_is_graph_level(b.level)) {
 		b.opt.name = b.level;
 		b.opt.progress = !b.quiet && isatty(STDERR_FILENO);
-		return twz_graph_build_cmd(b.level, b.coords, b.out, &b.opt, b.quiet);
+		return twz_graph_build_cmd(b.level, b.coords, b.links, b.out, &b.opt,
+					   b.quiet);
 	}
 	if (b.mpi) {
 		b.opt.name = b.level;

@@ -23,8 +23,9 @@ unsigned twz_cli_db_kind(const char *path);
 const char *twz_cli_db_word(int argc, char **argv,
 			    const char *const *takes_value);
 
-/* `twigz build LEVEL.gr -o OUT [--coords F.co] ...`. */
+/* `twigz build LEVEL.gr -o OUT [--coords F.co] [--links FILE] ...`. */
 int twz_graph_build_cmd(const char *level, const char *coords,
+			const char *links,
 			const char *out, const struct twz_bake_options *opt,
 			int quiet);
 

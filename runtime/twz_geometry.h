@@ -25,6 +25,8 @@ struct twz_scratch;
 struct twz__filter {
 	const uint16_t *shut;          /* the world's count of shut places
 					* under each node, or NULL */
+	const uint8_t *shut_links;     /* the world's shut off-mesh links, a
+					* bit a link number, or NULL */
 	const twz_closed *closed;      /* the caller's closed nodes, or NULL */
 	uint64_t exclude;              /* areas the agent never enters */
 	const uint64_t *areas;         /* each node's areas, a bit each (its
@@ -68,6 +70,12 @@ static inline int twz__blocked(const struct twz__filter *f, twz_node n)
 	return 0;
 }
 
+/* Whether off-mesh link number k is shut. */
+static inline int twz__link_shut(const struct twz__filter *f, uint32_t k)
+{
+	return f->shut_links && (f->shut_links[k >> 3] >> (k & 7) & 1);
+}
+
 /* Resolve filter (NULL: the static level) for db: TWZ_E_ARGUMENT when
  * its world belongs to another file or a reserved field is set. */
 twz_status twz__filter_make(const struct twz_db *db, const twz_filter *filter,
@@ -93,6 +101,7 @@ static inline void twz__filter_closed(const twz_closed *closed,
 				      struct twz__filter *out)
 {
 	out->shut = NULL;
+	out->shut_links = NULL;
 	out->closed = closed;
 	out->exclude = 0;
 	out->areas = NULL;

@@ -31,6 +31,9 @@ struct twz_world {
 				    * root's nodes */
 	uint64_t places;           /* bits of place */
 	uint64_t shut;             /* places shut now */
+	uint8_t *links;            /* a bit an off-mesh link (graph levels) */
+	uint32_t link_count;
+	uint32_t links_shut;
 	uint64_t version;          /* changes with every change */
 };
 
@@ -56,7 +59,9 @@ twz_status twz_world_create(const twz_db *db, twz_world **out)
 		? root->c.node_count
 		: (uint64_t)root->c.width * root->c.height;
 	w->place = calloc((size_t)(w->places / 8) + 1, 1);
-	int ok = w->place != NULL;
+	w->link_count = twz__is_graph(root) ? root->graph.link_count : 0;
+	w->links = calloc(w->link_count / 8 + 1, 1);
+	int ok = w->place && w->links;
 	for (unsigned l = 0; ok && l < w->layer_count; l++) {
 		const struct twz_db *v = twz__layers_view(root, l);
 		w->view[l] = v;
@@ -79,6 +84,7 @@ void twz_world_free(twz_world *w)
 	for (unsigned l = 0; l < TWZ_MAX_LAYERS; l++)
 		free(w->count[l]);
 	free(w->place);
+	free(w->links);
 	free(w);
 }
 
@@ -236,11 +242,26 @@ twz_status twz_world_shut_box(twz_world *w, const double lo[3],
 	return TWZ_OK;
 }
 
+twz_status twz_world_shut_link(twz_world *w, uint32_t link, int shut)
+{
+	if (!w || link >= w->link_count)
+		return TWZ_E_ARGUMENT;
+	int was = w->links[link >> 3] >> (link & 7) & 1;
+	if (was == !!shut)
+		return TWZ_OK;
+	w->links[link >> 3] ^= (uint8_t)(1u << (link & 7));
+	w->links_shut += shut ? 1 : (uint32_t)-1;
+	w->version++;
+	return TWZ_OK;
+}
+
 void twz_world_open_all(twz_world *w)
 {
 	if (!w)
 		return;
 	memset(w->place, 0, (size_t)(w->places / 8) + 1);
+	memset(w->links, 0, w->link_count / 8 + 1);
+	w->links_shut = 0;
 	for (unsigned l = 0; l < w->layer_count; l++)
 		memset(w->count[l], 0, (size_t)(w->view[l] ? w->view[l]->c.node_count
 							  : 0) * sizeof *w->count[l]);
@@ -271,6 +292,8 @@ twz_status twz__filter_make(const struct twz_db *db, const twz_filter *filter,
 			return TWZ_E_ARGUMENT;
 		if (w->shut)
 			out->shut = w->count[db->layer];
+		if (w->links_shut)
+			out->shut_links = w->links;
 		out->world = w;
 		out->world_version = w->version;
 	}
@@ -281,6 +304,6 @@ twz_status twz__filter_make(const struct twz_db *db, const twz_filter *filter,
 		out->exclude = filter->exclude_areas;
 		out->areas = db->node_areas;
 	}
-	out->any = out->shut || out->closed || out->areas;
+	out->any = out->shut || out->shut_links || out->closed || out->areas;
 	return TWZ_OK;
 }
