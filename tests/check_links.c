@@ -16,6 +16,7 @@
 #include "first_moves.h"
 #include "level_graph.h"
 #include "test_support.h"
+#include "twz_rng.h"
 #include "twz_graph_format.h"
 #include "twz_links_format.h"
 #include "twz_validate.h"
@@ -24,18 +25,9 @@
 
 static uint64_t rng_state;
 
-static uint64_t rnd(void)
-{
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 static uint32_t below(uint32_t n)
 {
-	return (uint32_t)(rnd() % n);
+	return rng_below(&rng_state, n);
 }
 
 /* A graph and its links as text, and what the reference reads: arcs and
@@ -169,15 +161,6 @@ static uint8_t *bake_level(const struct level *lv, unsigned codec,
 	return buf;
 }
 
-static twz_db *open_buf(const uint8_t *buf, size_t len)
-{
-	twz_db *db = NULL;
-	twz_status st = twz_open_memory(buf, len, 0, &db);
-
-	ck_assert_msg(st == TWZ_OK, "open: %s", twz_strerror(st));
-	return db;
-}
-
 static uint32_t id_of(const twz_db *db, twz_node n)
 {
 	int64_t id;
@@ -278,7 +261,7 @@ START_TEST(test_links_every_pair)
 		size_t len;
 		random_level(&lv, 4 + below(36), 1 + below(3));
 		uint8_t *buf = bake_level(&lv, TWZ_CODEC_RAW, TWZ_APSP_DIJKSTRA, &len);
-		twz_db *db = open_buf(buf, len);
+		twz_db *db = twz_test_open_buf(buf, len);
 		links += check_static(db, &lv);
 		/* The dense solvers bake the same bytes. */
 		for (unsigned solver = TWZ_APSP_FLOYD; solver <= TWZ_APSP_SQUARING;
@@ -310,7 +293,7 @@ START_TEST(test_links_shut_in_world)
 		random_level(&lv, 4 + below(28), 1 + below(2));
 		uint8_t *buf = bake_level(&lv, round & 1 ? TWZ_CODEC_RAW : TWZ_CODEC_ZSTD,
 					  TWZ_APSP_DIJKSTRA, &len);
-		twz_db *db = open_buf(buf, len);
+		twz_db *db = twz_test_open_buf(buf, len);
 		twz_world *w;
 		twz_scratch *sc;
 		twz_filter f;
@@ -420,7 +403,7 @@ START_TEST(test_links_golden_v1_5)
 	ck_assert_int_eq(twz_links_load(twz_test_source_file("tests/golden/v1_5_links.links"),
 					&g, &err), 0);
 	ck_assert_uint_eq(g.node_count, 8);
-	twz_db *db = open_buf(golden, len);
+	twz_db *db = twz_test_open_buf(golden, len);
 	struct twz_graph gl;
 	ck_assert_int_eq(twz_graph_with_links(&g, &gl, "v1_5_links.gr", &err), 0);
 	ck_assert_uint_eq(twz_link_count(db), 3);

@@ -208,6 +208,10 @@ void twz_test_reseal(uint8_t *buf);
 /* A malloc'd exact-size copy (AddressSanitizer sees a read past its end). */
 uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len);
 
+/* buf opened in place (twz_open_memory); fails the test unless it
+ * opens. */
+twz_db *twz_test_open_buf(const uint8_t *buf, size_t len);
+
 /* Open an exact-size copy of buf and close it again; an accepted file
  * must give a handle, a refused one leave it NULL. */
 twz_status twz_test_try_open(const uint8_t *buf, size_t len, unsigned flags);
