@@ -596,4 +596,14 @@ static inline uint32_t twz_region_of(const uint8_t *regions, uint32_t count,
 	return lo;
 }
 
+/* The nodes of the region holding node n (the targets of n's row). */
+static inline uint32_t twz_region_size_of(const uint8_t *regions,
+					  uint32_t count, uint32_t n)
+{
+	uint32_t k = twz_region_of(regions, count, n);
+
+	return twz_le32(regions + 4 * ((size_t)k + 1)) -
+	       twz_le32(regions + 4 * (size_t)k);
+}
+
 #endif /* TWZ_FORMAT_H */

@@ -202,6 +202,14 @@ twz_status twz_validate_cpd_rows(const struct twz_container *c,
 				 const uint8_t *bytes, uint64_t base,
 				 uint64_t avail, uint32_t first, uint32_t last);
 
+/* The same for 1.4's inline rows (INLINE_ROWS deferred, checks I5 and
+ * I6 of FORMAT.md 5i). */
+twz_status twz_validate_cpd_inline_rows(const struct twz_container *c,
+					const struct twz_content *v,
+					const uint8_t *bytes, uint64_t base,
+					uint64_t avail, uint32_t first,
+					uint32_t last);
+
 /* The local rows of TRANSIT nodes [first, last) when TRANSIT_RUNS was
  * deferred: each lies whole in runs [base, base + avail), which are at
  * bytes, and holds runs check T11 (TA8) admits. */

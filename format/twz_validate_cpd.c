@@ -138,9 +138,7 @@ twz_status twz_validate_cpd_rows(const struct twz_container *c,
 
 	for (uint32_t n = first; n < last && n < c->node_count; n++) {
 		uint64_t begin, end;
-		uint32_t k = twz_region_of(regions, c->component_count, n);
-		uint32_t len = twz_le32(regions + 4 * ((size_t)k + 1)) -
-			       twz_le32(regions + 4 * (size_t)k);
+		uint32_t len = twz_region_size_of(regions, c->component_count, n);
 		row_bounds(c, rec, n, total, &begin, &end);
 		/* The whole row in the bytes given: a reader finds it in
 		 * one piece. Offsets were checked at open. */

@@ -248,8 +248,10 @@ twz_status twz_validate_junctions(const struct twz_container *c,
 		TWZ_SECTION_JUNCTION_RUNS, TWZ_SECTION_JUNCTION_LINKS,
 		TWZ_SECTION_LINK_ROW_OFFSETS, TWZ_SECTION_LINK_RUNS,
 	};
+	/* Chunks are the container's, not the layout's. */
 	if (c->method != TWZ_METHOD_CPD ||
-	    c->required_features != TWZ_FEATURE_JUNCTIONS || c->minor < 4)
+	    (c->required_features & ~(uint64_t)TWZ_FEATURE_CHUNKED_SECTIONS) !=
+	    TWZ_FEATURE_JUNCTIONS || c->minor < 4)
 		return TWZ_E_DAMAGED;
 	for (unsigned i = 0; i < sizeof required / sizeof *required; i++)
 		if (!v->data[required[i]])

@@ -7,6 +7,7 @@
 #include "bake.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,7 +19,8 @@
 #define ZSTD_STATIC_LINKING_ONLY  /* ZSTD_estimateCCtxSize */
 #include <zstd.h>
 
-#include "apsp_dense.h"
+#include "rows.h"
+#include "spool.h"
 #include "twz_writer.h"
 
 void twz_bake_options_default(struct twz_bake_options *opt)
@@ -28,7 +30,7 @@ void twz_bake_options_default(struct twz_bake_options *opt)
 	opt->threads = 0;
 	opt->codec = TWZ_CODEC_ZSTD;
 	opt->level = 19;
-	opt->layout = TWZ_LAYOUT_NARROW;
+	opt->layout = 0;
 	opt->max_scan = 64;
 	opt->name = "level";
 }
@@ -99,6 +101,8 @@ static void *pool_worker(void *varg)
 			atomic_store(&r->failed, 1);
 			break;
 		}
+		/* What the chunk touched of the spool goes back to it. */
+		twz_spool_trim(p->spool);
 		atomic_fetch_add(&r->done, hi - lo);
 		if (reporter) {
 			double t = twz_now_seconds();
@@ -149,6 +153,91 @@ int twz_pool_run(const struct twz_pool *p, unsigned threads)
 	return atomic_load(&r.failed) ? -1 : 0;
 }
 
+/* ---- results joined in order ----------------------------------------- */
+
+struct twz_gather_unit {
+	void *bytes;
+	size_t n;
+	int done;
+};
+
+int twz_gather_init(struct twz_gather *g, uint32_t units,
+		    struct twz_spool *spool)
+{
+	memset(g, 0, sizeof *g);
+	g->spool = spool;
+	g->units = units;
+	g->wait = calloc(units ? units : 1, sizeof *g->wait);
+	pthread_mutex_init(&g->lock, NULL);
+	if (!g->wait) {
+		twz_gather_end(g);
+		return -1;
+	}
+	return 0;
+}
+
+/* n bytes after the joined ones; bytes freed. */
+static int join(struct twz_gather *g, void *bytes, size_t n)
+{
+	int rc = 0;
+
+	if (g->len + n > g->cap) {
+		uint64_t cap = g->cap ? 2 * g->cap : 1 << 18;
+		while (cap < g->len + n)
+			cap *= 2;
+		void *v = twz_big_grow(g->spool, g->v, g->cap, cap);
+		if (v) {
+			g->v = v;
+			g->cap = cap;
+		}
+		rc = v ? 0 : -1;
+	}
+	if (rc == 0 && n) {
+		memcpy((uint8_t *)g->v + g->len, bytes, n);
+		g->len += n;
+	}
+	free(bytes);
+	return rc;
+}
+
+int twz_gather_put(struct twz_gather *g, uint32_t k, void *bytes, size_t n)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&g->lock);
+	if (k != g->next) {
+		g->wait[k] = (struct twz_gather_unit){ bytes, n, 1 };
+	} else {
+		rc = join(g, bytes, n);
+		for (g->next++; g->next < g->units && g->wait[g->next].done; g->next++) {
+			struct twz_gather_unit *u = &g->wait[g->next];
+			rc |= join(g, u->bytes, u->n);
+			u->bytes = NULL;
+		}
+	}
+	pthread_mutex_unlock(&g->lock);
+	return rc;
+}
+
+int twz_gather_put_runs(struct twz_gather *g, uint32_t k, struct twz_runs *r)
+{
+	void *v = r->v;
+	size_t n = (size_t)r->len * 4;
+
+	*r = (struct twz_runs){ NULL, 0, 0 };
+	return twz_gather_put(g, k, v, n);
+}
+
+void twz_gather_end(struct twz_gather *g)
+{
+	if (g->wait)
+		for (uint32_t k = 0; k < g->units; k++)
+			free(g->wait[k].bytes);
+	free(g->wait);
+	g->wait = NULL;
+	pthread_mutex_destroy(&g->lock);
+}
+
 unsigned twz_bake_threads(const struct twz_bake_options *opt)
 {
 	if (opt->threads)
@@ -165,6 +254,28 @@ uint8_t twz_bake_compress_threads(const struct twz_bake_options *opt)
 
 /* ---- what the file says about its bake -------------------------------- */
 
+void twz_text_vput(struct twz_text *t, const char *fmt, va_list ap)
+{
+	int w;
+
+	if (t->full)
+		return;
+	w = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	if (w < 0 || (size_t)w >= t->cap - t->len)
+		t->full = 1;
+	else
+		t->len += (size_t)w;
+}
+
+void twz_text_printf(struct twz_text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	twz_text_vput(t, fmt, ap);
+	va_end(ap);
+}
+
 size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 			   const struct twz_graph *gr, char *buf, size_t cap)
 {
@@ -175,53 +286,59 @@ size_t twz_build_info_text(const struct twz_bake_options *opt, uint8_t method,
 		[TWZ_LAYOUT_INLINE] = "1.4",
 	};
 	int transit = method == TWZ_METHOD_TRANSIT;
+	int junctions = opt->method == TWZ_BAKE_JUNCTIONS;
 	unsigned layout = opt->layout <= TWZ_LAYOUT_INLINE && opt->layout
 			  ? opt->layout : TWZ_LAYOUT_NARROW;
-	size_t n = 0;
-	int w;
+	struct twz_text t = { buf, cap, 0, cap == 0 };
 
 	/* Keys in ascending order, as the format asks. The format and the
 	 * bucket scan decide CPD's rows only; TRANSIT always writes 1.1.
 	 * The codec is the header's build_codec alone: twigz unpack
 	 * rewrites a file raw and says so there. */
-#define PUT(...)                                                        \
-	do {                                                            \
-		w = snprintf(buf + n, cap - n, __VA_ARGS__);            \
-		if (w < 0 || (size_t)w >= cap - n)                      \
-			return 0;                                       \
-		n += (size_t)w;                                         \
-	} while (0)
-	if (!cap)
-		return 0;
 	if (opt->agent_sizes & ~(uint32_t)2) {
 		const char *sep = "";
-		PUT("agent_sizes=");
+		twz_text_printf(&t, "agent_sizes=");
 		for (unsigned k = 1; k < 32; k++)
 			if (opt->agent_sizes & (1u << k)) {
-				PUT("%s%u", sep, k);
+				twz_text_printf(&t, "%s%u", sep, k);
 				sep = ",";
 			}
-		PUT("\n");
+		twz_text_printf(&t, "\n");
 	}
 	if (opt->chunk && opt->codec == TWZ_CODEC_ZSTD)
-		PUT("chunk=%llu\n", (unsigned long long)opt->chunk);
-	PUT("connectivity=%u\n", opt->connectivity);
-	if (!transit && !opt->junctions)
-		PUT("format=%s\n", formats[layout]);
-	if (opt->junctions)
-		PUT("junctions=1\n");
-	PUT("level=%d\n", opt->level);
-	if (!transit && !opt->junctions && layout != TWZ_LAYOUT_PLAIN)
-		PUT("max_scan=%u\n", opt->max_scan ? opt->max_scan : 64);
-	PUT("method=%s\n", transit ? "transit" : "cpd");
-	PUT("tool=twigz %s\n", twz_version());
+		twz_text_printf(&t, "chunk=%llu\n", (unsigned long long)opt->chunk);
+	twz_text_printf(&t, "connectivity=%u\n", opt->connectivity);
+	if (!transit && !junctions)
+		twz_text_printf(&t, "format=%s\n", formats[layout]);
+	if (junctions)
+		twz_text_printf(&t, "junctions=1\n");
+	twz_text_printf(&t, "level=%d\n", opt->level);
+	if (!transit && !junctions && layout != TWZ_LAYOUT_PLAIN)
+		twz_text_printf(&t, "max_scan=%u\n", opt->max_scan ? opt->max_scan : 64);
+	twz_text_printf(&t, "method=%s\n", transit ? "transit" : "cpd");
+	twz_text_printf(&t, "tool=twigz %s\n", twz_version());
 	if (transit) {
-		PUT("transit_inner=%u\n", gr->inner);
-		PUT("transit_outer=%u\n", gr->outer);
-		PUT("transit_side=%u\n", gr->side);
+		twz_text_printf(&t, "transit_inner=%u\n", gr->inner);
+		twz_text_printf(&t, "transit_outer=%u\n", gr->outer);
+		twz_text_printf(&t, "transit_side=%u\n", gr->side);
 	}
-#undef PUT
-	return n;
+	return t.full ? 0 : t.len;
+}
+
+size_t twz_build_info_graph_text(const struct twz_bake_options *opt,
+				 unsigned level_kind, char *buf, size_t cap)
+{
+	struct twz_text t = { buf, cap, 0, cap == 0 };
+
+	/* Nothing about the machine, threads or solver (every solver bakes
+	 * the same bytes). */
+	if (opt->chunk && opt->codec == TWZ_CODEC_ZSTD)
+		twz_text_printf(&t, "chunk=%llu\n", (unsigned long long)opt->chunk);
+	twz_text_printf(&t, "level=%d\nlevel_kind=%s\nmethod=cpd\ntool=twigz %s\n", opt->level,
+	    level_kind == TWZ_LEVEL_NAVMESH ? "navmesh" : "graph", twz_version());
+	if (t.full && cap)
+		buf[0] = 0;
+	return t.full ? 0 : t.len;
 }
 
 void twz_bake_header(struct twz_out_header *h, const struct twz_grid *g,
@@ -349,24 +466,3 @@ int twz_bake_check(const struct twz_grid *g, const struct twz_bake_options *opt,
 		      have / 1073741824.0);
 	return -1;
 }
-
-static uint64_t cpd_estimate(const struct twz_grid *g, uint64_t nodes,
-			     const struct twz_bake_options *opt,
-			     const void *method_opt)
-{
-	(void)method_opt;
-	uint64_t dense = twz_apsp_estimate_bytes(nodes, opt->apsp);
-	return twz_bake_estimate_bytes((uint64_t)g->width * g->height, nodes,
-				       twz_bake_threads(opt), opt->codec,
-				       opt->level) + dense;
-}
-
-int twz_bake_check_limits(const struct twz_grid *g,
-			  const struct twz_bake_options *opt,
-			  struct twz_error *err)
-{
-	if (twz_apsp_check_level(g, opt, err) != 0)
-		return -1;
-	return twz_bake_check(g, opt, cpd_estimate, NULL, err);
-}
-

@@ -348,7 +348,6 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 {
 	const struct twz_graph *h = &o->g;
 	uint32_t n = h->node_count, max_degree = 0;
-	int n_info;
 
 	for (uint32_t v = 0; v < n; v++)
 		if (h->arc_first[v + 1] - h->arc_first[v] > max_degree)
@@ -370,19 +369,12 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 		.codec = (uint8_t)opt->codec,
 		.level = (int8_t)opt->level,
 		.threads = twz_bake_compress_threads(opt),
+		.chunk = opt->chunk,
 	};
-	/* Keys ascending; nothing about the machine, threads or solver
-	 * (every solver bakes the same bytes). */
-	if (opt->record_build) {
-		n_info = snprintf(f->h.build_info, sizeof f->h.build_info,
-				  "level=%d\nlevel_kind=%s\nmethod=cpd\ntool=twigz %s\n",
-				  opt->level,
-				  kind->level_kind == TWZ_LEVEL_NAVMESH ? "navmesh"
-									: "graph",
-				  twz_version());
-		if (n_info < 0 || (size_t)n_info >= sizeof f->h.build_info)
-			f->h.build_info[0] = 0;
-	}
+	f->name = opt->name;
+	if (opt->record_build)
+		twz_build_info_graph_text(opt, kind->level_kind, f->h.build_info,
+					  sizeof f->h.build_info);
 
 	uint8_t *params = calloc(1, TWZ_GP_SIZE);
 	if (params) {
@@ -414,12 +406,8 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 		}
 	else
 		f->failed = 1;
-	if (ids && inv) {
-		twz_out_add_le32(f, TWZ_SECTION_GRAPH_NODE_ID, ids, n);
-		twz_out_add_le32(f, TWZ_SECTION_GRAPH_ID_NODE, inv, n);
-	}
-	free(ids);
-	free(inv);
+	twz_out_add_le32_owned(f, TWZ_SECTION_GRAPH_NODE_ID, ids, n);
+	twz_out_add_le32_owned(f, TWZ_SECTION_GRAPH_ID_NODE, inv, n);
 	twz_out_add_le32(f, TWZ_SECTION_GRAPH_ROW_OFFSETS, rows->row_offsets,
 			 (size_t)n + 1);
 	uint8_t *starts = malloc(rows->run_count * 4 + 1);
@@ -519,8 +507,8 @@ static int bake(const struct twz_graph *g, const struct twz_graph_kind *kind,
 	}
 	memset(&f, 0, sizeof f);
 	graph_file(g, &o, &sp, &rows, kind, opt, &f);
-	rc = path ? twz_out_write(&f, opt->name, path, err)
-		  : twz_out_encode(&f, opt->name, buf, len, err);
+	rc = path ? twz_out_write(&f, path, err)
+		  : twz_out_encode(&f, buf, len, err);
 	split_free(&sp);
 	rows_free(&rows);
 	ordered_free(&o);

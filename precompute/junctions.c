@@ -193,8 +193,8 @@ int twz_bake_junctions(const struct twz_grid *g,
 	 * N with a faster step (buckets, canonical expansion): the grid wins
 	 * once a third of the cells are junctions. TWZ_JUNCTIONS_SEARCH_*
 	 * force one (the tests compare their bytes). */
-	c.grid_search = opt->junctions == TWZ_JUNCTIONS_SEARCH_GRID ||
-			(opt->junctions != TWZ_JUNCTIONS_SEARCH_GRAPH &&
+	c.grid_search = opt->junction_search == TWZ_JUNCTIONS_SEARCH_GRID ||
+			(opt->junction_search != TWZ_JUNCTIONS_SEARCH_GRAPH &&
 			 (uint64_t)J * 3 > n);
 	c.jg = &jg;
 	c.links = jg.links;
@@ -308,6 +308,7 @@ void twz_junctions_out_file(const struct twz_junction_db *db,
 	uint8_t *lruns = malloc(TWZ_JR_SIZE * (size_t)db->link_run_count + 1);
 
 	twz_bake_header(&f->h, g, gr, opt, TWZ_METHOD_CPD);
+	f->name = opt->name;
 	f->h.minor = 4;
 	f->h.required_features = TWZ_FEATURE_JUNCTIONS;
 	if (params) {
@@ -346,7 +347,7 @@ int twz_junctions_write(const struct twz_junction_db *db,
 	struct twz_out_file f = { 0 };
 
 	twz_junctions_out_file(db, g, opt, &f);
-	return twz_out_write(&f, opt->name, path, err);
+	return twz_out_write(&f, path, err);
 }
 
 int twz_junctions_encode(const struct twz_junction_db *db,
@@ -357,5 +358,5 @@ int twz_junctions_encode(const struct twz_junction_db *db,
 	struct twz_out_file f = { 0 };
 
 	twz_junctions_out_file(db, g, opt, &f);
-	return twz_out_encode(&f, opt->name, buf, len, err);
+	return twz_out_encode(&f, buf, len, err);
 }

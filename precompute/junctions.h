@@ -16,8 +16,8 @@
 
 #include "bake.h"
 
-/* twz_bake_options.junctions: any non-zero value bakes a junction graph;
- * these two force how the searches run (the bytes are the same). */
+/* twz_bake_options.junction_search: 0 lets the bake pick; these two
+ * force how the searches run (the bytes are the same). */
 #define TWZ_JUNCTIONS_SEARCH_GRAPH 2   /* Dijkstra over the junctions */
 #define TWZ_JUNCTIONS_SEARCH_GRID 3    /* the CPD search over the cells */
 

@@ -8,13 +8,16 @@
  */
 #include "transit.h"
 
+#include <inttypes.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bake_method.h"
 #include "bake_forecast.h"
 #include "rows.h"
 #include "search_transit.h"
+#include "spool.h"
 #include "method_transit_select.h"
 #include "twz_writer.h"
 
@@ -36,10 +39,7 @@ struct worker {
 	uint8_t *seen;
 	uint32_t *pos;
 	uint32_t *range;
-	/* a streamed bake's block or table row (method_transit_stream.c) */
-	struct twz_runs runs;
-	struct twz_tdist *dist;
-	uint64_t dist_cap;
+	struct twz_runs runs;         /* a block's local rows */
 };
 
 /* The state every stage's units share. */
@@ -50,7 +50,7 @@ struct stages {
 	uint32_t *len;                /* [blocks] */
 	/* stage 2 */
 	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
-	struct twz_runs *block_runs;      /* [blocks] */
+	struct twz_gather rows;       /* the blocks' local rows, joined */
 	uint32_t *row_len;            /* [node_count] */
 	atomic_ullong searched;       /* nodes settled by the local searches */
 	atomic_ullong shortcut_searched; /* ... by their shortcut searches */
@@ -58,10 +58,8 @@ struct stages {
 	const uint32_t *tindex;       /* [node_count]: transit index or NONE */
 	const uint32_t *want;         /* [M]: transits j >= i in i's region */
 	/* the blocks of stage 2 and the table rows of stage 3 baked: all,
-	 * or a shard's (shard_transit.c) */
+	 * or a shard's (bake_method.h) */
 	struct twz_transit_range range;
-	/* a streamed bake: blocks and table rows go there, not to db */
-	const struct twz_transit_sink *sink;
 };
 
 static int worker_init(void *ctx, void *w)
@@ -74,8 +72,6 @@ static int worker_init(void *ctx, void *w)
 	wk->pos = malloc(n * sizeof *wk->pos);
 	wk->range = malloc((2 * (size_t)tg->rows + 2) * sizeof *wk->range);
 	wk->runs = (struct twz_runs){ NULL, 0, 0 };
-	wk->dist = NULL;
-	wk->dist_cap = 0;
 	if (!wk->seen || !wk->pos || !wk->range ||
 	    twz_tsearch_init(&wk->ws, tg) != 0) {
 		free(wk->seen);
@@ -96,21 +92,6 @@ static void worker_fini(void *w)
 	free(wk->pos);
 	free(wk->range);
 	free(wk->runs.v);
-	free(wk->dist);
-}
-
-/* A worker's buffer of n distances (a streamed bake's block or table
- * row); NULL out of memory. */
-static struct twz_tdist *worker_dist(struct worker *wk, uint64_t n)
-{
-	if (n > wk->dist_cap || !wk->dist) {
-		struct twz_tdist *d = realloc(wk->dist, (n ? n : 1) * sizeof *d);
-		if (!d)
-			return NULL;
-		wk->dist = d;
-		wk->dist_cap = n;
-	}
-	return wk->dist;
 }
 
 /* Run a stage over [0, items) in chunks of `chunk` on every thread. */
@@ -119,7 +100,8 @@ static int run_stage(struct stages *st, const struct twz_bake_options *opt,
 		     int (*run)(void *, void *, uint32_t, uint32_t))
 {
 	struct twz_pool p = {
-		.opt = opt, .what = what, .items = items, .chunk = chunk,
+		.opt = opt, .spool = st->db->spool, .what = what, .items = items,
+		.chunk = chunk,
 		.worker_size = sizeof(struct worker), .init = worker_init,
 		.fini = worker_fini, .run = run, .ctx = st,
 	};
@@ -410,8 +392,11 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		uint32_t *border = NULL, nborder = 0;
 		struct shortcut_lists sl = { 0 };
 
-		if (first == last)
+		/* Every block's rows go to the gather, an empty one's too. */
+		if (first == last) {
+			rc = twz_gather_put(&lc->rows, b - lc->range.block_lo, NULL, 0);
 			continue;
+		}
 		rc = -1;
 		uint32_t ranges = twz_block_ranges(tg, b, tg->outer, wk->range);
 		twz_tsearch_area(ws, wk->range, ranges, 1);
@@ -424,22 +409,8 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = i;
 		struct twz_shortcuts sc = { wk->pos, sl.first, sl.to, sl.key, sl.span };
-		struct twz_runs *out;
-		struct twz_tdist *dist;
-		if (!lc->sink) {
-			out = &lc->block_runs[b];
-			dist = db->node_dist + lc->dist_first[b];
-		} else {
-			/* Streamed: the block in the worker's buffers, then
-			 * to the sink. */
-			out = &wk->runs;
-			out->len = 0;
-			dist = worker_dist(wk, (uint64_t)(last - first) * n);
-			if (!dist) {
-				twz_tsearch_area(ws, wk->range, ranges, 0);
-				goto next;
-			}
-		}
+		struct twz_runs *out = &wk->runs;
+		struct twz_tdist *dist = db->node_dist + lc->dist_first[b];
 		for (uint32_t s = first; s < last; s++) {
 			uint32_t before = out->len;
 			if (twz_tsearch_local(ws, s, &sc) != 0 ||
@@ -459,10 +430,7 @@ static int local_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			}
 		}
 		twz_tsearch_area(ws, wk->range, ranges, 0);
-		rc = lc->sink ? lc->sink->block(lc->sink->ctx, db, b, out->v, out->len,
-						lc->dist_first[b], dist,
-						(uint64_t)(last - first) * n)
-			      : 0;
+		rc = twz_gather_put_runs(&lc->rows, b - lc->range.block_lo, out);
 next:
 		for (uint32_t i = 0; i < n; i++)
 			wk->pos[db->transit_node[db->block_transit[f + i]]] = TWZ_NODE_NONE;
@@ -476,11 +444,6 @@ next:
 
 /* ---- stage 3: the transit table ------------------------------------- */
 
-
-static inline uint64_t table_row(uint64_t m, uint64_t i)
-{
-	return i * (2 * m - i - 1) / 2;
-}
 
 static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
@@ -496,10 +459,7 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		if (twz_tsearch_targets(ws, db->transit_node[i], tc->tindex, i,
 					tc->want[i]) != 0)
 			return -1;
-		struct twz_tdist *row = tc->sink ? worker_dist(wk, m - i)
-						 : db->table + table_row(m, i);
-		if (!row)
-			return -1;
+		struct twz_tdist *row = db->table + twz_transit_table_row(m, i);
 		for (uint32_t j = i + 1; j < m; j++) {
 			uint32_t b = db->transit_node[j];
 			if (twz_tsearch_settled(ws, b))
@@ -507,109 +467,8 @@ static int table_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 			else
 				row[j - i - 1] = far_dist;
 		}
-		if (tc->sink && tc->sink->table_row(tc->sink->ctx, db, i,
-						    table_row(m, i), row,
-						    m - i - 1) != 0)
-			return -1;
 	}
 	return 0;
-}
-
-/* ---- the forecast, once the transit nodes are known ----------------- */
-
-/* The forecast's sample keeps nothing it makes. */
-static int discard_block(void *ctx, const struct twz_transit_db *db, uint32_t b,
-			 const uint32_t *runs, uint32_t nruns, uint64_t dist_at,
-			 const struct twz_tdist *dist, uint64_t ndist)
-{
-	(void)ctx, (void)db, (void)b, (void)runs, (void)nruns, (void)dist_at,
-	(void)dist, (void)ndist;
-	return 0;
-}
-
-/* The node pairs of block b's local searches: its nodes with those of
- * its outer square (range: room for its ranges). */
-static double block_pairs(const struct twz_graph *tg, uint32_t b,
-			  uint32_t *range)
-{
-	uint32_t ranges = twz_block_ranges(tg, b, tg->outer, range);
-	double near = 0;
-
-	for (uint32_t k = 0; k < ranges; k++)
-		near += range[2 * k + 1] - range[2 * k];
-	return near * (tg->block_first[b + 1] - tg->block_first[b]);
-}
-
-/* The forecast's sample: block item's local rows and distances, made as
- * the bake makes them and handed to a sink that keeps nothing (ctx: a
- * copy of the stages with that sink); the node pairs of its searches. */
-static int64_t local_sample(void *ctx, void *w, uint32_t item)
-{
-	struct stages *st = ctx;
-	struct worker *wk = w;
-	uint32_t b = st->range.block_lo + item;
-	double pairs = block_pairs(&st->db->graph, b, wk->range);
-
-	return local_chunk(st, w, item, item + 1) != 0 ? -1 : (int64_t)pairs;
-}
-
-/* The node pairs of the range's searches: each node of its blocks with
- * the nodes of its outer square, each transit node of its table rows
- * with its region (at most); size[r] holds region r's nodes. */
-static double transit_pairs(const struct stages *st, uint32_t *range,
-			    const uint32_t *size)
-{
-	const struct twz_transit_db *db = st->db;
-	const struct twz_graph *tg = &db->graph;
-	double pairs = 0;
-
-	for (uint32_t b = st->range.block_lo; b < st->range.block_hi; b++)
-		pairs += block_pairs(tg, b, range);
-	for (uint32_t i = st->range.table_lo; i < st->range.table_hi; i++)
-		pairs += size[tg->node_comp[db->transit_node[i]]];
-	return pairs;
-}
-
-/* Say how long the local rows and the table will take, and refuse a
- * bake over --max-seconds, before either starts. */
-static int transit_forecast(struct stages *st, const struct twz_bake_options *opt,
-			    struct twz_error *err)
-{
-	static const struct twz_transit_sink discard = { discard_block, NULL, NULL };
-	const struct twz_graph *tg = &st->db->graph;
-	uint32_t blocks = tg->cols * tg->rows;
-	struct stages fs = *st;
-	uint32_t *range = malloc((2 * (size_t)tg->rows + 2) * sizeof *range);
-	uint32_t *size = calloc(tg->component_count ? tg->component_count : 1,
-				sizeof *size);
-	uint64_t *dist_first = calloc((size_t)blocks + 1, sizeof *dist_first);
-	struct twz_pool p = {
-		.opt = opt, .items = st->range.block_hi - st->range.block_lo,
-		.chunk = 1, .worker_size = sizeof(struct worker),
-		.init = worker_init, .fini = worker_fini, .ctx = &fs,
-	};
-	int rc = -1;
-
-	/* The sample's rows go nowhere; their lengths to a scratch array. */
-	fs.sink = &discard;
-	fs.dist_first = dist_first;
-	fs.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof *fs.row_len);
-	atomic_init(&fs.searched, 0);
-	atomic_init(&fs.shortcut_searched, 0);
-	if (!range || !size || !dist_first || !fs.row_len) {
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
-		goto out;
-	}
-	for (uint32_t v = 0; v < tg->node_count; v++)
-		size[tg->node_comp[v]]++;
-	rc = twz_bake_forecast(&p, local_sample, transit_pairs(st, range, size),
-			       st->db->select_seconds, NULL, err);
-out:
-	free(range);
-	free(size);
-	free(dist_first);
-	free(fs.row_len);
-	return rc;
 }
 
 /* ---- the pipeline --------------------------------------------------- */
@@ -617,15 +476,16 @@ out:
 void twz_transit_db_free(struct twz_transit_db *db)
 {
 	twz_graph_free(&db->graph);
+	free(db->tindex);
 	free(db->transit_node);
 	free(db->block_transit_first);
 	free(db->block_transit);
-	free(db->node_dist);
-	free(db->table);
+	twz_big_free(db->spool, db->node_dist);
+	twz_big_free(db->spool, db->table);
 	free(db->row_offsets);
-	free(db->runs);
+	twz_big_free(db->spool, db->runs);
 	free(db->access_first);
-	free(db->access);
+	twz_big_free(db->spool, db->access);
 	free(db->access_node);
 	free(db->access_old);
 	memset(db, 0, sizeof *db);
@@ -659,6 +519,94 @@ out:
 	return rc;
 }
 
+/* ---- the forecast, once the transit nodes are known ----------------- */
+
+/* The node pairs of block b's local searches: its nodes with those of
+ * its outer square (range: room for its ranges). */
+static double block_pairs(const struct twz_graph *tg, uint32_t b,
+			  uint32_t *range)
+{
+	uint32_t ranges = twz_block_ranges(tg, b, tg->outer, range);
+	double near = 0;
+
+	for (uint32_t k = 0; k < ranges; k++)
+		near += range[2 * k + 1] - range[2 * k];
+	return near * (tg->block_first[b + 1] - tg->block_first[b]);
+}
+
+/* The forecast's sample: block item's local rows and distances, made as
+ * the bake makes them (ctx: a copy of the stages whose rows go to a
+ * scratch gather; the distances are made again by the bake); the node
+ * pairs of its searches. */
+static int64_t local_sample(void *ctx, void *w, uint32_t item)
+{
+	struct stages *st = ctx;
+	struct worker *wk = w;
+	uint32_t b = st->range.block_lo + item;
+	double pairs = block_pairs(&st->db->graph, b, wk->range);
+
+	return local_chunk(st, w, item, item + 1) != 0 ? -1 : (int64_t)pairs;
+}
+
+/* The node pairs of the range's searches: each node of its blocks with
+ * the nodes of its outer square, each transit node of its table rows
+ * with its region (at most); size[r] holds region r's nodes. */
+static double transit_pairs(const struct stages *st, uint32_t *range,
+			    const uint32_t *size)
+{
+	const struct twz_transit_db *db = st->db;
+	const struct twz_graph *tg = &db->graph;
+	double pairs = 0;
+
+	for (uint32_t b = st->range.block_lo; b < st->range.block_hi; b++)
+		pairs += block_pairs(tg, b, range);
+	for (uint32_t i = st->range.table_lo; i < st->range.table_hi; i++)
+		pairs += size[tg->node_comp[db->transit_node[i]]];
+	return pairs;
+}
+
+/* Say how long the local rows and the table will take, and refuse a
+ * bake over --max-seconds, before either starts (st's distances made,
+ * its rows not yet). */
+static int transit_forecast(const struct stages *st,
+			    const struct twz_bake_options *opt,
+			    struct twz_error *err)
+{
+	const struct twz_graph *tg = &st->db->graph;
+	uint32_t items = st->range.block_hi - st->range.block_lo;
+	struct stages fs = *st;
+	uint32_t *range = malloc((2 * (size_t)tg->rows + 2) * sizeof *range);
+	uint32_t *size = calloc(tg->component_count ? tg->component_count : 1,
+				sizeof *size);
+	struct twz_pool p = {
+		.opt = opt, .items = items, .chunk = 1,
+		.worker_size = sizeof(struct worker),
+		.init = worker_init, .fini = worker_fini, .ctx = &fs,
+	};
+	int rc = -1;
+
+	/* The sample's rows and their lengths go to scratch. */
+	fs.row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof *fs.row_len);
+	atomic_init(&fs.searched, 0);
+	atomic_init(&fs.shortcut_searched, 0);
+	if (!range || !size || !fs.row_len ||
+	    twz_gather_init(&fs.rows, items, NULL) != 0) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		goto out;
+	}
+	for (uint32_t v = 0; v < tg->node_count; v++)
+		size[tg->node_comp[v]]++;
+	rc = twz_bake_forecast(&p, local_sample, transit_pairs(st, range, size),
+			       st->db->select_seconds, NULL, err);
+	twz_gather_end(&fs.rows);
+	free(fs.rows.v);
+out:
+	free(range);
+	free(size);
+	free(fs.row_len);
+	return rc;
+}
+
 static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 		       struct twz_error *err)
 {
@@ -671,11 +619,10 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 
 	atomic_init(&st->searched, 0);
 	atomic_init(&st->shortcut_searched, 0);
-	st->block_runs = st->sink ? NULL : calloc(blocks, sizeof *st->block_runs);
 	st->row_len = calloc(tg->node_count ? tg->node_count : 1, sizeof(uint32_t));
-	db->row_offsets = malloc(((size_t)tg->node_count + 1) * sizeof(uint32_t));
-	if (!dist_first || (!st->block_runs && !st->sink) || !st->row_len ||
-	    !db->row_offsets)
+	if (!dist_first || !st->row_len ||
+	    twz_gather_init(&st->rows, st->range.block_hi - st->range.block_lo,
+			    db->spool) != 0)
 		goto nomem;
 	uint64_t total = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
@@ -684,41 +631,24 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 			 (db->block_transit_first[b + 1] - db->block_transit_first[b]);
 	}
 	dist_first[blocks] = total;
-	db->node_dist_count = total;
-	db->node_dist = st->sink ? NULL
-				 : malloc((total ? total : 1) * sizeof *db->node_dist);
-	if (!db->node_dist && !st->sink)
+	db->node_dist = twz_big_alloc(db->spool, (total ? total : 1) * sizeof *db->node_dist);
+	if (!db->node_dist)
 		goto nomem;
 	st->dist_first = dist_first;
-	if (run_stage(st, opt, "local rows", st->range.block_hi - st->range.block_lo,
-		      1, local_chunk) != 0)
+	if (transit_forecast(st, opt, err) != 0)
+		goto out;
+	int failed = run_stage(st, opt, "local rows",
+			       st->range.block_hi - st->range.block_lo, 1, local_chunk);
+	/* Blocks hold consecutive nodes: block order is node order. */
+	db->runs = st->rows.v;
+	db->run_count = st->rows.len / 4;
+	if (failed)
 		goto nomem;
-
-	uint64_t runs = 0;
-	if (st->sink)
-		for (uint32_t s = 0; s < tg->node_count; s++)
-			runs += st->row_len[s];
-	else
-		for (uint32_t b = 0; b < blocks; b++)
-			runs += st->block_runs[b].len;
-	if (runs > TWZ_MAX_RUNS) {
+	if (db->run_count > TWZ_MAX_RUNS) {
 		twz_error_set(err, "%s: %llu runs exceed the format limit", opt->name,
-			      (unsigned long long)runs);
+			      (unsigned long long)db->run_count);
 		goto out;
 	}
-	db->runs = st->sink ? NULL : malloc((runs ? runs : 1) * sizeof(uint32_t));
-	if (!db->runs && !st->sink)
-		goto nomem;
-	/* Blocks hold consecutive nodes: block order is node order. */
-	uint64_t pos = 0;
-	for (uint32_t b = 0; b < blocks && !st->sink; b++) {
-		if (st->block_runs[b].len)  /* an empty block may have no buffer */
-			memcpy(db->runs + pos, st->block_runs[b].v,
-			       st->block_runs[b].len * sizeof(uint32_t));
-		pos += st->block_runs[b].len;
-	}
-	db->run_count = runs;
-	db->row_offsets[0] = 0;
 	for (uint32_t s = 0; s < tg->node_count; s++)
 		db->row_offsets[s + 1] = db->row_offsets[s] + st->row_len[s];
 	db->searched_nodes = atomic_load(&st->searched);
@@ -726,13 +656,12 @@ static int stage_local(struct stages *st, const struct twz_bake_options *opt,
 	rc = 0;
 	goto out;
 nomem:
-	twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for the local rows",
-			   opt->name);
+	twz_error_kind_set(err, db->spool ? TWZ_ERR_IO : TWZ_ERR_NOMEM,
+			   "%s: %s for the local rows", opt->name,
+			   db->spool ? "the temporary file failed" : "out of memory");
 out:
-	if (st->block_runs)
-		for (uint32_t b = 0; b < blocks; b++)
-			free(st->block_runs[b].v);
-	free(st->block_runs);
+	if (st->rows.wait)
+		twz_gather_end(&st->rows);
 	free(st->row_len);
 	free(dist_first);
 	db->local_seconds = twz_now_seconds() - t0;
@@ -751,9 +680,9 @@ static int stage_table(struct stages *st, const struct twz_bake_options *opt,
 	int rc = -1;
 	double t0 = twz_now_seconds();
 
-	db->table = st->sink ? NULL : malloc((db->table_count ? db->table_count : 1) *
+	db->table = twz_big_alloc(db->spool, (db->table_count ? db->table_count : 1) *
 					     sizeof *db->table);
-	if (!want || !count || (!db->table && !st->sink))
+	if (!want || !count || !db->table)
 		goto out;
 	/* Transit nodes j >= i of i's region: the search from i stops when
 	 * it has settled them all. */
@@ -781,7 +710,7 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 {
 	/* Format 1.1's layout stores whole block lists; the newer one, each
 	 * node's access nodes. */
-	if (opt->transit_access &&
+	if (opt->transit_far != TWZ_TRANSIT_LISTS &&
 	    twz_transit_access_build(out, opt, err) != 0)
 		return -1;
 	/* Auto (twigz build): the layout that takes less memory once open.
@@ -789,7 +718,7 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 	 * decoded at open 4 (at least); where cells keep more than about half their block list
 	 * (open ground), the block lists are the smaller. */
 	uint64_t access_bytes = 0, list_bytes = 0;
-	if (opt->transit_access == 2 && out->access) {
+	if (opt->transit_far == TWZ_TRANSIT_SMALLER && out->access) {
 		uint8_t *nodes, *table;
 		size_t tsize;
 		if (twz_transit_access_sections(out, &nodes, &table, &tsize) != 0) {
@@ -798,7 +727,7 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 			return -1;
 		}
 		free(nodes);
-		free(table);
+		twz_big_free(out->spool, table);
 		uint32_t blocks = out->graph.cols * out->graph.rows;
 		uint32_t *bf, *bl, *pk;
 		int pack = twz_transit_access_pack(out, &bf, &bl, &pk);
@@ -809,8 +738,8 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 		}
 		uint64_t lists = pack ? 4 * ((uint64_t)bf[blocks] + blocks + 1) : 0;
 		free(bf);
-		free(bl);
-		free(pk);
+		twz_big_free(out->spool, bl);
+		twz_big_free(out->spool, pk);
 		access_bytes = out->access_count * (pack ? 4 : TWZ_AE_SIZE) + lists +
 			       (uint64_t)out->access_transits * TWZ_AN_SIZE + tsize +
 			       4 * ((uint64_t)out->graph.node_count + 1);
@@ -819,9 +748,9 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 				  out->transit_count) +
 			     (uint64_t)TWZ_TB_SIZE * (blocks + 1);
 	}
-	if (opt->transit_access == 2 && access_bytes > list_bytes) {
+	if (opt->transit_far == TWZ_TRANSIT_SMALLER && access_bytes > list_bytes) {
 		free(out->access_first);
-		free(out->access);
+		twz_big_free(out->spool, out->access);
 		free(out->access_node);
 		free(out->access_old);
 		out->access_first = NULL;
@@ -829,53 +758,343 @@ int twz_transit_finish_layout(struct twz_transit_db *out,
 		out->access_node = out->access_old = NULL;
 	}
 	if (twz_transit_access_fits(out)) {
-		free(out->node_dist);  /* the access entries replace it */
+		/* the access entries replace it */
+		twz_big_free(out->spool, out->node_dist);
 		out->node_dist = NULL;
 	}
 	return 0;
 }
 
-/* Shard index of count (1 of 1: the whole bake); the rows and table rows
- * of other shards are left empty. */
-static int bake_transit(const struct twz_grid *g,
-			const struct twz_bake_options *opt,
-			const struct twz_transit_options *topt, unsigned index,
-			unsigned count, const struct twz_transit_sink *sink,
-			struct twz_transit_db *out, struct twz_error *err)
-{
-	struct stages st = { .db = out, .sink = sink };
-	uint32_t *tindex = NULL;
-	int rc = -1;
+/* What a TRANSIT estimate is asked of: its options, and whether the
+ * bake goes through the spool. */
+struct estimate_of {
+	const struct twz_transit_options *topt;
+	int spooled;
+};
 
-	memset(out, 0, sizeof *out);
-	/* A streamed bake checks its own estimate. */
-	if (!sink && twz_bake_check(g, opt, twz_transit_estimate_bytes, topt, err) != 0)
+static uint64_t estimate(const struct twz_grid *g, uint64_t nodes,
+			 const struct twz_bake_options *opt, const void *what)
+{
+	const struct estimate_of *e = what;
+
+	return twz_transit_estimate_bytes(g, nodes, opt, e->topt, e->spooled);
+}
+
+/* ---- the bake, in the steps of bake_method.h ----------------------------- */
+
+/* The limits, the block graph and the transit nodes of every block (the
+ * same for every shard), and the sizes of the distances. */
+static int prepare(const struct twz_grid *g, const struct twz_bake_options *opt,
+		   const struct twz_transit_options *topt, struct twz_spool *spool,
+		   struct twz_transit_db *db, struct twz_error *err)
+{
+	struct stages st = { .db = db };
+	struct estimate_of e = { topt, spool != NULL };
+
+	memset(db, 0, sizeof *db);
+	db->spool = spool;
+	if (twz_bake_check(g, opt, estimate, &e, err) != 0 ||
+	    twz_transit_graph_build(g, opt->connectivity, topt, &db->graph, err) != 0)
 		return -1;
-	if (twz_transit_graph_build(g, opt->connectivity, topt, &out->graph, err) != 0)
-		return -1;
-	tindex = malloc((out->graph.node_count ? out->graph.node_count : 1) *
-			sizeof *tindex);
-	if (!tindex) {
+	const struct twz_graph *tg = &db->graph;
+	db->tindex = malloc((tg->node_count ? tg->node_count : 1) * sizeof *db->tindex);
+	db->row_offsets = calloc((size_t)tg->node_count + 1, sizeof(uint32_t));
+	if (!db->tindex || !db->row_offsets) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
-		goto out;
+		return -1;
 	}
-	if (stage_select(&st, opt, tindex, err) != 0)
-		goto out;
-	twz_transit_shard_range(out, index ? index : 1, count, &st.range);
-	if (transit_forecast(&st, opt, err) != 0 ||
-	    stage_local(&st, opt, err) != 0 ||
-	    stage_table(&st, opt, tindex, err) != 0)
-		goto out;
-	/* A shard's rows are a part (index 0 is the whole bake): its
-	 * merge finishes the layout. */
-	if (index == 0 && !sink && twz_transit_finish_layout(out, opt, err) != 0)
-		goto out;
-	rc = 0;
-out:
-	free(tindex);
-	if (rc != 0)
+	if (stage_select(&st, opt, db->tindex, err) != 0)
+		return -1;
+	db->node_dist_count = twz_transit_dist_first(db, tg->cols * tg->rows);
+	return 0;
+}
+
+/* The local rows and distances of shard index of count's blocks and its
+ * table rows (1 of 1: all); those of other shards are left empty. */
+static int bake_range(struct twz_transit_db *db, const struct twz_bake_options *opt,
+		      unsigned index, unsigned count, struct twz_error *err)
+{
+	struct stages st = { .db = db };
+
+	twz_transit_shard_range(db, index, count, &st.range);
+	if (stage_local(&st, opt, err) != 0)
+		return -1;
+	return stage_table(&st, opt, db->tindex, err);
+}
+
+static int transit_prepare(const struct twz_grid *g,
+			   const struct twz_bake_options *opt,
+			   struct twz_spool *spool, void **db, struct twz_error *err)
+{
+	*db = malloc(sizeof(struct twz_transit_db));
+	if (!*db) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		return -1;
+	}
+	return prepare(g, opt, &opt->transit, spool, *db, err);
+}
+
+static int transit_bake(void *db, const struct twz_bake_options *opt,
+			unsigned index, unsigned count, struct twz_error *err)
+{
+	return bake_range(db, opt, index, count, err);
+}
+
+/* Three streams: the local rows of the shard's blocks' nodes, their
+ * distances to the blocks' transit nodes, the shard's table rows. */
+static unsigned transit_results(const void *dbp, unsigned index, unsigned count,
+				struct twz_stream *s)
+{
+	const struct twz_transit_db *db = dbp;
+	const struct twz_graph *tg = &db->graph;
+	struct twz_transit_range r;
+	uint32_t m = db->transit_count;
+
+	twz_transit_shard_range(db, index, count, &r);
+	uint32_t first = tg->block_first[r.block_lo], end = tg->block_first[r.block_hi];
+	uint64_t d_lo = twz_transit_dist_first(db, r.block_lo);
+	uint64_t d_hi = twz_transit_dist_first(db, r.block_hi);
+	uint64_t t_lo = twz_transit_table_row(m, r.table_lo);
+	uint64_t t_hi = twz_transit_table_row(m, r.table_hi);
+	s[0] = (struct twz_stream){
+		first, end, db->row_offsets, 4, db->runs + db->row_offsets[first],
+		4 * (uint64_t)(db->row_offsets[end] - db->row_offsets[first]),
+	};
+	s[1] = (struct twz_stream){ r.block_lo, r.block_hi, NULL, 8,
+				    db->node_dist + d_lo, 8 * (d_hi - d_lo) };
+	s[2] = (struct twz_stream){ r.table_lo, r.table_hi, NULL, 8,
+				    db->table + t_lo, 8 * (t_hi - t_lo) };
+	return 3;
+}
+
+static int transit_adopt(void *dbp, const struct twz_bake_options *opt,
+			 struct twz_stream *s, struct twz_error *err)
+{
+	struct twz_transit_db *db = dbp;
+
+	if (s[1].size != 8 * db->node_dist_count || s[2].size != 8 * db->table_count) {
+		twz_error_set(err, "%s: damaged partial file (distance counts)", opt->name);
+		return -1;
+	}
+	free(db->row_offsets);
+	db->row_offsets = s[0].at;
+	db->runs = s[0].bytes;
+	db->run_count = s[0].size / 4;
+	db->node_dist = s[1].bytes;
+	db->table = s[2].bytes;
+	for (int k = 0; k < 3; k++)
+		s[k].at = s[k].bytes = NULL;
+	return 0;
+}
+
+/* Why distance d between nodes a and b cannot be what a bake found, as
+ * the validator judges a stored one (FORMAT.md check T10): unreachable
+ * exactly between regions, else counts below 2^26 that a path between
+ * the two cells can have; NULL when it can. */
+static const char *distance_wrong(const struct twz_graph *tg, uint32_t a,
+				  uint32_t b, struct twz_tdist d)
+{
+	uint32_t ca = tg->node_cell[a], cb = tg->node_cell[b];
+	uint32_t ax = ca % tg->width, ay = ca / tg->width;
+	uint32_t bx = cb % tg->width, by = cb / tg->width;
+	int far = d.straight == UINT32_MAX && d.diagonal == UINT32_MAX;
+
+	if (tg->node_comp[a] != tg->node_comp[b])
+		return far ? NULL : "a distance between two regions";
+	if (far)
+		return "a distance unreachable inside one region";
+	if (d.straight >= TWZ_MAX_NODES || d.diagonal >= TWZ_MAX_NODES ||
+	    !twz_transit_counts_possible(tg->connectivity,
+					 ax > bx ? ax - bx : bx - ax,
+					 ay > by ? ay - by : by - ay,
+					 d.straight, d.diagonal))
+		return a == b ? "a distance not 0 from a node to itself"
+			      : "a distance shorter than any path, or out of range";
+	return NULL;
+}
+
+/* Whether run r of source s's local row can be what the bake made, as
+ * check T11 asks of the merged file: starts from 0, rising, below
+ * node_count, every later one at a target in a block near s's; a legal
+ * move, a direction symbol, or the wildcards' no move. */
+static int local_run_ok(const struct twz_graph *tg, uint32_t s, uint32_t r,
+			uint32_t run, uint32_t prev)
+{
+	uint32_t start = run >> TWZ_RUN_SYMBOL_BITS;
+
+	if (r == 0 ? start != 0
+		   : start <= prev >> TWZ_RUN_SYMBOL_BITS || start >= tg->node_count ||
+		     !twz_blocks_within(tg, tg->node_block[s], tg->node_block[start],
+					tg->outer))
+		return 0;
+	return twz_run_symbol_ok(tg, s, run & TWZ_RUN_SYMBOL_MASK, 1, 1);
+}
+
+/* The local rows (stream 0, by node) as check T11 asks, every distance
+ * (stream 1 by block, stream 2 by table row) as T10 does, and a transit
+ * node's distances to its block's list equal to the table's between the
+ * same two transit nodes. */
+static unsigned transit_verify(const void *dbp, struct twz_blame bad[2],
+			       const char **why)
+{
+	const struct twz_transit_db *db = dbp;
+	const struct twz_graph *tg = &db->graph;
+	uint32_t m = db->transit_count, blocks = tg->cols * tg->rows;
+
+	for (uint32_t s = 0; s < tg->node_count; s++) {
+		uint32_t at = db->row_offsets[s], n = db->row_offsets[s + 1] - at;
+		for (uint32_t r = 0; r < n; r++)
+			if (!local_run_ok(tg, s, r, db->runs[at + r],
+					  r ? db->runs[at + r - 1] : 0)) {
+				bad[0] = (struct twz_blame){ 0, s };
+				*why = "a row's runs";
+				return 1;
+			}
+	}
+	uint64_t k = 0;
+	for (uint32_t blk = 0; blk < blocks; blk++) {
+		uint32_t l0 = db->block_transit_first[blk];
+		uint32_t l1 = db->block_transit_first[blk + 1];
+		for (uint32_t a = tg->block_first[blk]; a < tg->block_first[blk + 1]; a++)
+			for (uint32_t l = l0; l < l1; l++, k++)
+				if ((*why = distance_wrong(tg, a,
+						db->transit_node[db->block_transit[l]],
+						db->node_dist[k]))) {
+					bad[0] = (struct twz_blame){ 1, blk };
+					return 1;
+				}
+	}
+	k = 0;
+	for (uint32_t i = 0; i < m; i++)
+		for (uint32_t j = i + 1; j < m; j++, k++)
+			if ((*why = distance_wrong(tg, db->transit_node[i],
+						   db->transit_node[j], db->table[k]))) {
+				bad[0] = (struct twz_blame){ 2, i };
+				return 1;
+			}
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t a = db->transit_node[i], blk = tg->node_block[a];
+		uint32_t l0 = db->block_transit_first[blk];
+		uint32_t l1 = db->block_transit_first[blk + 1];
+		k = twz_transit_dist_first(db, blk) +
+		    (uint64_t)(a - tg->block_first[blk]) * (l1 - l0);
+		for (uint32_t l = l0; l < l1; l++, k++) {
+			uint32_t j = db->block_transit[l];
+			struct twz_tdist d = db->node_dist[k], t = { 0, 0 };
+			uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+			if (j != i)
+				t = db->table[twz_transit_table_row(m, lo) + (hi - lo - 1)];
+			if (d.straight == t.straight && d.diagonal == t.diagonal)
+				continue;
+			bad[0] = (struct twz_blame){ 1, blk };
+			bad[1] = (struct twz_blame){ 2, lo };
+			*why = "the distance between two transit nodes differs between them";
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int transit_finish(void *db, const struct twz_bake_options *opt,
+			  struct twz_error *err)
+{
+	return twz_transit_finish_layout(db, opt, err);
+}
+
+static void transit_summary(const void *dbp, unsigned index, unsigned count,
+			    struct twz_text *t)
+{
+	const struct twz_transit_db *db = dbp;
+	const struct twz_graph *tg = &db->graph;
+
+	if (count) {
+		struct twz_transit_range r;
+		twz_transit_shard_range(db, index, count, &r);
+		twz_text_printf(t, "blocks [%u, %u) of %u, table rows [%u, %u) of %u; "
+				"selection %.2fs, local rows %.2fs, table %.2fs",
+				r.block_lo, r.block_hi, tg->cols * tg->rows, r.table_lo,
+				r.table_hi, db->transit_count, db->select_seconds,
+				db->local_seconds, db->table_seconds);
+		return;
+	}
+	twz_text_printf(t, "%u nodes, %u regions, %ux%u blocks of %u, %u transit "
+			"nodes (at most %u a block), %" PRIu64 " local runs; "
+			"selection %.2fs, local rows %.2fs, table %.2fs",
+			tg->node_count, tg->component_count, tg->cols, tg->rows,
+			tg->side, db->transit_count, db->max_block_transits,
+			db->run_count, db->select_seconds, db->local_seconds,
+			db->table_seconds);
+	double per = tg->node_count ? (double)db->access_count / tg->node_count : 0.0;
+	if (twz_transit_access_fits(db))
+		twz_text_printf(t, "\ntwigz: access nodes: %.2f a node on average, "
+				"at most %u; %u transit nodes in the table; %.2fs",
+				per, db->max_access, db->access_transits,
+				db->access_seconds);
+	else if (db->access_count)
+		twz_text_printf(t, "\ntwigz: access nodes: %.2f a node on average, "
+				"at most %u: no smaller in memory than the block "
+				"lists, written as format 1.1", per, db->max_access);
+}
+
+static void transit_counts(const void *dbp, uint64_t *runs, double *seconds)
+{
+	const struct twz_transit_db *db = dbp;
+
+	*runs = db->run_count;
+	*seconds = db->select_seconds + db->local_seconds + db->table_seconds;
+}
+
+static void transit_free(void *db)
+{
+	if (db) {
+		twz_transit_db_free(db);
+		free(db);
+	}
+}
+
+static uint64_t transit_estimate(const struct twz_grid *g, uint64_t nodes,
+				 const struct twz_bake_options *opt, int spooled)
+{
+	struct estimate_of e = { &opt->transit, spooled };
+
+	return estimate(g, nodes, opt, &e);
+}
+
+static void transit_emit(const void *dbp, const struct twz_grid *g,
+			 const struct twz_bake_options *opt,
+			 struct twz_out_file *f);
+
+const struct twz_bake_method twz_transit_method = {
+	.name = "transit",
+	.what = " (transit)",
+	.estimate = transit_estimate,
+	.prepare = transit_prepare,
+	.bake = transit_bake,
+	.results = transit_results,
+	.adopt = transit_adopt,
+	.verify = transit_verify,
+	.finish = transit_finish,
+	.emit = transit_emit,
+	.summary = transit_summary,
+	.counts = transit_counts,
+	.free = transit_free,
+};
+
+/* The whole bake with its layout finished, its big arrays in spool when
+ * not NULL. */
+int twz_bake_transit_spooled(const struct twz_grid *g,
+			     const struct twz_bake_options *opt,
+			     const struct twz_transit_options *topt,
+			     struct twz_spool *spool,
+			     struct twz_transit_db *out, struct twz_error *err)
+{
+	if (prepare(g, opt, topt, spool, out, err) != 0 ||
+	    bake_range(out, opt, 1, 1, err) != 0 ||
+	    twz_transit_finish_layout(out, opt, err) != 0) {
 		twz_transit_db_free(out);
-	return rc;
+		return -1;
+	}
+	return 0;
 }
 
 int twz_bake_transit(const struct twz_grid *g,
@@ -883,25 +1102,7 @@ int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err)
 {
-	return bake_transit(g, opt, topt, 0, 1, NULL, out, err);
-}
-
-int twz_bake_transit_sunk(const struct twz_grid *g,
-			  const struct twz_bake_options *opt,
-			  const struct twz_transit_options *topt,
-			  const struct twz_transit_sink *sink,
-			  struct twz_transit_db *out, struct twz_error *err)
-{
-	return bake_transit(g, opt, topt, 0, 1, sink, out, err);
-}
-
-int twz_bake_transit_shard(const struct twz_grid *g,
-			   const struct twz_bake_options *opt,
-			   const struct twz_transit_options *topt,
-			   unsigned index, unsigned count,
-			   struct twz_transit_db *out, struct twz_error *err)
-{
-	return bake_transit(g, opt, topt, index, count, NULL, out, err);
+	return twz_bake_transit_spooled(g, opt, topt, NULL, out, err);
 }
 
 /* ---- encoding -------------------------------------------------------- */
@@ -917,7 +1118,7 @@ struct planes {
 	uint64_t at;
 };
 
-void twz_transit_plane_values(const struct twz_graph *tg, unsigned width,
+static void plane_values(const struct twz_graph *tg, unsigned width,
 			       struct twz_tdist d, uint32_t a, uint32_t b,
 			       int64_t *vs, int64_t *vd)
 {
@@ -936,7 +1137,7 @@ void twz_transit_plane_values(const struct twz_graph *tg, unsigned width,
 	}
 }
 
-int twz_transit_plane_fits16(struct twz_tdist d, int64_t vs, int64_t vd)
+static int plane_fits16(struct twz_tdist d, int64_t vs, int64_t vd)
 {
 	return d.straight == UINT32_MAX ||
 	       !(vs <= TWZ_TRANSIT_FAR16 || vs > INT16_MAX ||
@@ -949,9 +1150,9 @@ static void plane_entry(struct planes *pl, struct twz_tdist d, uint32_t a,
 {
 	int64_t vs, vd;
 
-	twz_transit_plane_values(pl->tg, pl->width, d, a, b, &vs, &vd);
+	plane_values(pl->tg, pl->width, d, a, b, &vs, &vd);
 	if (!pl->out) {
-		if (!twz_transit_plane_fits16(d, vs, vd))
+		if (!plane_fits16(d, vs, vd))
 			pl->fits16 = 0;
 		return;
 	}
@@ -979,6 +1180,8 @@ static void visit_node_dist(const struct twz_transit_db *db, struct planes *pl)
 			for (uint32_t j = 0; j < n; j++)
 				plane_entry(pl, db->node_dist[k++], s,
 					    db->transit_node[db->block_transit[f + j]]);
+		if (b % 64 == 63)
+			twz_spool_trim(db->spool);
 	}
 }
 
@@ -986,10 +1189,13 @@ static void visit_table(const struct twz_transit_db *db, struct planes *pl)
 {
 	uint64_t k = 0;
 
-	for (uint32_t i = 0; i < db->transit_count; i++)
+	for (uint32_t i = 0; i < db->transit_count; i++) {
 		for (uint32_t j = i + 1; j < db->transit_count; j++)
 			plane_entry(pl, db->table[k++], db->transit_node[i],
 				    db->transit_node[j]);
+		if (i % 64 == 63)
+			twz_spool_trim(db->spool);
+	}
 }
 
 static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
@@ -998,7 +1204,7 @@ static uint8_t *planes_of(const struct twz_transit_db *db, uint64_t count,
 {
 	struct planes pl = { &db->graph, width, 1, NULL, count, 0 };
 
-	pl.out = malloc(count ? count * width : 1);
+	pl.out = twz_big_alloc(db->spool, count ? count * width : 1);
 	if (pl.out)
 		visit(db, &pl);
 	return pl.out;
@@ -1012,10 +1218,10 @@ static void access_file(const struct twz_transit_db *db,
 {
 	const struct twz_graph *tg = &db->graph;
 	uint32_t *bfirst, *blist, *packed;
-	int pack = opt->transit_access == TWZ_TRANSIT_ACCESS_WIDE ? 0 :
+	int pack = opt->transit_far == TWZ_TRANSIT_ACCESS_WIDE ? 0 :
 		   twz_transit_access_pack(db, &bfirst, &blist, &packed);
 	uint8_t *acc = pack ? NULL :
-		malloc(db->access_count ? db->access_count * TWZ_AE_SIZE : 1);
+		twz_big_alloc(db->spool, db->access_count ? db->access_count * TWZ_AE_SIZE : 1);
 	uint8_t *nodes, *table;
 	size_t table_size = 0;
 
@@ -1033,7 +1239,7 @@ static void access_file(const struct twz_transit_db *db,
 		}
 	if (twz_transit_access_sections(db, &nodes, &table, &table_size) != 0)
 		nodes = table = NULL;
-	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_ROW_OFFSETS, db->row_offsets,
 			 (size_t)tg->node_count + 1);
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
@@ -1048,25 +1254,21 @@ static void access_file(const struct twz_transit_db *db,
 	if (pack < 0) {
 		twz_out_add_owned(f, TWZ_SECTION_ACCESS_PACKED, NULL, 0);
 	} else if (pack) {
-		uint32_t blocks = tg->cols * tg->rows;
-		twz_out_add_le32(f, TWZ_SECTION_ACCESS_BLOCK_FIRST, bfirst,
-				 (size_t)blocks + 1);
-		twz_out_add_le32(f, TWZ_SECTION_ACCESS_BLOCK_LIST, blist,
-				 bfirst[blocks]);
-		twz_out_add_le32(f, TWZ_SECTION_ACCESS_PACKED, packed,
-				 db->access_count);
-		free(bfirst);
-		free(blist);
-		free(packed);
+		uint32_t blocks = tg->cols * tg->rows, listed = bfirst[blocks];
+		twz_out_add_le32_owned(f, TWZ_SECTION_ACCESS_BLOCK_FIRST, bfirst,
+				       (size_t)blocks + 1);
+		twz_out_add_le32_owned(f, TWZ_SECTION_ACCESS_BLOCK_LIST, blist, listed);
+		twz_out_add_le32_owned(f, TWZ_SECTION_ACCESS_PACKED, packed,
+				       db->access_count);
 	}
 }
 
 /* The sections of db, into f. */
-static void transit_file(const struct twz_transit_db *db,
-			 const struct twz_grid *g,
-			 const struct twz_bake_options *opt, uint8_t *params,
+static void transit_emit(const void *dbp, const struct twz_grid *g,
+			 const struct twz_bake_options *opt,
 			 struct twz_out_file *f)
 {
+	const struct twz_transit_db *db = dbp;
 	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	size_t cells = (size_t)tg->width * tg->height;
@@ -1077,8 +1279,12 @@ static void transit_file(const struct twz_transit_db *db,
 		visit_table(db, &probe);
 	}
 	unsigned width = probe.fits16 ? 4 : 8;
+	uint8_t *params = calloc(1, TWZ_TP_SIZE);
 
-	memset(params, 0, TWZ_TP_SIZE);
+	if (!params) {
+		f->failed = 1;
+		return;
+	}
 	twz_put32(params + TWZ_TP_ORIGIN_X, tg->origin_x);
 	twz_put32(params + TWZ_TP_ORIGIN_Y, tg->origin_y);
 	twz_put32(params + TWZ_TP_SIDE, tg->side);
@@ -1107,6 +1313,8 @@ static void transit_file(const struct twz_transit_db *db,
 	}
 	uint32_t listed = db->block_transit_first[blocks];
 	twz_bake_header(&f->h, g, tg, opt, TWZ_METHOD_TRANSIT);
+	f->name = opt->name;
+	f->spool = db->spool;
 	f->h.minor = 1;
 	twz_out_add_le32(f, TWZ_SECTION_CELL_NODE, tg->cell_node, cells);
 	twz_out_add_le32(f, TWZ_SECTION_NODE_CELL, tg->node_cell, tg->node_count);
@@ -1116,7 +1324,7 @@ static void transit_file(const struct twz_transit_db *db,
 		access_file(db, opt, params, f);
 		return;
 	}
-	twz_out_add(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
+	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_PARAMS, params, TWZ_TP_SIZE);
 	twz_out_add_owned(f, TWZ_SECTION_TRANSIT_BLOCKS, blk,
 			  ((size_t)blocks + 1) * TWZ_TB_SIZE);
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_LISTS, db->block_transit, listed);
@@ -1133,24 +1341,15 @@ static void transit_file(const struct twz_transit_db *db,
 	twz_out_add_le32(f, TWZ_SECTION_TRANSIT_RUNS, db->runs, db->run_count);
 }
 
-void twz_transit_out_file(const struct twz_transit_db *db,
-			  const struct twz_grid *g,
-			  const struct twz_bake_options *opt, uint8_t *params,
-			  struct twz_out_file *f)
-{
-	transit_file(db, g, opt, params, f);
-}
-
 int twz_transit_encode(const struct twz_transit_db *db,
 		       const struct twz_grid *g,
 		       const struct twz_bake_options *opt, uint8_t **buf,
 		       size_t *len, struct twz_error *err)
 {
 	struct twz_out_file f = { 0 };
-	uint8_t params[TWZ_TP_SIZE];
 
-	transit_file(db, g, opt, params, &f);
-	return twz_out_encode(&f, opt->name, buf, len, err);
+	transit_emit(db, g, opt, &f);
+	return twz_out_encode(&f, buf, len, err);
 }
 
 int twz_transit_write(const struct twz_transit_db *db, const struct twz_grid *g,
@@ -1158,8 +1357,7 @@ int twz_transit_write(const struct twz_transit_db *db, const struct twz_grid *g,
 		      struct twz_error *err)
 {
 	struct twz_out_file f = { 0 };
-	uint8_t params[TWZ_TP_SIZE];
 
-	transit_file(db, g, opt, params, &f);
-	return twz_out_write(&f, opt->name, path, err);
+	transit_emit(db, g, opt, &f);
+	return twz_out_write(&f, path, err);
 }

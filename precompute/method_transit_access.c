@@ -49,11 +49,13 @@
 #include "transit.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "method_transit_select.h"
 #include "search_transit.h"
+#include "spool.h"
 #include "twz_writer.h"
 
 static inline uint64_t table_row(uint64_t m, uint64_t i)
@@ -80,9 +82,17 @@ static inline struct twz_cost cost_of(struct twz_tdist d)
 	return (struct twz_cost){ d.straight, d.diagonal };
 }
 
+/* A kept access node: its place j in the block's list, its transit
+ * index among the M, the distance to it. */
+struct access_cand {
+	uint32_t j;
+	uint32_t transit;
+	struct twz_tdist d;
+};
+
 static int cand_cmp(const void *pa, const void *pb)
 {
-	const struct twz_access_cand *a = pa, *b = pb;
+	const struct access_cand *a = pa, *b = pb;
 
 	if (twz_cost_less(cost_of(a->d), cost_of(b->d)))
 		return -1;
@@ -148,10 +158,12 @@ struct twz_access_worker {
 	uint32_t *pick;               /* [list] */
 	uint32_t *tl;                 /* [list]: n's targets */
 	uint32_t words;
-	struct twz_access_cand *c;    /* [list] */
+	struct access_cand *c;    /* [list] */
 };
 
-struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit_db *db)
+static void access_worker_free(struct twz_access_worker *wk);
+
+static struct twz_access_worker *access_worker_new(const struct twz_transit_db *db)
 {
 	const struct twz_graph *tg = &db->graph;
 	struct twz_access_worker *wk = calloc(1, sizeof *wk);
@@ -182,13 +194,13 @@ struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit
 	if (!wk->flag || !wk->range || !wk->qv || !wk->qx || !wk->target || !wk->cover ||
 	    !wk->used || !wk->left || !wk->key || !wk->dkey || !wk->pick ||
 	    !wk->tl || !wk->c || twz_tsearch_init(&wk->ws, tg) != 0) {
-		twz_transit_access_worker_free(wk);
+		access_worker_free(wk);
 		return NULL;
 	}
 	return wk;
 }
 
-void twz_transit_access_worker_free(struct twz_access_worker *wk)
+static void access_worker_free(struct twz_access_worker *wk)
 {
 	if (!wk)
 		return;
@@ -488,17 +500,23 @@ static uint32_t hit_targets(struct twz_access_worker *wk, uint32_t n,
 	return k;
 }
 
-int twz_transit_access_block(struct twz_access_worker *wk,
+/* The access nodes of block b's nodes: dist their distances to the
+ * block's n transit nodes (a row of n a node, in node order), sub the
+ * table between those (n x n by place, D(i, i) zero). out (room for a
+ * row of n a node) gets each node's kept entries in turn, by cost, old
+ * transit indices; len[s - first node] their counts. 0, or -1 out of
+ * memory. */
+static int access_block(struct twz_access_worker *wk,
 			     const struct twz_transit_db *db, uint32_t b,
 			     const struct twz_tdist *dist,
 			     const struct twz_tdist *sub,
-			     struct twz_access_cand *out, uint32_t *len)
+			     struct access_cand *out, uint32_t *len)
 {
 	const struct twz_graph *tg = &db->graph;
 	uint32_t first = tg->block_first[b], last = tg->block_first[b + 1];
 	uint32_t f = db->block_transit_first[b];
 	uint32_t n = db->block_transit_first[b + 1] - f, w = wk->words;
-	struct twz_access_cand *c = wk->c;
+	struct access_cand *c = wk->c;
 	uint64_t at = 0;
 
 	if (n == 0 || first == last) {
@@ -521,7 +539,7 @@ int twz_transit_access_block(struct twz_access_worker *wk,
 		uint32_t k = hit_targets(wk, n, d, t);
 		for (uint32_t x = 0; x < k; x++) {
 			uint32_t j = wk->pick[x];
-			c[x] = (struct twz_access_cand){ j, db->block_transit[f + j], d[j] };
+			c[x] = (struct access_cand){ j, db->block_transit[f + j], d[j] };
 			wk->used[j / 64] |= 1ull << (j % 64);
 		}
 		qsort(c, k, sizeof *c, cand_cmp);
@@ -535,9 +553,9 @@ int twz_transit_access_block(struct twz_access_worker *wk,
 struct access_ctx {
 	struct twz_transit_db *db;
 	const uint64_t *dist_first;   /* [blocks]: into db->node_dist */
-	struct twz_access_cand **kept;/* [blocks]: the block's kept entries */
+	struct twz_gather kept;       /* the blocks' entries, old indices */
 	uint32_t *len;                /* [node_count]: kept a node */
-	int failed;
+	atomic_int wide;              /* some distance needs more than 16 bits */
 };
 
 struct aworker {
@@ -547,7 +565,7 @@ struct aworker {
 
 /* The access nodes of the nodes of blocks [lo, hi): each block's table
  * entries between its transit nodes gathered for
- * twz_transit_access_block. */
+ * twz_transit_access_block, its kept entries to the gather. */
 static int access_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 {
 	struct access_ctx *ac = ctx;
@@ -560,22 +578,39 @@ static int access_chunk(void *ctx, void *w, uint32_t lo, uint32_t hi)
 		uint32_t f = db->block_transit_first[b];
 		uint32_t n = db->block_transit_first[b + 1] - f;
 		uint64_t cap = (uint64_t)(last - first) * n;
-		struct twz_access_cand *out = malloc((cap ? cap : 1) * sizeof *out);
+		struct access_cand *out = malloc((cap ? cap : 1) * sizeof *out);
+		struct twz_access *e = malloc((cap ? cap : 1) * sizeof *e);
 
-		if (!out)
+		if (!out || !e) {
+			free(out);
+			free(e);
 			return -1;
+		}
 		for (uint32_t i = 0; i < n; i++)
 			for (uint32_t j = 0; j < n; j++)
 				aw->sub[(size_t)i * n + j] =
 					table_get(db, db->block_transit[f + i],
 						  db->block_transit[f + j]);
-		if (twz_transit_access_block(aw->wk, db, b,
+		if (access_block(aw->wk, db, b,
 					     db->node_dist + ac->dist_first[b],
 					     aw->sub, out, ac->len + first) != 0) {
 			free(out);
+			free(e);
 			return -1;
 		}
-		ac->kept[b] = out;
+		uint64_t kept = 0;
+		for (uint32_t s = first; s < last; s++)
+			kept += ac->len[s];
+		for (uint64_t y = 0; y < kept; y++) {
+			const struct access_cand *c = &out[y];
+			if (c->d.straight > UINT16_MAX || c->d.diagonal > UINT16_MAX)
+				atomic_store(&ac->wide, 1);
+			e[y] = (struct twz_access){ c->transit, (uint16_t)c->d.straight,
+						    (uint16_t)c->d.diagonal };
+		}
+		free(out);
+		if (twz_gather_put(&ac->kept, b, e, kept * sizeof *e) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -587,10 +622,10 @@ static int access_worker_init(void *ctx, void *w)
 	size_t l = ac->db->max_block_transits ? ac->db->max_block_transits : 1;
 
 	aw->sub = malloc(l * l * sizeof *aw->sub);
-	aw->wk = twz_transit_access_worker_new(ac->db);
+	aw->wk = access_worker_new(ac->db);
 	if (!aw->sub || !aw->wk) {
 		free(aw->sub);
-		twz_transit_access_worker_free(aw->wk);
+		access_worker_free(aw->wk);
 		return -1;
 	}
 	return 0;
@@ -600,7 +635,7 @@ static void access_worker_fini(void *w)
 {
 	struct aworker *aw = w;
 
-	twz_transit_access_worker_free(aw->wk);
+	access_worker_free(aw->wk);
 	free(aw->sub);
 }
 
@@ -629,10 +664,11 @@ int twz_transit_access_build(struct twz_transit_db *db,
 	int rc = -1;
 	double t0 = twz_now_seconds();
 
-	ac.kept = calloc(blocks ? blocks : 1, sizeof *ac.kept);
+	atomic_init(&ac.wide, 0);
 	ac.len = calloc(nn ? nn : 1, sizeof *ac.len);
 	db->access_first = malloc(((size_t)nn + 1) * sizeof *db->access_first);
-	if (!dist_first || !ac.kept || !ac.len || !db->access_first)
+	if (!dist_first || !ac.len || !db->access_first ||
+	    twz_gather_init(&ac.kept, blocks, db->spool) != 0)
 		goto out;
 	uint64_t total = 0;
 	for (uint32_t b = 0; b < blocks; b++) {
@@ -642,16 +678,18 @@ int twz_transit_access_build(struct twz_transit_db *db,
 	}
 	ac.dist_first = dist_first;
 	struct twz_pool p = {
-		.opt = opt, .what = "access nodes", .items = blocks, .chunk = 1,
-		.worker_size = sizeof(struct aworker), .init = access_worker_init,
-		.fini = access_worker_fini, .run = access_chunk, .ctx = &ac,
+		.opt = opt, .spool = db->spool, .what = "access nodes",
+		.items = blocks, .chunk = 1, .worker_size = sizeof(struct aworker),
+		.init = access_worker_init, .fini = access_worker_fini,
+		.run = access_chunk, .ctx = &ac,
 	};
-	if (twz_pool_run(&p, twz_bake_threads(opt)) != 0)
+	int failed = twz_pool_run(&p, twz_bake_threads(opt));
+	/* In node order: blocks hold consecutive nodes. */
+	db->access = ac.kept.v;
+	if (failed)
 		goto out;
-
-	/* Gather, in node order; mark the transit nodes in use. */
 	uint64_t count = 0;
-	db->access_fits = 1;
+	db->access_fits = !atomic_load(&ac.wide);
 	db->max_access = 0;
 	for (uint32_t s = 0; s < nn; s++) {
 		db->access_first[s] = (uint32_t)count;
@@ -666,26 +704,18 @@ int twz_transit_access_build(struct twz_transit_db *db,
 	}
 	db->access_first[nn] = (uint32_t)count;
 	db->access_count = count;
-	db->access = malloc((count ? count : 1) * sizeof *db->access);
 	map = malloc((db->transit_count ? db->transit_count : 1) * sizeof *map);
-	if (!db->access || !map)
+	/* No entry at all is still an access layout. */
+	if (!db->access)
+		db->access = twz_big_alloc(db->spool, sizeof *db->access);
+	if (!map || !db->access)
 		goto out;
+	/* Mark the transit nodes in use. */
 	memset(map, 0xFF, (size_t)db->transit_count * sizeof *map);
-	uint64_t k = 0;
-	for (uint32_t b = 0; b < blocks; b++) {
-		uint64_t in_block = 0;
-		for (uint32_t s = tg->block_first[b]; s < tg->block_first[b + 1]; s++)
-			in_block += ac.len[s];
-		for (uint64_t y = 0; y < in_block; y++, k++) {
-			const struct twz_access_cand *c = &ac.kept[b][y];
-			if (c->d.straight > UINT16_MAX || c->d.diagonal > UINT16_MAX)
-				db->access_fits = 0;
-			db->access[k] = (struct twz_access){
-				c->transit, (uint16_t)c->d.straight,
-				(uint16_t)c->d.diagonal,
-			};
-			map[c->transit] = 0;
-		}
+	for (uint64_t k = 0; k < count; k++) {
+		map[db->access[k].transit] = 0;
+		if (k % (1 << 20) == (1 << 20) - 1)
+			twz_spool_trim(db->spool);
 	}
 	uint32_t used = 0;
 	for (uint32_t i = 0; i < db->transit_count; i++)
@@ -733,6 +763,8 @@ int twz_transit_access_build(struct twz_transit_db *db,
 			}
 			e[y] = v;
 		}
+		if (s % 4096 == 4095)
+			twz_spool_trim(db->spool);
 	}
 	rc = 0;
 	goto out;
@@ -740,12 +772,11 @@ fail:
 	rc = -2;
 out:
 	if (rc == -1)
-		twz_error_kind_set(err, TWZ_ERR_NOMEM,
-				   "%s: out of memory for the access nodes", opt->name);
-	if (ac.kept)
-		for (uint32_t b = 0; b < blocks; b++)
-			free(ac.kept[b]);
-	free(ac.kept);
+		twz_error_kind_set(err, db->spool ? TWZ_ERR_IO : TWZ_ERR_NOMEM,
+				   "%s: %s for the access nodes", opt->name,
+				   db->spool ? "the temporary file failed" : "out of memory");
+	if (ac.kept.wait)
+		twz_gather_end(&ac.kept);
 	free(ac.len);
 	free(dist_first);
 	free(map);
@@ -822,6 +853,8 @@ int twz_transit_access_sections(const struct twz_transit_db *db,
 		}
 		if (end == i + 1)
 			lo_s = hi_s = lo_d = hi_d = 0;
+		if (i % 64 == 63)
+			twz_spool_trim(db->spool);
 		twz_put32(r + TWZ_AN_NODE, v);
 		twz_put16(r + TWZ_AN_X, tg->node_x[v]);
 		twz_put16(r + TWZ_AN_Y, tg->node_y[v]);
@@ -838,7 +871,7 @@ int twz_transit_access_sections(const struct twz_transit_db *db,
 		       (r[TWZ_AN_WIDTH_S] + r[TWZ_AN_WIDTH_D]);
 	}
 	*table_size = (size_t)((bit + 7) / 8) + TWZ_AT_PAD;
-	bits = calloc(*table_size, 1);
+	bits = twz_big_alloc(db->spool, *table_size);
 	if (!bits) {
 		free(rec);
 		return -1;
@@ -858,6 +891,8 @@ int twz_transit_access_sections(const struct twz_transit_db *db,
 				put_bits(bits, at, f);
 			at += ws + wd;
 		}
+		if (i % 64 == 63)
+			twz_spool_trim(db->spool);
 	}
 	*nodes_out = rec;
 	*table_out = bits;
@@ -871,7 +906,11 @@ static int cmp_u32(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-int twz_transit_access_pack_block(const struct twz_transit_db *db, uint32_t b,
+/* Block b's part of twz_transit_access_pack: e the block's entries
+ * (access_first of its first node on; new indices, db->access_node
+ * set), list room for as many (gets the block's list, *listed long), pk
+ * as many words. 1 when they pack, else 0. */
+static int pack_block(const struct twz_transit_db *db, uint32_t b,
 				  const struct twz_access *e, uint32_t *list,
 				  uint32_t *listed, uint32_t *pk)
 {
@@ -928,29 +967,33 @@ int twz_transit_access_pack(const struct twz_transit_db *db,
 	const struct twz_graph *tg = &db->graph;
 	uint32_t blocks = tg->cols * tg->rows;
 	uint32_t *bf = malloc(((size_t)blocks + 1) * sizeof *bf);
-	uint32_t *bl = malloc((db->access_count ? db->access_count : 1) * sizeof *bl);
-	uint32_t *pk = malloc((db->access_count ? db->access_count : 1) * sizeof *pk);
+	uint32_t *bl = twz_big_alloc(db->spool, (db->access_count ? db->access_count : 1) *
+				     sizeof *bl);
+	uint32_t *pk = twz_big_alloc(db->spool, (db->access_count ? db->access_count : 1) *
+				     sizeof *pk);
 	uint64_t listed = 0;
 	int fits = 1;
 
 	*block_first = *block_list = *packed = NULL;
 	if (!bf || !bl || !pk) {
 		free(bf);
-		free(bl);
-		free(pk);
+		twz_big_free(db->spool, bl);
+		twz_big_free(db->spool, pk);
 		return -1;
 	}
 	for (uint32_t b = 0; b < blocks && fits; b++) {
 		uint32_t e0 = db->access_first[tg->block_first[b]], u;
 		bf[b] = (uint32_t)listed;
-		fits = twz_transit_access_pack_block(db, b, db->access + e0,
+		fits = pack_block(db, b, db->access + e0,
 						     bl + listed, &u, pk + e0);
 		listed += u;
+		if (b % 64 == 63)
+			twz_spool_trim(db->spool);
 	}
 	if (!fits) {
 		free(bf);
-		free(bl);
-		free(pk);
+		twz_big_free(db->spool, bl);
+		twz_big_free(db->spool, pk);
 		return 0;
 	}
 	bf[blocks] = (uint32_t)listed;

@@ -1,9 +1,15 @@
 /*
- * shard.h - a bake cut into shards that separate machines run: which
- * sources shard I of N bakes, the partial file one shard writes (the
- * .twz container under its own magic, so no runtime opens it), and the
- * merge of every shard's partial file into the database the bake on one
- * machine writes, byte for byte.
+ * shard.h - a bake cut into shards that separate machines run, for any
+ * method (bake_method.h) and agent sizes: the partial file one shard
+ * writes (the .twz container under its own magic, so no runtime opens
+ * it), and the merge of every shard's partial file into the database
+ * the bake on one machine writes, byte for byte.
+ *
+ * A partial file carries the level file's bytes and every option that
+ * decides the bytes, then, for each agent-size layer, the method's
+ * results of the shard as streams (bake_method.h): a stream's items are
+ * a contiguous range, so the merge lays the shards' streams end to end
+ * and hands them to the method as the whole bake's.
  */
 #ifndef SHARD_H
 #define SHARD_H
@@ -12,9 +18,11 @@
 #include <stdint.h>
 
 #include "bake.h"
-#include "graph.h"
+#include "agent_sizes.h"
+#include "bake_method.h"
 #include "level_map.h"
 #include "twz_error.h"
+#include "twz_writer.h"
 
 /* A partial file's magic: a .twz's with 'P' for 'Z', so twz_open refuses
  * it as not a database. */
@@ -29,110 +37,51 @@ enum twz_partial_section {
 	TWZ_PART_INFO = 80,         /* TWZ_PI_SIZE bytes, below */
 	TWZ_PART_LEVEL = 81,        /* the level file's bytes */
 	TWZ_PART_NAME = 82,         /* the level's name, for messages */
-	TWZ_PART_ROW_LENGTHS = 83,  /* u32[end - first]: runs of each row */
-	TWZ_PART_RUNS = 84,         /* u32[]: the rows' runs, in order */
-	/* TRANSIT shards (version 2) only */
-	TWZ_PART_NODE_DIST = 85,    /* u32 pairs: the shard's blocks' node
-				       to transit distances (straight,
-				       diagonal), in NODE_DIST order */
-	TWZ_PART_TABLE = 86,        /* u32 pairs: the shard's table rows */
-	TWZ_PART_TRANSITS = 87,     /* the selection: u32 M, u32 listed,
-				       u32 transit_node[M], u32
-				       block_transit_first[blocks+1], u32
-				       block_transit[listed] */
+	/* stream s of layer l: kind TWZ_PART_STREAM + 2 (TWZ_MAX_STREAMS l
+	 * + s) holds u32 lo, u32 hi and, for a stream of recorded sizes,
+	 * each item's size; the next kind its bytes */
+	TWZ_PART_STREAM = 96,
 };
-#define TWZ_PART_KINDS 8
-/* The longest level name a partial file carries, bytes. */
-#define TWZ_PART_NAME_MAX 4096u
+#define TWZ_PART_NAME_MAX 4096u     /* bytes of a level's name */
 
-/* TWZ_PART_INFO: the shard and every option the rows' bytes depend on.
- * Version 1: a CPD shard, bytes from TWZ_PI_LEVEL + 1 zero; version 2:
- * a TRANSIT shard, with the TWZ_PI_T* fields (FIRST and END are then the
- * nodes of its blocks). */
-#define TWZ_PI_VERSION 0      /* u32 1 (CPD) or 2 (TRANSIT) */
+/* TWZ_PART_INFO: the shard and every option its bytes depend on. */
+#define TWZ_PI_VERSION 0      /* u32 3 */
 #define TWZ_PI_INDEX 4        /* u32 shard, from 1 */
 #define TWZ_PI_COUNT 8        /* u32 shards */
-#define TWZ_PI_FIRST 12       /* u32 first source */
-#define TWZ_PI_END 16         /* u32 source after the last */
+#define TWZ_PI_METHOD 12      /* u8  TWZ_BAKE_* */
+#define TWZ_PI_LAYOUT 13      /* u8  option --format (TWZ_LAYOUT_*, 0) */
+#define TWZ_PI_CONNECTIVITY 14 /* u8 4 or 8 */
+#define TWZ_PI_CODEC 15       /* u8  TWZ_CODEC_* of the database */
+#define TWZ_PI_LEVEL 16       /* i8  zstd level */
+#define TWZ_PI_FAR 17         /* u8  TRANSIT's far layout, TWZ_TRANSIT_* */
 #define TWZ_PI_MAX_SCAN 20    /* u32 option max_scan */
-#define TWZ_PI_METHOD 24      /* u8  TWZ_METHOD_CPD */
-#define TWZ_PI_LAYOUT 25      /* u8  TWZ_LAYOUT_* */
-#define TWZ_PI_CONNECTIVITY 26 /* u8 4 or 8 */
-#define TWZ_PI_CODEC 27       /* u8  TWZ_CODEC_* of the database */
-#define TWZ_PI_LEVEL 28       /* i8  zstd level */
-#define TWZ_PI_TBLOCK_LO 32   /* u32 TRANSIT: first block of the shard */
-#define TWZ_PI_TBLOCK_HI 36   /* u32 block after its last */
-#define TWZ_PI_TTABLE_LO 40   /* u32 first transit table row */
-#define TWZ_PI_TTABLE_HI 44   /* u32 row after its last */
-#define TWZ_PI_TGRID 48       /* u32 option --transit-grid (0: default) */
-#define TWZ_PI_TINNER 52      /* u32 option --transit-inner (0: default) */
-#define TWZ_PI_TOUTER 56      /* u32 option --transit-outer (0: default) */
+#define TWZ_PI_AGENT_SIZES 24 /* u32 option --agent-sizes, as bits */
+#define TWZ_PI_CHUNK 28       /* u32 option --chunk, bytes (0: none) */
+#define TWZ_PI_TGRID 32       /* u32 option --transit-grid (0: default) */
+#define TWZ_PI_TINNER 36      /* u32 option --transit-inner (0: default) */
+#define TWZ_PI_TOUTER 40      /* u32 option --transit-outer (0: default) */
 #define TWZ_PI_SIZE 64        /* the rest zero */
+#define TWZ_PI_VERSION_NOW 3
 
 /* "I/N", two whole decimal numbers from 1 to TWZ_SHARD_MAX: 0, or -1.
  * I may exceed N: the caller says what is wrong. */
 int twz_shard_parse(const char *s, unsigned *index, unsigned *count);
 
-/*
- * The sources [*first, *end) of shard index (from 1) of count. Shards
- * are contiguous in the bake's source order and balanced by work, not
- * by count: a CPD search from a source settles its whole region, so a
- * source weighs its region's size, and shard I ends where the running
- * weight first reaches I/N of the total.
- */
-void twz_shard_range(const struct twz_graph *gr, unsigned index,
-		     unsigned count, uint32_t *first, uint32_t *end);
-
-/* The CPD bake of shard index of count's rows (method_cpd.c); the rows
- * of other shards are empty. */
-int twz_bake_cpd_shard(const struct twz_grid *g,
-		       const struct twz_bake_options *opt, unsigned index,
-		       unsigned count, struct twz_cpd *out,
-		       struct twz_error *err);
-
-/* Encode cpd's rows of shard index of count as a partial file (malloc'd),
- * with the level file's bytes (level, whose hash is g->level_hash). */
-int twz_shard_encode(const struct twz_cpd *cpd, const struct twz_grid *g,
-		     const uint8_t *level, size_t level_len,
-		     const struct twz_bake_options *opt, unsigned index,
-		     unsigned count, uint8_t **buf, size_t *len,
-		     struct twz_error *err);
-
-/* twz_shard_encode, written atomically to path, with the level file
- * read again from level_path (refused if it changed since g was read). */
-int twz_shard_write(const struct twz_cpd *cpd, const struct twz_grid *g,
-		    const char *level_path, const struct twz_bake_options *opt,
-		    unsigned index, unsigned count, const char *path,
-		    struct twz_error *err);
-
-struct twz_transit_db;
-struct twz_transit_options;
-
-/* The TRANSIT counterparts of twz_shard_encode and twz_shard_write
- * (shard_transit.c): db is the bake of shard index of count made with
- * topt (twz_bake_transit_shard). */
-int twz_shard_transit_encode(const struct twz_transit_db *db,
-			     const struct twz_grid *g,
-			     const struct twz_transit_options *topt,
-			     const uint8_t *level, size_t level_len,
-			     const struct twz_bake_options *opt, unsigned index,
-			     unsigned count, uint8_t **buf, size_t *len,
-			     struct twz_error *err);
-int twz_shard_transit_write(const struct twz_transit_db *db,
-			    const struct twz_grid *g,
-			    const struct twz_transit_options *topt,
-			    const char *level_path,
-			    const struct twz_bake_options *opt, unsigned index,
-			    unsigned count, const char *path,
-			    struct twz_error *err);
-
 /* Whether buf starts as a partial file does. */
 int twz_shard_is_partial(const uint8_t *buf, size_t len);
+
+/* The partial file of shard opt->shard of opt->shards to sink: the
+ * results of that shard of every layer of ly, baked by its method, and
+ * the level file's bytes the layers were made from. 0, or -1 with err
+ * set. */
+int twz_shard_write(const struct twz_layers *ly, const uint8_t *level,
+		    size_t level_len, const struct twz_bake_options *opt,
+		    const struct twz_sink *sink, struct twz_error *err);
 
 /* What a merge made. */
 struct twz_merge_result {
 	unsigned count;          /* shards */
-	uint32_t node_count;
+	uint32_t node_count;     /* of the smallest agent size's layer */
 	uint32_t component_count;
 	uint64_t run_count;
 };

@@ -33,13 +33,6 @@
  * that would need more entries than this are refused. */
 #define TWZ_TRANSIT_MAX_TABLE ((uint64_t)1 << 28)
 
-/* Build options of the TRANSIT method; 0 picks the default. */
-struct twz_transit_options {
-	unsigned grid;           /* blocks across the longer side of the box */
-	unsigned inner;          /* inner box radius, blocks (>= 1) */
-	unsigned outer;          /* outer square radius, blocks (>= 2 inner) */
-};
-
 #define TWZ_TRANSIT_DEFAULT_INNER 1u
 #define TWZ_TRANSIT_DEFAULT_OUTER 2u
 
@@ -54,12 +47,14 @@ int twz_transit_layout(const struct twz_grid *g,
 		       const struct twz_transit_options *topt,
 		       struct twz_graph *tg, struct twz_error *err);
 
-/* Peak bytes of a TRANSIT bake of g (method_opt: its
- * twz_transit_options, may be NULL); method_transit_grid.c says what is
- * counted. twz_bake_transit checks it with twz_bake_check. */
+/* Peak bytes of a TRANSIT bake of g (nodes walkable; topt may be NULL),
+ * in memory or with its big arrays in the spool; method_transit_grid.c
+ * says what is counted. twz_bake_transit checks it with
+ * twz_bake_check. */
 uint64_t twz_transit_estimate_bytes(const struct twz_grid *g, uint64_t nodes,
 				    const struct twz_bake_options *opt,
-				    const void *method_opt);
+				    const struct twz_transit_options *topt,
+				    int through_spool);
 
 /* The default grid: blocks of about 16 squares on small levels, growing
  * slowly with the level (see method_transit_grid.c for the measurements). */
@@ -163,12 +158,29 @@ struct twz_transit_db {
 	double table_seconds;
 	uint64_t searched_nodes;       /* nodes settled by the local searches */
 	uint64_t shortcut_nodes;       /* ... by their shortcut searches */
+	/* where the big arrays (distances, table, rows, access entries, and
+	 * the sections made from them) lie: NULL in memory (spool.h) */
+	struct twz_spool *spool;
+	uint32_t *tindex;              /* [node_count]: transit index or NONE,
+					  for the table's searches */
 };
 
+/* The TRANSIT bake of g in memory, refused first (-1, err set) when its
+ * estimate exceeds the limits. */
 int twz_bake_transit(const struct twz_grid *g,
 		     const struct twz_bake_options *opt,
 		     const struct twz_transit_options *topt,
 		     struct twz_transit_db *out, struct twz_error *err);
+
+/* The same with its big arrays in spool: what stays in memory is the
+ * graph, the searches' workspaces, a few bytes a node and a few a
+ * transit node. Refused first when even its estimate
+ * (twz_transit_estimate_bytes) exceeds the limits. */
+int twz_bake_transit_spooled(const struct twz_grid *g,
+			     const struct twz_bake_options *opt,
+			     const struct twz_transit_options *topt,
+			     struct twz_spool *spool,
+			     struct twz_transit_db *out, struct twz_error *err);
 
 void twz_transit_db_free(struct twz_transit_db *db);
 
@@ -181,19 +193,18 @@ struct twz_transit_range {
 	uint32_t table_lo, table_hi;
 };
 
+/* Where transit table row i starts (entries i < j, row by row, of M). */
+uint64_t twz_transit_table_row(uint64_t m, uint64_t i);
+
+/* Index into NODE_DIST of block b's first entry (b up to the blocks:
+ * their count). */
+uint64_t twz_transit_dist_first(const struct twz_transit_db *db, uint32_t b);
+
 /* The range of shard index (from 1) of count of db, whose graph and
- * transit selection are made (shard_transit.c): both stages cut where
+ * transit selection are made (method_transit_grid.c): both stages cut where
  * their estimated work reaches I/N. 1 of 1 is the whole bake. */
 void twz_transit_shard_range(const struct twz_transit_db *db, unsigned index,
 			     unsigned count, struct twz_transit_range *r);
-
-/* The TRANSIT bake of shard index of count (twz_transit_shard_range);
- * the rows, distances and table rows of other shards are left empty. */
-int twz_bake_transit_shard(const struct twz_grid *g,
-			   const struct twz_bake_options *opt,
-			   const struct twz_transit_options *topt,
-			   unsigned index, unsigned count,
-			   struct twz_transit_db *out, struct twz_error *err);
 
 /* Each node's access nodes from db's distances and table (the last stage
  * of twz_bake_transit). 0, or -1 with err set. */
@@ -202,8 +213,8 @@ int twz_transit_access_build(struct twz_transit_db *db,
 			     struct twz_error *err);
 
 /* The layout stage of a whole bake (or of a merge of shards): each
- * node's access nodes when opt->transit_access asks for them, kept when
- * they are the smaller (transit_access 2). 0, or -1 with err set. */
+ * node's access nodes when opt->transit_far asks for them, kept when
+ * they are the smaller (TWZ_TRANSIT_SMALLER). 0, or -1 with err set. */
 int twz_transit_finish_layout(struct twz_transit_db *db,
 			      const struct twz_bake_options *opt,
 			      struct twz_error *err);
@@ -218,77 +229,6 @@ int twz_transit_access_sections(const struct twz_transit_db *db,
 				uint8_t **nodes, uint8_t **table,
 				size_t *table_size);
 
-/*
- * A streamed bake (method_transit_stream.c): where the bake hands what
- * grows with the level instead of keeping it in db. block gets block b's
- * local rows (the runs of its nodes in node order) and its nodes'
- * distances to its transit nodes (ndist entries, NODE_DIST's from entry
- * dist_at); table_row gets the transit table's row i (len entries, from
- * entry at). Both run on the bake's threads, blocks and rows in any
- * order; 0, or -1 to stop the bake.
- */
-struct twz_transit_sink {
-	int (*block)(void *ctx, const struct twz_transit_db *db, uint32_t b,
-		     const uint32_t *runs, uint32_t nruns, uint64_t dist_at,
-		     const struct twz_tdist *dist, uint64_t ndist);
-	int (*table_row)(void *ctx, const struct twz_transit_db *db, uint32_t i,
-			 uint64_t at, const struct twz_tdist *row, uint32_t len);
-	void *ctx;
-};
-
-/* twz_bake_transit with the rows, distances and table handed to sink:
- * out gets the graph, the selection and row_offsets, no node_dist, table,
- * runs nor access nodes; the limits are the caller's to check. */
-int twz_bake_transit_sunk(const struct twz_grid *g,
-			  const struct twz_bake_options *opt,
-			  const struct twz_transit_options *topt,
-			  const struct twz_transit_sink *sink,
-			  struct twz_transit_db *out, struct twz_error *err);
-
-/* The residuals of distance d between nodes a and b in a distance plane
- * of width bytes (4: two i16 planes, 8: two i32), and whether d fits the
- * narrow planes. */
-void twz_transit_plane_values(const struct twz_graph *tg, unsigned width,
-			      struct twz_tdist d, uint32_t a, uint32_t b,
-			      int64_t *vs, int64_t *vd);
-int twz_transit_plane_fits16(struct twz_tdist d, int64_t vs, int64_t vd);
-
-/* A TRANSIT bake under opt->max_memory (--memory-limit) smaller than the
- * bake in memory needs (method_transit_stream.c): the local rows, the
- * distances and the table go to a temporary file next to path as they
- * are made, and the file written to path is twz_transit_write's, byte
- * for byte. */
-struct twz_transit_stream_result {
-	uint32_t node_count;
-	uint32_t component_count;
-	uint32_t transit_count;
-	uint64_t run_count;
-	int access;              /* written in the access-node layout */
-	double seconds;          /* wall time of the bake */
-	uint64_t spool_bytes;    /* the temporary file's largest size */
-};
-
-/* Peak bytes of the streamed TRANSIT bake of g (nodes walkable). */
-uint64_t twz_transit_stream_estimate_bytes(const struct twz_grid *g,
-					   uint64_t nodes,
-					   const struct twz_bake_options *opt,
-					   const void *method_opt);
-
-/* Whether opt->max_memory is set and below the in-memory estimate of a
- * TRANSIT bake of g: the bake must stream. */
-int twz_transit_stream_needed(const struct twz_grid *g,
-			      const struct twz_bake_options *opt,
-			      const struct twz_transit_options *topt);
-
-/* The streamed bake and write; refused up front (-1, err set) when even
- * its estimate exceeds the limit. */
-int twz_transit_bake_streamed(const struct twz_grid *g,
-			      const struct twz_bake_options *opt,
-			      const struct twz_transit_options *topt,
-			      const char *path,
-			      struct twz_transit_stream_result *res,
-			      struct twz_error *err);
-
 /* The packed access entries of db (FORMAT.md 5j, ACCESS_PACKED) and the
  * block lists their places index, malloc'd: *block_first [blocks + 1]
  * into *block_list, *packed one u32 an entry. 1 when they hold db, 0
@@ -299,51 +239,8 @@ int twz_transit_access_pack(const struct twz_transit_db *db,
 			    uint32_t **block_first, uint32_t **block_list,
 			    uint32_t **packed);
 
-/* Block b's part of twz_transit_access_pack, for the bake in memory and
- * the streamed one alike: e the block's entries (access_first of its
- * first node on; new indices, db->access_node set), list room for as
- * many (gets the block's list, *listed long), pk as many words. 1 when
- * they pack, else 0. */
-int twz_transit_access_pack_block(const struct twz_transit_db *db, uint32_t b,
-				  const struct twz_access *e, uint32_t *list,
-				  uint32_t *listed, uint32_t *pk);
-
-/* The access-node rule (method_transit_access.c, FORMAT.md 5j) for one
- * block, shared by the bake in memory and the streamed one: a worker
- * holds one thread's selection search. */
-struct twz_access_worker;
-
-/* A kept access node: its place j in the block's list, its transit
- * index among the M, the distance to it. */
-struct twz_access_cand {
-	uint32_t j;
-	uint32_t transit;
-	struct twz_tdist d;
-};
-
-struct twz_access_worker *twz_transit_access_worker_new(const struct twz_transit_db *db);
-void twz_transit_access_worker_free(struct twz_access_worker *wk);
-
-/* The access nodes of block b's nodes: dist their distances to the
- * block's n transit nodes (a row of n a node, in node order), sub the
- * table between those (n x n by place, D(i, i) zero). out (room for a
- * row of n a node) gets each node's kept entries in turn, by cost, old
- * transit indices; len[s - first node] their counts. 0, or -1 out of
- * memory. */
-int twz_transit_access_block(struct twz_access_worker *wk,
-			     const struct twz_transit_db *db, uint32_t b,
-			     const struct twz_tdist *dist,
-			     const struct twz_tdist *sub,
-			     struct twz_access_cand *out, uint32_t *len);
-
 struct twz_out_file;
 
-/* The header and sections of db's file, into f, as twz_transit_write
- * would write them; params (TWZ_TP_SIZE bytes) must outlive f. */
-void twz_transit_out_file(const struct twz_transit_db *db,
-			  const struct twz_grid *g,
-			  const struct twz_bake_options *opt, uint8_t *params,
-			  struct twz_out_file *f);
 
 /* Encode into memory (malloc'd) / write atomically, as the CPD does. */
 int twz_transit_encode(const struct twz_transit_db *db,

@@ -4,9 +4,13 @@
  */
 #include "twz_chunk_writer.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+
+#include "spool.h"
+#include "twz_graph_format.h"
 
 /* The section of kind k among sections[count], or NULL. */
 static const struct twz_out_section *find(const struct twz_out_section *sec,
@@ -18,38 +22,62 @@ static const struct twz_out_section *find(const struct twz_out_section *sec,
 	return NULL;
 }
 
+/*
+ * Where rows start in each chunked kind: a table of row offsets (kind
+ * table, an entry every stride bytes, in units of unit bytes; mask_row
+ * keeps the offset bits of a node record's row word), or, without a
+ * table, every unit bytes (distances: entries of 2 or 4 bytes, and the
+ * bit-packed ACCESS_TABLE's straddle chunks, which a reader takes from
+ * both). unit 0: as many bytes a run as RUN_ARC holds (1, 2 or 4).
+ */
+static const struct cut_rule {
+	uint32_t kind;
+	uint32_t table;
+	uint8_t stride;
+	uint8_t mask_row;
+	uint8_t unit;
+} cut_rules[] = {
+	{ TWZ_SECTION_RUNS, TWZ_SECTION_ROW_OFFSETS, 4, 0, 4 },
+	{ TWZ_SECTION_ROWS, TWZ_SECTION_NODE_RECORDS, TWZ_RECORD_SIZE, 1, 2 },
+	{ TWZ_SECTION_TRANSIT_NODE_DIST, 0, 0, 0, 8 },
+	{ TWZ_SECTION_TRANSIT_TABLE, 0, 0, 0, 8 },
+	{ TWZ_SECTION_TRANSIT_RUNS, TWZ_SECTION_TRANSIT_ROW_OFFSETS, 4, 0, 4 },
+	{ TWZ_SECTION_GRAPH_RUN_START, TWZ_SECTION_GRAPH_ROW_OFFSETS, 4, 0, 4 },
+	{ TWZ_SECTION_GRAPH_RUN_ARC, TWZ_SECTION_GRAPH_ROW_OFFSETS, 4, 0, 0 },
+	{ TWZ_SECTION_JUNCTION_RUNS, TWZ_SECTION_JUNCTION_ROW_OFFSETS, 4, 0, 4 },
+	{ TWZ_SECTION_LINK_RUNS, TWZ_SECTION_LINK_ROW_OFFSETS, 4, 0, TWZ_JR_SIZE },
+	{ TWZ_SECTION_INLINE_ROWS, TWZ_SECTION_INLINE_RECORDS_WIDE,
+	  TWZ_INLINE_WIDE_RECORD_SIZE, 1, 2 },
+	/* Each node's access list whole in one chunk. */
+	{ TWZ_SECTION_ACCESS, TWZ_SECTION_ACCESS_FIRST, 4, 0, TWZ_AE_SIZE },
+	{ TWZ_SECTION_ACCESS_TABLE, 0, 0, 0, 8 },
+	{ TWZ_SECTION_ACCESS_PACKED, TWZ_SECTION_ACCESS_FIRST, 4, 0, 4 },
+};
+
+/* The rule of a section's kind (an agent-size layer's kinds as layer
+ * 0's), or NULL when it is not chunked. */
+static const struct cut_rule *rule_of(uint32_t kind)
+{
+	for (size_t i = 0; i < sizeof cut_rules / sizeof cut_rules[0]; i++)
+		if (cut_rules[i].kind == kind % TWZ_SECTION_KIND_LIMIT)
+			return &cut_rules[i];
+	return NULL;
+}
+
 int twz_chunk_wanted(const struct twz_out_section *sections, unsigned count,
 		     unsigned i, uint64_t target)
 {
 	(void)count;
-	if (!target || sections[i].raw_size <= target)
-		return 0;
-	switch (sections[i].kind) {
-	case TWZ_SECTION_RUNS:
-	case TWZ_SECTION_ROWS:
-	case TWZ_SECTION_TRANSIT_NODE_DIST:
-	case TWZ_SECTION_TRANSIT_TABLE:
-	case TWZ_SECTION_TRANSIT_RUNS:
-	case TWZ_SECTION_ACCESS:
-	case TWZ_SECTION_ACCESS_PACKED:
-	case TWZ_SECTION_ACCESS_TABLE:
-		return 1;
-	}
-	return 0;
+	return target && sections[i].raw_size > target &&
+	       rule_of(sections[i].kind) != NULL;
 }
 
-/*
- * Where rows start in section s, as a function from a row number to a
- * byte offset: NODE_RECORDS' row words for ROWS (u16 units), the row
- * offsets for RUNS and TRANSIT_RUNS (u32 units), ACCESS_FIRST for ACCESS
- * and ACCESS_PACKED (entries of 8 or 4 bytes). Distance tables are cut at any multiple of 8 bytes (entries
- * are 2 or 4 bytes; the bit-packed ACCESS_TABLE's straddle chunks, and a
- * reader takes them from both).
- */
+/* Where rows start in section s, as a function from a row number to a
+ * byte offset (cut_rules). */
 struct cuts {
 	const uint8_t *table;     /* NULL: every `unit` bytes */
 	size_t stride;            /* bytes a table entry */
-	unsigned mask_row;        /* NODE_RECORDS: keep the row offset bits */
+	unsigned mask_row;        /* node records: keep the row offset bits */
 	uint64_t rows;            /* table entries */
 	uint64_t unit;            /* bytes an offset counts */
 	uint64_t next;            /* the next entry to look at */
@@ -58,43 +86,27 @@ struct cuts {
 static int cuts_init(struct cuts *c, const struct twz_out_section *sec,
 		     unsigned count, const struct twz_out_section *s)
 {
-	const struct twz_out_section *t = NULL;
+	const struct cut_rule *r = rule_of(s->kind);
+	/* The table and the row data of a layer have its kinds. */
+	uint32_t layer = s->kind - s->kind % TWZ_SECTION_KIND_LIMIT;
+	const struct twz_out_section *t;
 
 	memset(c, 0, sizeof *c);
-	switch (s->kind) {
-	case TWZ_SECTION_ROWS:
-		t = find(sec, count, TWZ_SECTION_NODE_RECORDS);
-		c->stride = TWZ_RECORD_SIZE;
-		c->mask_row = 1;
-		c->unit = 2;
-		break;
-	case TWZ_SECTION_RUNS:
-		t = find(sec, count, TWZ_SECTION_ROW_OFFSETS);
-		c->stride = 4;
-		c->unit = 4;
-		break;
-	case TWZ_SECTION_TRANSIT_RUNS:
-		t = find(sec, count, TWZ_SECTION_TRANSIT_ROW_OFFSETS);
-		c->stride = 4;
-		c->unit = 4;
-		break;
-	case TWZ_SECTION_ACCESS:
-		/* Each node's access list whole in one chunk. */
-		t = find(sec, count, TWZ_SECTION_ACCESS_FIRST);
-		c->stride = 4;
-		c->unit = TWZ_AE_SIZE;
-		break;
-	case TWZ_SECTION_ACCESS_PACKED:
-		t = find(sec, count, TWZ_SECTION_ACCESS_FIRST);
-		c->stride = 4;
-		c->unit = 4;
-		break;
-	default:
-		c->unit = 8;
+	c->stride = r->stride;
+	c->mask_row = r->mask_row;
+	c->unit = r->unit;
+	if (!r->table)
 		return 0;
-	}
+	t = find(sec, count, layer + r->table);
 	if (!t)
 		return -1;
+	if (!c->unit) {
+		const struct twz_out_section *starts =
+			find(sec, count, layer + TWZ_SECTION_GRAPH_RUN_START);
+		if (!starts || !starts->raw_size)
+			return -1;
+		c->unit = s->raw_size * 4 / starts->raw_size;
+	}
 	c->table = t->raw;
 	c->rows = t->raw_size / c->stride;
 	return 0;
@@ -118,14 +130,15 @@ static uint64_t cut_from(struct cuts *c, uint64_t at, uint64_t end)
 }
 
 int twz_chunk_store(const struct twz_out_section *sections, unsigned count,
-		    unsigned i, uint64_t target, int level, void **out,
-		    size_t *out_size, struct twz_error *err)
+		    unsigned i, uint64_t target, int level,
+		    const struct twz_spool *spool, struct twz_out *o,
+		    uint64_t at, uint64_t *stored, struct twz_error *err)
 {
 	const struct twz_out_section *s = &sections[i];
 	const uint8_t *raw = s->raw;
 	struct cuts cuts;
 	uint64_t *ends = NULL;
-	uint8_t *buf = NULL;
+	uint8_t *dir = NULL, *frame = NULL;
 	size_t n = 0, cap = 0;
 
 	if (cuts_init(&cuts, sections, count, s) != 0) {
@@ -134,9 +147,9 @@ int twz_chunk_store(const struct twz_out_section *sections, unsigned count,
 		return -1;
 	}
 	/* Chunk ends: the first row start at least target bytes on. */
-	for (uint64_t at = 0; at < s->raw_size;) {
-		uint64_t e = cut_from(&cuts, at + target, s->raw_size);
-		if (e - at > TWZ_CHUNK_MAX_RAW || n == TWZ_CHUNK_MAX_COUNT) {
+	for (uint64_t pos = 0; pos < s->raw_size;) {
+		uint64_t e = cut_from(&cuts, pos + target, s->raw_size);
+		if (e - pos > TWZ_CHUNK_MAX_RAW || n == TWZ_CHUNK_MAX_COUNT) {
 			twz_error_set(err, "section %u: a chunk would exceed the format's limits",
 				      (unsigned)s->kind);
 			goto fail;
@@ -149,47 +162,59 @@ int twz_chunk_store(const struct twz_out_section *sections, unsigned count,
 			ends = grown;
 		}
 		ends[n++] = e;
-		at = e;
+		pos = e;
 	}
-	size_t dir = TWZ_CHUNK_DIR_HEADER + n * TWZ_CHUNK_ENTRY_SIZE;
-	size_t bound = dir;
+	/* The frames one by one after the directory, which goes in last. */
+	size_t dir_size = TWZ_CHUNK_DIR_HEADER + n * TWZ_CHUNK_ENTRY_SIZE;
 	uint32_t max_raw = 0;
+	size_t bound = 0;
 	for (size_t k = 0; k < n; k++) {
 		uint64_t lo = k ? ends[k - 1] : 0;
-		bound += ZSTD_compressBound((size_t)(ends[k] - lo));
+		size_t b = ZSTD_compressBound((size_t)(ends[k] - lo));
+		bound = b > bound ? b : bound;
 		if (ends[k] - lo > max_raw)
 			max_raw = (uint32_t)(ends[k] - lo);
 	}
-	buf = calloc(1, bound);
-	if (!buf)
+	dir = calloc(1, dir_size);
+	frame = malloc(bound ? bound : 1);
+	if (!dir || !frame)
 		goto nomem;
-	twz_put32(buf + TWZ_CD_COUNT, (uint32_t)n);
-	twz_put32(buf + TWZ_CD_MAX_RAW, max_raw);
-	size_t pos = dir;
+	twz_put32(dir + TWZ_CD_COUNT, (uint32_t)n);
+	twz_put32(dir + TWZ_CD_MAX_RAW, max_raw);
+	uint64_t pos = dir_size;
 	for (size_t k = 0; k < n; k++) {
 		uint64_t lo = k ? ends[k - 1] : 0;
 		size_t len = (size_t)(ends[k] - lo);
-		size_t got = ZSTD_compress(buf + pos, bound - pos, raw + lo, len,
-					   level);
+		size_t got = ZSTD_compress(frame, bound, raw + lo, len, level);
 		if (ZSTD_isError(got)) {
 			twz_error_set(err, "zstd: %s", ZSTD_getErrorName(got));
 			goto fail;
 		}
-		uint8_t *e = buf + TWZ_CHUNK_DIR_HEADER + k * TWZ_CHUNK_ENTRY_SIZE;
+		uint8_t *e = dir + TWZ_CHUNK_DIR_HEADER + k * TWZ_CHUNK_ENTRY_SIZE;
 		twz_put32(e + TWZ_CE_RAW_SIZE, (uint32_t)len);
 		twz_put32(e + TWZ_CE_STORED_SIZE, (uint32_t)got);
 		twz_put64(e + TWZ_CE_CHECKSUM, twz_checksum(raw + lo, len));
+		twz_spool_release(spool, raw + lo, len);
+		if (twz_out_put(o, at + pos, frame, got) != 0)
+			goto io;
 		pos += got;
 	}
+	if (twz_out_put(o, at, dir, dir_size) != 0)
+		goto io;
 	free(ends);
-	*out = buf;
-	*out_size = pos;
+	free(dir);
+	free(frame);
+	*stored = pos;
 	return 0;
+io:
+	twz_error_kind_set(err, TWZ_ERR_IO, "cannot write: %s", strerror(errno));
+	goto fail;
 nomem:
 	twz_error_kind_set(err, TWZ_ERR_NOMEM,
 			   "out of memory chunking a %zu-byte section", s->raw_size);
 fail:
 	free(ends);
-	free(buf);
+	free(dir);
+	free(frame);
 	return -1;
 }

@@ -11,6 +11,7 @@ enum twz_error_kind {
 	TWZ_ERR_INPUT = 0,   /* malformed or unsupported input */
 	TWZ_ERR_IO = 1,      /* a file could not be read or written */
 	TWZ_ERR_NOMEM = 2,   /* out of memory */
+	TWZ_ERR_USAGE = 3,   /* options that do not go together */
 };
 
 struct twz_error {

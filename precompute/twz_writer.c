@@ -3,6 +3,7 @@
  */
 #include "twz_writer.h"
 #include "twz_chunk_writer.h"
+#include "spool.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -14,96 +15,216 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#define ZSTD_STATIC_LINKING_ONLY  /* ZSTD_c_stableInBuffer */
 #include <zstd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define OUT_PIECE ((size_t)1 << 20)   /* compressed bytes written at once */
+
+static void out_free_owned(struct twz_out_file *f);
 
 static uint64_t align_up(uint64_t v)
 {
 	return (v + TWZ_SECTION_ALIGN - 1) & ~(uint64_t)(TWZ_SECTION_ALIGN - 1);
 }
 
+/* ---- one section ------------------------------------------------------ */
+
+/* What the table says of a section once stored. */
 struct stored {
-	const void *bytes;
-	size_t size;
 	uint16_t codec;
 	uint16_t flags;       /* TWZ_SF_* */
-	void *owned;
+	uint64_t size;
+	uint64_t checksum;    /* of the raw bytes */
+	struct twz_out pre;   /* stored ahead in memory (pre.len bytes), or
+				 pre.buf NULL: stored when written */
 };
 
-/* zstd when it saves space, raw otherwise (the reader accepts both);
- * section i of sections[count] in chunks when h asks for them. */
-static int store_section(const struct twz_out_header *h,
-			 const struct twz_out_section *sections,
-			 unsigned count, unsigned i, struct stored *out,
-			 struct twz_error *err)
+/* The raw bytes of s at `at` of o, hashed; a spooled section piece by
+ * piece, its pages given back behind. */
+static int copy_raw(const struct twz_out_section *s,
+		    const struct twz_spool *spool, struct twz_out *o,
+		    uint64_t at, struct stored *st)
 {
-	const struct twz_out_section *s = &sections[i];
-	unsigned codec = h->codec;
-	int level = h->level;
+	const uint8_t *raw = s->raw;
+	XXH3_state_t hs;
 
-	out->bytes = s->raw;
-	out->size = s->raw_size;
-	out->codec = TWZ_CODEC_RAW;
-	out->flags = 0;
-	out->owned = NULL;
-	/* BUILD_INFO stays raw: a few hundred bytes, readable as text in
-	 * the file itself. */
-	if (codec != TWZ_CODEC_ZSTD || s->raw_size == 0 ||
-	    s->kind == TWZ_SECTION_BUILD_INFO)
-		return 0;
-	if (twz_chunk_wanted(sections, count, i, h->chunk)) {
-		void *chunked;
-		size_t n;
-		if (twz_chunk_store(sections, count, i, h->chunk, level,
-				    &chunked, &n, err) != 0)
+	XXH3_64bits_reset(&hs);
+	for (size_t k = 0; k < s->raw_size; k += TWZ_SPOOL_PIECE) {
+		size_t n = s->raw_size - k < TWZ_SPOOL_PIECE ? s->raw_size - k
+							   : TWZ_SPOOL_PIECE;
+		XXH3_64bits_update(&hs, raw + k, n);
+		if (twz_out_put(o, at + k, raw + k, n) != 0)
 			return -1;
-		out->bytes = out->owned = chunked;
-		out->size = n;
-		out->codec = TWZ_CODEC_ZSTD;
-		out->flags = TWZ_SF_CHUNKED;
-		return 0;
+		twz_spool_release(spool, raw + k, n);
 	}
-	size_t bound = ZSTD_compressBound(s->raw_size);
-	void *dst = malloc(bound);
-	if (!dst) {
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory compressing a %zu-byte section",
-			      s->raw_size);
-		return -1;
-	}
-	size_t n = ZSTD_compress(dst, bound, s->raw, s->raw_size, level);
-	if (ZSTD_isError(n)) {
-		free(dst);
-		twz_error_set(err, "zstd: %s", ZSTD_getErrorName(n));
-		return -1;
-	}
-	if (n >= s->raw_size) {
-		free(dst);
-		return 0;
-	}
-	out->bytes = dst;
-	out->size = n;
-	out->codec = TWZ_CODEC_ZSTD;
-	out->owned = dst;
+	st->codec = TWZ_CODEC_RAW;
+	st->size = s->raw_size;
+	st->checksum = XXH3_64bits_digest(&hs);
 	return 0;
 }
 
-/* Sections are compressed on up to h->threads threads at once, biggest
- * first. Each is one frame made by one call with the same parameters,
- * so the bytes are the same whatever the thread count. */
-struct compress_job {
+/*
+ * A section in the spool as one zstd frame, compressed from its mapping
+ * a piece at a time straight into o: zstd makes the frame of a one-shot
+ * compression when it is told the whole size up front and reads the
+ * input in place (ZSTD_c_stableInBuffer) from one buffer that only
+ * grows, so the bytes are those of one call. The pages behind the
+ * compressor's window go back to the spool as it moves on. Returns 0,
+ * 1 when the raw bytes are the smaller (nothing kept), -1 on an error
+ * (errno), -2 on a zstd error (*zerr).
+ */
+static int stream_zstd(const struct twz_out_section *s, int level,
+		       const struct twz_spool *spool, struct twz_out *o,
+		       uint64_t at, struct stored *st, size_t *zerr)
+{
+	ZSTD_compressionParameters cp = ZSTD_getCParams(level, s->raw_size, 0);
+	uint64_t keep = ((uint64_t)1 << cp.windowLog) + TWZ_SPOOL_PIECE;
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	uint8_t *piece = malloc(OUT_PIECE);
+	const uint8_t *raw = s->raw;
+	uint64_t csize = 0;
+	XXH3_state_t hs;
+	size_t z;
+	int rc = -1;
+
+	if (!cc || !piece)
+		goto done;
+	if (ZSTD_isError(z = ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level)) ||
+	    ZSTD_isError(z = ZSTD_CCtx_setParameter(cc, ZSTD_c_stableInBuffer, 1)) ||
+	    ZSTD_isError(z = ZSTD_CCtx_setPledgedSrcSize(cc, s->raw_size))) {
+		*zerr = z;
+		rc = -2;
+		goto done;
+	}
+	XXH3_64bits_reset(&hs);
+	ZSTD_inBuffer in = { raw, 0, 0 };
+	for (;;) {
+		size_t grow = s->raw_size - in.size < TWZ_SPOOL_PIECE
+			      ? s->raw_size - in.size : TWZ_SPOOL_PIECE;
+		XXH3_64bits_update(&hs, raw + in.size, grow);
+		in.size += grow;
+		ZSTD_EndDirective end = in.size == s->raw_size ? ZSTD_e_end
+							       : ZSTD_e_continue;
+		for (;;) {
+			ZSTD_outBuffer out = { piece, OUT_PIECE, 0 };
+			z = ZSTD_compressStream2(cc, &out, &in, end);
+			if (ZSTD_isError(z)) {
+				*zerr = z;
+				rc = -2;
+				goto done;
+			}
+			if (csize + out.pos >= s->raw_size) {
+				rc = 1;      /* raw is smaller: stored raw */
+				goto done;
+			}
+			if (out.pos && twz_out_put(o, at + csize, piece, out.pos) != 0)
+				goto done;
+			csize += out.pos;
+			if (end == ZSTD_e_end ? z == 0 : in.pos == in.size)
+				break;
+		}
+		if (in.pos > keep)
+			twz_spool_release(spool, raw, (size_t)(in.pos - keep));
+		if (end == ZSTD_e_end)
+			break;
+	}
+	st->codec = TWZ_CODEC_ZSTD;
+	st->size = csize;
+	st->checksum = XXH3_64bits_digest(&hs);
+	rc = 0;
+done:
+	twz_spool_release(spool, raw, s->raw_size);
+	ZSTD_freeCCtx(cc);
+	free(piece);
+	return rc;
+}
+
+/* Section i of all[count] at `at` of o: one zstd frame when that saves
+ * space (one call in memory, or streamed from the spool), chunks when h
+ * asks for them, raw otherwise (the reader accepts each). */
+static int store_section(const struct twz_out_header *h,
+			 const struct twz_out_section *all, unsigned count,
+			 unsigned i, const struct twz_spool *spool,
+			 struct twz_out *o, uint64_t at, struct stored *st,
+			 struct twz_error *err)
+{
+	const struct twz_out_section *s = &all[i];
+	size_t zerr = 0;
+	int rc;
+
+	st->flags = 0;
+	/* BUILD_INFO stays raw: a few hundred bytes, readable as text in
+	 * the file itself. */
+	if (h->codec != TWZ_CODEC_ZSTD || s->raw_size == 0 ||
+	    s->kind == TWZ_SECTION_BUILD_INFO)
+		rc = copy_raw(s, spool, o, at, st);
+	else if (twz_chunk_wanted(all, count, i, h->chunk)) {
+		st->codec = TWZ_CODEC_ZSTD;
+		st->flags = TWZ_SF_CHUNKED;
+		st->checksum = twz_checksum(s->raw, s->raw_size);
+		twz_spool_release(spool, s->raw, s->raw_size);
+		return twz_chunk_store(all, count, i, h->chunk, h->level, spool,
+				       o, at, &st->size, err);
+	} else if (twz_spool_holds(spool, s->raw)) {
+		rc = stream_zstd(s, h->level, spool, o, at, st, &zerr);
+		if (rc == 1)
+			rc = copy_raw(s, spool, o, at, st);
+	} else {
+		size_t bound = ZSTD_compressBound(s->raw_size);
+		void *dst = malloc(bound);
+		size_t n;
+		if (!dst) {
+			twz_error_kind_set(err, TWZ_ERR_NOMEM,
+					   "out of memory compressing a %zu-byte section",
+					   s->raw_size);
+			return -1;
+		}
+		n = ZSTD_compress(dst, bound, s->raw, s->raw_size, h->level);
+		if (ZSTD_isError(n)) {
+			zerr = n;
+			rc = -2;
+		} else if (n >= s->raw_size) {
+			rc = copy_raw(s, spool, o, at, st);
+		} else {
+			st->codec = TWZ_CODEC_ZSTD;
+			st->size = n;
+			st->checksum = twz_checksum(s->raw, s->raw_size);
+			rc = twz_out_put(o, at, dst, n);
+		}
+		free(dst);
+	}
+	if (rc == -2)
+		twz_error_set(err, "zstd: %s", ZSTD_getErrorName(zerr));
+	else if (rc != 0)
+		twz_error_kind_set(err, errno == ENOMEM ? TWZ_ERR_NOMEM : TWZ_ERR_IO,
+				   "cannot store a %zu-byte section: %s", s->raw_size,
+				   strerror(errno));
+	return rc ? -1 : 0;
+}
+
+/* Sections in memory are stored ahead, on up to h->threads threads at
+ * once, biggest first, each into a buffer of its own; the bytes are the
+ * same whatever the thread count. Sections in the spool are stored when
+ * written, one at a time. */
+struct ahead_job {
 	const struct twz_out_header *h;
-	const struct twz_out_section *sections;
+	const struct twz_out_section *all;
+	const struct twz_spool *spool;
 	struct stored *st;
 	const unsigned *order;     /* section indices, biggest first */
-	unsigned count;
+	unsigned count;            /* of order */
+	unsigned total;            /* of all */
 	atomic_uint next;
 	atomic_int failed;
 	pthread_mutex_t lock;      /* guards err */
 	struct twz_error *err;
 };
 
-static void *compress_worker(void *arg)
+static void *ahead_worker(void *arg)
 {
-	struct compress_job *job = arg;
+	struct ahead_job *job = arg;
 	struct twz_error mine = { { 0 }, 0 };
 
 	for (;;) {
@@ -111,11 +232,17 @@ static void *compress_worker(void *arg)
 		if (k >= job->count || atomic_load(&job->failed))
 			break;
 		unsigned i = job->order[k];
-		if (store_section(job->h, job->sections, job->count, i,
-				  &job->st[i], &mine) != 0) {
+		struct stored *st = &job->st[i];
+		st->pre.fd = -1;
+		int rc = store_section(job->h, job->all, job->total, i, job->spool,
+				       &st->pre, 0, st, &mine);
+		if (rc == 0 && !st->pre.buf)
+			st->pre.buf = malloc(1);   /* stored, and empty */
+		if (rc != 0 || !st->pre.buf) {
 			pthread_mutex_lock(&job->lock);
 			if (!atomic_exchange(&job->failed, 1))
-				*job->err = mine;
+				*job->err = mine.msg[0] ? mine : (struct twz_error){
+					"out of memory storing a section", TWZ_ERR_NOMEM };
 			pthread_mutex_unlock(&job->lock);
 			break;
 		}
@@ -123,54 +250,52 @@ static void *compress_worker(void *arg)
 	return NULL;
 }
 
-static int store_sections(const struct twz_out_header *h,
-			  const struct twz_out_section *sections,
-			  unsigned count, struct stored *st,
-			  struct twz_error *err)
+static int store_ahead(const struct twz_out_header *h,
+		       const struct twz_out_section *all, unsigned count,
+		       const struct twz_spool *spool, struct stored *st,
+		       struct twz_error *err)
 {
-	unsigned order[TWZ_MAX_SECTIONS];
+	unsigned order[TWZ_MAX_SECTIONS], n = 0;
 	pthread_t tid[TWZ_MAX_SECTIONS];
 	unsigned started = 0;
-	struct compress_job job = {
-		.h = h, .sections = sections, .st = st, .order = order,
-		.count = count, .err = err,
+	struct ahead_job job = {
+		.h = h, .all = all, .spool = spool, .st = st, .order = order,
+		.err = err,
 	};
 
 	for (unsigned i = 0; i < count; i++) {
-		st[i] = (struct stored){ sections[i].raw, sections[i].raw_size,
-					 TWZ_CODEC_RAW, 0, NULL };
-		order[i] = i;
+		st[i].pre = (struct twz_out){ .fd = -1 };
+		/* Raw sections need no work ahead; spooled ones wait. */
+		if (h->codec == TWZ_CODEC_ZSTD && !twz_spool_holds(spool, all[i].raw))
+			order[n++] = i;
 	}
-	for (unsigned i = 1; i < count; i++)      /* biggest first, stable */
+	for (unsigned i = 1; i < n; i++)          /* biggest first, stable */
 		for (unsigned j = i; j > 0 &&
-		     sections[order[j]].raw_size > sections[order[j - 1]].raw_size; j--) {
+		     all[order[j]].raw_size > all[order[j - 1]].raw_size; j--) {
 			unsigned t = order[j];
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
+	job.count = n;
+	job.total = count;
 	atomic_init(&job.next, 0);
 	atomic_init(&job.failed, 0);
 	pthread_mutex_init(&job.lock, NULL);
 	unsigned threads = h->threads ? h->threads : 1;
-	if (h->codec != TWZ_CODEC_ZSTD)
-		threads = 1;            /* nothing to compress */
-	if (threads > count)
-		threads = count ? count : 1;
+	if (threads > n)
+		threads = n ? n : 1;
 	/* This thread is one of the workers. */
 	for (; started + 1 < threads; started++)
-		if (pthread_create(&tid[started], NULL, compress_worker, &job) != 0)
+		if (pthread_create(&tid[started], NULL, ahead_worker, &job) != 0)
 			break;
-	compress_worker(&job);
+	ahead_worker(&job);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
 	pthread_mutex_destroy(&job.lock);
-	if (atomic_load(&job.failed)) {
-		for (unsigned i = 0; i < count; i++)
-			free(st[i].owned);
-		return -1;
-	}
-	return 0;
+	return atomic_load(&job.failed) ? -1 : 0;
 }
+
+/* ---- the file --------------------------------------------------------- */
 
 /* sections with h's BUILD_INFO text added in kind order, into all. */
 static unsigned with_build_info(const struct twz_out_header *h,
@@ -181,7 +306,7 @@ static unsigned with_build_info(const struct twz_out_header *h,
 		TWZ_SECTION_BUILD_INFO, h->build_info,
 		strnlen(h->build_info, sizeof h->build_info)
 	};
-	unsigned n = 0, placed = 0;
+	unsigned n = 0, placed = !h->build_info[0];
 
 	for (unsigned i = 0; i < count; i++) {
 		if (!placed && sections[i].kind > TWZ_SECTION_BUILD_INFO) {
@@ -195,237 +320,169 @@ static unsigned with_build_info(const struct twz_out_header *h,
 	return n;
 }
 
-int twz_encode(const struct twz_out_header *h,
-	       const struct twz_out_section *sections, unsigned count,
-	       uint8_t **buf, size_t *len, struct twz_error *err)
+/* The header and the section table (FORMAT.md sections 2 and 3) into
+ * head (TWZ_HEADER_SIZE + count entries, zeroed), under magic. */
+static void put_head(uint8_t *head, const char *magic,
+		     const struct twz_out_header *h,
+		     const struct twz_out_section *all, const struct stored *st,
+		     const uint64_t *offset, unsigned count, uint64_t file_size)
 {
-	struct twz_out_section all[TWZ_MAX_SECTIONS];
-	struct stored st[TWZ_MAX_SECTIONS];
-	uint64_t offset[TWZ_MAX_SECTIONS];
-	uint8_t *out = NULL;
-	unsigned done = 0, chunked = 0;
-	int rc = -1;
-
-	if (count + (h->build_info[0] != 0) > TWZ_MAX_SECTIONS) {
-		twz_error_set(err, "too many sections (%u)", count);
-		return -1;
-	}
-	if (h->build_info[0]) {
-		count = with_build_info(h, sections, count, all);
-		sections = all;
-	}
-	uint64_t pos = align_up(TWZ_HEADER_SIZE +
-				(uint64_t)count * TWZ_SECTION_ENTRY_SIZE);
-	if (store_sections(h, sections, count, st, err) != 0)
-		return -1;
-	for (; done < count; done++) {
-		offset[done] = pos;
-		pos = align_up(pos + st[done].size);
-	}
-	/* The last section ends the file: no padding after it. */
-	uint64_t file_size = count ? offset[count - 1] + st[count - 1].size
-				   : TWZ_HEADER_SIZE;
-	out = calloc(1, (size_t)file_size);
-	if (!out) {
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory for a %llu-byte file",
-			      (unsigned long long)file_size);
-		goto out_free;
-	}
+	unsigned chunked = 0;
 
 	for (unsigned i = 0; i < count; i++) {
-		uint8_t *e = out + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
-		twz_put32(e + TWZ_S_KIND, sections[i].kind);
+		uint8_t *e = head + TWZ_HEADER_SIZE + (size_t)i * TWZ_SECTION_ENTRY_SIZE;
+		twz_put32(e + TWZ_S_KIND, all[i].kind);
 		twz_put16(e + TWZ_S_CODEC, st[i].codec);
 		twz_put16(e + TWZ_S_FLAGS, st[i].flags);
 		chunked |= st[i].flags & TWZ_SF_CHUNKED;
 		twz_put64(e + TWZ_S_OFFSET, offset[i]);
 		twz_put64(e + TWZ_S_SIZE, st[i].size);
-		twz_put64(e + TWZ_S_RAW_SIZE, sections[i].raw_size);
-		twz_put64(e + TWZ_S_RAW_CHECKSUM,
-			  twz_checksum(sections[i].raw, sections[i].raw_size));
-		if (st[i].size)
-			memcpy(out + offset[i], st[i].bytes, st[i].size);
+		twz_put64(e + TWZ_S_RAW_SIZE, all[i].raw_size);
+		twz_put64(e + TWZ_S_RAW_CHECKSUM, st[i].checksum);
 	}
-
-	memcpy(out + TWZ_H_MAGIC, TWZ_MAGIC, TWZ_MAGIC_SIZE);
-	twz_put16(out + TWZ_H_MAJOR, TWZ_FORMAT_MAJOR);
+	memcpy(head + TWZ_H_MAGIC, magic, TWZ_MAGIC_SIZE);
+	twz_put16(head + TWZ_H_MAJOR, TWZ_FORMAT_MAJOR);
 	/* Chunks are a 1.4 feature: a file with any says so. */
-	twz_put16(out + TWZ_H_MINOR, chunked && h->minor < 4 ? 4 : h->minor);
-	twz_put32(out + TWZ_H_HEADER_SIZE, TWZ_HEADER_SIZE);
-	twz_put64(out + TWZ_H_REQUIRED, h->required_features |
+	twz_put16(head + TWZ_H_MINOR, chunked && h->minor < 4 ? 4 : h->minor);
+	twz_put32(head + TWZ_H_HEADER_SIZE, TWZ_HEADER_SIZE);
+	twz_put64(head + TWZ_H_REQUIRED, h->required_features |
 		  (chunked ? TWZ_FEATURE_CHUNKED_SECTIONS : 0));
-	twz_put64(out + TWZ_H_OPTIONAL, 0);
-	twz_put64(out + TWZ_H_FILE_SIZE, file_size);
-	twz_put32(out + TWZ_H_SECTION_COUNT, count);
-	twz_put32(out + TWZ_H_TABLE_OFFSET, TWZ_HEADER_SIZE);
-	twz_put64(out + TWZ_H_TABLE_CHECKSUM,
-		  twz_checksum(out + TWZ_HEADER_SIZE,
+	twz_put64(head + TWZ_H_OPTIONAL, 0);
+	twz_put64(head + TWZ_H_FILE_SIZE, file_size);
+	twz_put32(head + TWZ_H_SECTION_COUNT, count);
+	twz_put32(head + TWZ_H_TABLE_OFFSET, TWZ_HEADER_SIZE);
+	twz_put64(head + TWZ_H_TABLE_CHECKSUM,
+		  twz_checksum(head + TWZ_HEADER_SIZE,
 			       (size_t)count * TWZ_SECTION_ENTRY_SIZE));
-	twz_put64(out + TWZ_H_LEVEL_HASH, h->level_hash);
-	twz_put32(out + TWZ_H_WIDTH, h->width);
-	twz_put32(out + TWZ_H_HEIGHT, h->height);
-	twz_put32(out + TWZ_H_NODE_COUNT, h->node_count);
-	twz_put32(out + TWZ_H_COMPONENT_COUNT, h->component_count);
-	out[TWZ_H_METHOD] = h->method;
-	out[TWZ_H_CONNECTIVITY] = h->connectivity;
-	out[TWZ_H_NODE_ORDER] = h->node_order;
-	out[TWZ_H_BUILD_CODEC] = h->codec;
-	out[TWZ_H_BUILD_LEVEL] = (uint8_t)h->level;
-	out[TWZ_H_LEVEL_KIND] = h->level_kind;
-	twz_put64(out + TWZ_H_HEADER_CHECKSUM,
-		  twz_checksum(out, TWZ_H_HEADER_CHECKSUM));
+	twz_put64(head + TWZ_H_LEVEL_HASH, h->level_hash);
+	twz_put32(head + TWZ_H_WIDTH, h->width);
+	twz_put32(head + TWZ_H_HEIGHT, h->height);
+	twz_put32(head + TWZ_H_NODE_COUNT, h->node_count);
+	twz_put32(head + TWZ_H_COMPONENT_COUNT, h->component_count);
+	head[TWZ_H_METHOD] = h->method;
+	head[TWZ_H_CONNECTIVITY] = h->connectivity;
+	head[TWZ_H_NODE_ORDER] = h->node_order;
+	head[TWZ_H_BUILD_CODEC] = h->codec;
+	head[TWZ_H_BUILD_LEVEL] = (uint8_t)h->level;
+	head[TWZ_H_LEVEL_KIND] = h->level_kind;
+	twz_put64(head + TWZ_H_HEADER_CHECKSUM,
+		  twz_checksum(head, TWZ_H_HEADER_CHECKSUM));
+}
 
-	*buf = out;
-	*len = (size_t)file_size;
-	rc = 0;
-out_free:
-	for (unsigned i = 0; i < done; i++)
-		free(st[i].owned);
+/* Every section of all[count] into o after the header and table, which
+ * go in last. 0, or -1 with err set. */
+static int lay_out(const struct twz_out_header *h, const char *magic,
+		   const struct twz_out_section *all, unsigned count,
+		   const struct twz_spool *spool, struct stored *st,
+		   struct twz_out *o, struct twz_error *err)
+{
+	uint64_t offset[TWZ_MAX_SECTIONS];
+	size_t head_len = TWZ_HEADER_SIZE + (size_t)count * TWZ_SECTION_ENTRY_SIZE;
+	uint64_t pos = align_up(head_len);
+	uint8_t *head;
+
+	for (unsigned i = 0; i < count; i++) {
+		offset[i] = pos;
+		if (st[i].pre.buf ? twz_out_put(o, pos, st[i].pre.buf, st[i].pre.len)
+				  : store_section(h, all, count, i, spool, o, pos,
+						  &st[i], err)) {
+			if (!err->msg[0])
+				twz_error_kind_set(err, TWZ_ERR_IO, "cannot write: %s",
+						   strerror(errno));
+			return -1;
+		}
+		pos = align_up(pos + st[i].size);
+	}
+	/* The last section ends the file: no padding after it. */
+	uint64_t file_size = count ? offset[count - 1] + st[count - 1].size
+				   : TWZ_HEADER_SIZE;
+	head = calloc(1, head_len);
+	if (!head) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory");
+		return -1;
+	}
+	put_head(head, magic, h, all, st, offset, count, file_size);
+	int rc = twz_out_put(o, 0, head, head_len);
+	free(head);
+	if (rc == 0 && o->fd >= 0 && ftruncate(o->fd, (off_t)file_size) != 0)
+		rc = -1;
+	if (rc == 0 && o->fd < 0 && o->len < file_size)
+		rc = twz_out_put(o, file_size, NULL, 0);
+	if (rc != 0)
+		twz_error_kind_set(err, TWZ_ERR_IO, "cannot write: %s", strerror(errno));
 	return rc;
 }
 
-/* ---- the temporary file under a signal ------------------------------ */
-
-/*
- * A terminal's Ctrl-C, or a build system's SIGTERM, between mkstemp and
- * rename would leave a whole OUT.twz.tmp.* behind. While it exists, these
- * signals (when they would end the process anyway) remove it first, then
- * end the process as they would have. The path is set and cleared with
- * the signals blocked, so the handler sees it whole or not at all.
- */
-static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define TMP_SIGNAL_COUNT (sizeof tmp_signals / sizeof tmp_signals[0])
-
-static const char *volatile tmp_pending;
-
-static void tmp_on_signal(int sig)
+int twz_out_finish(struct twz_out_file *f, const struct twz_sink *sink,
+		   struct twz_error *err)
 {
-	const char *tmp = tmp_pending;
+	struct twz_out_section all[TWZ_MAX_SECTIONS];
+	struct stored st[TWZ_MAX_SECTIONS];
+	struct twz_out o = { .fd = -1 };
+	struct twz_atomic a = { .fd = -1 };
+	unsigned count = 0;
+	int rc = -1;
 
-	if (tmp)
-		unlink(tmp);
-	/* SA_RESETHAND restored the default action: end the process by it. */
-	raise(sig);
-}
-
-struct tmp_guard {
-	sigset_t set, old_mask;
-	struct sigaction old[TMP_SIGNAL_COUNT];
-	unsigned char installed[TMP_SIGNAL_COUNT];
-};
-
-static void tmp_block(struct tmp_guard *g)
-{
-	sigemptyset(&g->set);
-	for (size_t i = 0; i < TMP_SIGNAL_COUNT; i++)
-		sigaddset(&g->set, tmp_signals[i]);
-	pthread_sigmask(SIG_BLOCK, &g->set, &g->old_mask);
-}
-
-/* With the signals blocked: mark tmp for removal on a signal that takes
- * the default action (an ignored or handled one is left as it is). */
-static void tmp_guard(struct tmp_guard *g, const char *tmp)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = tmp_on_signal;
-	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	tmp_pending = tmp;
-	for (size_t i = 0; i < TMP_SIGNAL_COUNT; i++) {
-		g->installed[i] = 0;
-		if (sigaction(tmp_signals[i], NULL, &g->old[i]) == 0 &&
-		    !(g->old[i].sa_flags & SA_SIGINFO) &&
-		    g->old[i].sa_handler == SIG_DFL &&
-		    sigaction(tmp_signals[i], &sa, NULL) == 0)
-			g->installed[i] = 1;
+	memset(st, 0, sizeof st);
+	const char *name = f->name ? f->name : "level";
+	if (f->failed) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
+		goto out_free;
 	}
-	pthread_sigmask(SIG_SETMASK, &g->old_mask, NULL);
+	if (f->count + (f->h.build_info[0] != 0) > TWZ_MAX_SECTIONS) {
+		twz_error_set(err, "%s: too many sections (%u)", name, f->count);
+		goto out_free;
+	}
+	count = with_build_info(&f->h, f->sec, f->count, all);
+	if (store_ahead(&f->h, all, count, f->spool, st, err) != 0)
+		goto out_free;
+	if (sink->path) {
+		if (twz_atomic_begin(sink->path, &a, err) != 0)
+			goto out_free;
+		o.fd = a.fd;
+	}
+	if (lay_out(&f->h, sink->magic ? sink->magic : TWZ_MAGIC, all, count,
+		    f->spool, st, &o, err) != 0)
+		goto out_cancel;
+	if (sink->check && sink->check(sink, sink->path ? a.tmp : NULL, o.buf, o.len, err) != 0)
+		goto out_cancel;
+	if (sink->path) {
+		rc = twz_atomic_commit(&a, sink->path, err);
+		goto out_free;
+	}
+	*sink->buf = o.buf;
+	*sink->len = o.len;
+	o.buf = NULL;
+	rc = 0;
+	goto out_free;
+out_cancel:
+	twz_atomic_cancel(&a);
+out_free:
+	free(o.buf);
+	for (unsigned i = 0; i < count; i++)
+		free(st[i].pre.buf);
+	out_free_owned(f);
+	return rc;
 }
 
-/* With the signals blocked again: forget tmp, restore the actions, then
- * let a signal that came meanwhile act as it would have. */
-static void tmp_release(struct tmp_guard *g)
+int twz_encode(const struct twz_out_header *h,
+	       const struct twz_out_section *sections, unsigned count,
+	       uint8_t **buf, size_t *len, struct twz_error *err)
 {
-	tmp_pending = NULL;
-	for (size_t i = 0; i < TMP_SIGNAL_COUNT; i++)
-		if (g->installed[i])
-			sigaction(tmp_signals[i], &g->old[i], NULL);
-	pthread_sigmask(SIG_SETMASK, &g->old_mask, NULL);
-}
+	struct twz_out_file *f = calloc(1, sizeof *f);
+	struct twz_sink sink = { .buf = buf, .len = len };
 
-int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
-		     struct twz_error *err)
-{
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	struct tmp_guard guard;
-	int fd;
-
-	if (!tmp) {
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", path);
+	if (!f) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory");
 		return -1;
 	}
-	/* rename() onto a directory fails late and obscurely (EBUSY for
-	 * "."): say what is wrong before writing anything. */
-	struct stat sb;
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		twz_error_kind_set(err, TWZ_ERR_IO, "%s: is a directory, not a file to write",
-				   path);
-		free(tmp);
-		return -1;
-	}
-	snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-	tmp_block(&guard);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		pthread_sigmask(SIG_SETMASK, &guard.old_mask, NULL);
-		twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot create a temporary file: %s", path,
-			      strerror(e));
-		free(tmp);
-		return -1;
-	}
-	tmp_guard(&guard, tmp);
-	/* mkstemp makes 0600; a database is an ordinary asset. */
-	mode_t mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0)
-		goto fail;
-	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail;
-		done += (size_t)n;
-	}
-	if (fsync(fd) != 0)
-		goto fail;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	tmp_block(&guard);
-	if (rename(tmp, path) != 0)
-		goto fail_blocked;
-	tmp_release(&guard);
-	free(tmp);
-	return 0;
-
-fail:
-	tmp_block(&guard);
-fail_blocked:;
-	int e = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	tmp_release(&guard);
-	twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-	free(tmp);
-	return -1;
+	f->h = *h;
+	f->name = "file";
+	for (unsigned i = 0; i < count; i++)
+		twz_out_add(f, sections[i].kind, sections[i].raw, sections[i].raw_size);
+	int rc = twz_out_finish(f, &sink, err);
+	free(f);
+	return rc;
 }
 
 /* ---- files as the methods assemble them ----------------------------- */
@@ -466,144 +523,51 @@ void twz_out_add_owned(struct twz_out_file *f, uint32_t kind, void *raw,
 void twz_out_add_le32(struct twz_out_file *f, uint32_t kind,
 		      const uint32_t *v, size_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	twz_out_add(f, kind, v, n * 4);
+#else
 	twz_out_add_owned(f, kind, twz_le32_copy(v, n), n * 4);
+#endif
 }
 
-static void out_free(struct twz_out_file *f)
+void twz_out_add_le32_owned(struct twz_out_file *f, uint32_t kind,
+			    uint32_t *v, size_t n)
 {
-	for (unsigned i = 0; i < f->count; i++)
-		free(f->owned[i]);
+	for (size_t i = 0; v && i < n; i++)
+		twz_put32((uint8_t *)&v[i], v[i]);
+	twz_out_add_owned(f, kind, v, n * 4);
+}
+
+static void out_free_owned(struct twz_out_file *f)
+{
+	for (unsigned i = 0; i < f->count; i++) {
+		if (twz_spool_holds(f->spool, f->owned[i]))
+			twz_big_free(f->spool, f->owned[i]);
+		else
+			free(f->owned[i]);
+		f->owned[i] = NULL;
+	}
 	f->count = 0;
 }
 
-int twz_out_encode(struct twz_out_file *f, const char *name, uint8_t **buf,
-		   size_t *len, struct twz_error *err)
+void twz_out_drop(struct twz_out_file *f)
 {
-	int rc = -1;
-
-	if (f->failed)
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
-	else
-		rc = twz_encode(&f->h, f->sec, f->count, buf, len, err);
-	out_free(f);
-	return rc;
+	out_free_owned(f);
 }
 
-int twz_out_write(struct twz_out_file *f, const char *name, const char *path,
+int twz_out_encode(struct twz_out_file *f, uint8_t **buf, size_t *len,
+		   struct twz_error *err)
+{
+	struct twz_sink sink = { .buf = buf, .len = len };
+
+	return twz_out_finish(f, &sink, err);
+}
+
+int twz_out_write(struct twz_out_file *f, const char *path,
 		  struct twz_error *err)
 {
-	uint8_t *buf;
-	size_t len;
+	struct twz_sink sink = { .path = path };
 
-	if (twz_out_encode(f, name, &buf, &len, err) != 0)
-		return -1;
-	int rc = twz_write_atomic(path, buf, len, err);
-	free(buf);
-	return rc;
+	return twz_out_finish(f, &sink, err);
 }
 
-/* ---- an output written in place (twz_writer_stream.c) ---------------- */
-
-struct twz_atomic_guard {
-	struct tmp_guard g;
-};
-
-int twz_atomic_begin(const char *path, struct twz_atomic *a,
-		     struct twz_error *err)
-{
-	size_t plen = strlen(path);
-	struct stat sb;
-
-	memset(a, 0, sizeof *a);
-	a->fd = -1;
-	a->tmp = malloc(plen + 16);
-	a->guard = malloc(sizeof *a->guard);
-	if (!a->tmp || !a->guard) {
-		free(a->tmp);
-		free(a->guard);
-		a->tmp = NULL;
-		a->guard = NULL;
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", path);
-		return -1;
-	}
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		twz_error_kind_set(err, TWZ_ERR_IO, "%s: is a directory, not a file to write",
-				   path);
-		goto fail;
-	}
-	snprintf(a->tmp, plen + 16, "%s.tmp.XXXXXX", path);
-	tmp_block(&a->guard->g);
-	a->fd = mkstemp(a->tmp);
-	if (a->fd < 0) {
-		int e = errno;
-		pthread_sigmask(SIG_SETMASK, &a->guard->g.old_mask, NULL);
-		twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot create a temporary file: %s",
-				   path, strerror(e));
-		goto fail;
-	}
-	tmp_guard(&a->guard->g, a->tmp);
-	mode_t mask = umask(0);
-	umask(mask);
-	if (fchmod(a->fd, 0666 & ~mask) != 0) {
-		twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot write: %s", path,
-				   strerror(errno));
-		twz_atomic_cancel(a);
-		return -1;
-	}
-	return 0;
-fail:
-	free(a->tmp);
-	free(a->guard);
-	a->tmp = NULL;
-	a->guard = NULL;
-	return -1;
-}
-
-void twz_atomic_cancel(struct twz_atomic *a)
-{
-	if (!a->tmp)
-		return;
-	tmp_block(&a->guard->g);
-	if (a->fd >= 0)
-		close(a->fd);
-	unlink(a->tmp);
-	tmp_release(&a->guard->g);
-	free(a->tmp);
-	free(a->guard);
-	a->tmp = NULL;
-	a->guard = NULL;
-	a->fd = -1;
-}
-
-int twz_atomic_commit(struct twz_atomic *a, const char *path,
-		      struct twz_error *err)
-{
-	int e;
-
-	if (fsync(a->fd) != 0) {
-		e = errno;
-		goto fail;
-	}
-	int rc = close(a->fd);
-	a->fd = -1;
-	if (rc != 0) {
-		e = errno;
-		goto fail;
-	}
-	tmp_block(&a->guard->g);
-	if (rename(a->tmp, path) != 0) {
-		e = errno;
-		pthread_sigmask(SIG_SETMASK, &a->guard->g.old_mask, NULL);
-		goto fail;
-	}
-	tmp_release(&a->guard->g);
-	free(a->tmp);
-	free(a->guard);
-	a->tmp = NULL;
-	a->guard = NULL;
-	return 0;
-fail:
-	twz_atomic_cancel(a);
-	twz_error_kind_set(err, TWZ_ERR_IO, "%s: cannot write: %s", path, strerror(e));
-	return -1;
-}

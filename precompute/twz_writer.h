@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sink.h"
 #include "twz_error.h"
 #include "twz_validate.h"
 
@@ -53,52 +54,54 @@ int twz_encode(const struct twz_out_header *h,
 	       const struct twz_out_section *sections, unsigned count,
 	       uint8_t **buf, size_t *len, struct twz_error *err);
 
-/* Write bytes to path through a temporary file in the same directory,
- * fsync'd and renamed into place; on failure nothing is left behind. */
-int twz_write_atomic(const char *path, const uint8_t *buf, size_t len,
-		     struct twz_error *err);
-
-/* An output written in place: a temporary file next to path (removed
- * by SIGINT, SIGTERM and SIGHUP as twz_write_atomic's is), then fsync'd
- * and renamed into place by commit, or removed by cancel. */
-struct twz_atomic_guard;
-struct twz_atomic {
-	char *tmp;
-	int fd;
-	struct twz_atomic_guard *guard;
-};
-int twz_atomic_begin(const char *path, struct twz_atomic *a,
-		     struct twz_error *err);
-int twz_atomic_commit(struct twz_atomic *a, const char *path,
-		      struct twz_error *err);
-void twz_atomic_cancel(struct twz_atomic *a);
+struct twz_spool;
 
 /* A file as a method assembles it: the header and the sections in file
- * order, and the buffers to free once it is encoded. An add that runs
- * out of memory marks the file; twz_out_encode then reports it. */
+ * order, and the buffers to free once it is written. An add that runs
+ * out of memory marks the file; twz_out_finish then reports it. A
+ * section's bytes may lie in the spool (spool.h): the writer compresses
+ * them from there piece by piece. */
 struct twz_out_file {
 	struct twz_out_header h;
 	struct twz_out_section sec[TWZ_MAX_SECTIONS];
 	void *owned[TWZ_MAX_SECTIONS];
 	unsigned count;
 	int failed;
+	const char *name;            /* the level, in messages */
+	struct twz_spool *spool;     /* NULL: every section in memory */
 };
 
 /* Add a section whose bytes stay the caller's. */
 void twz_out_add(struct twz_out_file *f, uint32_t kind, const void *raw,
 		 size_t size);
-/* Add a malloc'd buffer (NULL: out of memory); the file frees it. */
+/* Add a malloc'd buffer or a big array of f->spool (NULL: out of
+ * memory); the file frees it. */
 void twz_out_add_owned(struct twz_out_file *f, uint32_t kind, void *raw,
 		       size_t size);
-/* Add a little-endian copy of n u32. */
+/* Add n u32 as little-endian bytes: the array itself where the machine
+ * is little-endian (it must then outlive f), else a copy. */
 void twz_out_add_le32(struct twz_out_file *f, uint32_t kind,
 		      const uint32_t *v, size_t n);
 
-/* Encode f into a malloc'd buffer, or write it atomically to path; both
- * free what f owns. name prefixes an out-of-memory message. */
-int twz_out_encode(struct twz_out_file *f, const char *name, uint8_t **buf,
-		   size_t *len, struct twz_error *err);
-int twz_out_write(struct twz_out_file *f, const char *name, const char *path,
+/* Add n u32 of a malloc'd (or f->spool's) array, made little-endian in
+ * place; the file frees it (NULL: out of memory). */
+void twz_out_add_le32_owned(struct twz_out_file *f, uint32_t kind,
+			    uint32_t *v, size_t n);
+
+/* Free what f owns, without writing it. */
+void twz_out_drop(struct twz_out_file *f);
+
+
+/* The file: every section stored (raw, a zstd frame, or chunks), then
+ * the header and the section table, to the sink; frees what f owns. 0,
+ * or -1 with err set (nothing left at the sink's path). */
+int twz_out_finish(struct twz_out_file *f, const struct twz_sink *sink,
+		   struct twz_error *err);
+
+/* The same into a malloc'd buffer, or to path. */
+int twz_out_encode(struct twz_out_file *f, uint8_t **buf, size_t *len,
+		   struct twz_error *err);
+int twz_out_write(struct twz_out_file *f, const char *path,
 		  struct twz_error *err);
 
 /* A little-endian copy of n u32 (malloc'd; NULL out of memory). */

@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "twigz.h"
 #include "twz_heap.h"
@@ -146,8 +147,28 @@ static inline void twz_baseline_mark(struct twz_baseline *b, uint32_t v,
 		b->trace[v] = what;
 }
 
-/* Octile (or Manhattan) distance between two nodes. */
-double twz_baseline_h(const struct twz_baseline *b, uint32_t u, uint32_t v);
+#define TWZ_BASELINE_SQRT2 1.41421356237309504880
+
+/* Octile (or, 4-connected, Manhattan) distance between two packed
+ * cells (x | y << 16). */
+static inline double twz_baseline_octile(const struct twz_baseline *b,
+					 uint32_t p, uint32_t q)
+{
+	int dx = abs((int)(p & 0xFFFF) - (int)(q & 0xFFFF));
+	int dy = abs((int)(p >> 16) - (int)(q >> 16));
+
+	if (b->connectivity == 4)
+		return dx + dy;
+	int lo = dx < dy ? dx : dy;
+	return (dx + dy) + (TWZ_BASELINE_SQRT2 - 2.0) * lo;
+}
+
+/* The same between two nodes. */
+static inline double twz_baseline_h(const struct twz_baseline *b, uint32_t u,
+				    uint32_t v)
+{
+	return twz_baseline_octile(b, b->xy[u], b->xy[v]);
+}
 
 int twz_baseline_jps(struct twz_baseline *b, twz_node s, twz_node t,
 		     twz_node *path, size_t cap, struct twz_baseline_result *r);

@@ -1,8 +1,9 @@
 /*
- * baseline_search.c - the baselines' shared grid and state (see
- * baseline.h), and the searches over the plain move graph: Dijkstra, A*,
- * greedy best-first, breadth-first and depth-first. Jump point search is
- * in baseline_jps.c, the Evasion walker in baseline_evasion.c.
+ * baseline_search.c - the searches over the plain move graph (see
+ * baseline.h): Dijkstra, A*, greedy best-first, breadth-first and
+ * depth-first, and the one entry that runs any baseline. Jump point
+ * search is in baseline_jps.c, the Evasion walker in baseline_evasion.c,
+ * the grid and state they share in baseline.c.
  */
 #include "baseline.h"
 
@@ -11,164 +12,7 @@
 
 #include "twz_format.h"
 
-#define SQRT2 1.41421356237309504880
-
-static const struct {
-	const char *name;
-	const char *title;
-} kinds[TWZ_BASELINE_COUNT] = {
-	[TWZ_BASELINE_DIJKSTRA] = { "dijkstra", "Dijkstra" },
-	[TWZ_BASELINE_ASTAR] = { "astar", "A* (octile)" },
-	[TWZ_BASELINE_GREEDY] = { "greedy", "greedy best-first" },
-	[TWZ_BASELINE_BFS] = { "bfs", "breadth-first" },
-	[TWZ_BASELINE_DFS] = { "dfs", "depth-first" },
-	[TWZ_BASELINE_JPS] = { "jps", "jump point search" },
-	[TWZ_BASELINE_EVASION] = { "evasion", "Evasion (tracing)" },
-};
-
-const char *twz_baseline_name(enum twz_baseline_kind k)
-{
-	return k < TWZ_BASELINE_COUNT ? kinds[k].name : "?";
-}
-
-const char *twz_baseline_title(enum twz_baseline_kind k)
-{
-	return k < TWZ_BASELINE_COUNT ? kinds[k].title : "?";
-}
-
-int twz_baseline_find(const char *name)
-{
-	for (int k = 0; k < TWZ_BASELINE_COUNT; k++)
-		if (!strcmp(kinds[k].name, name))
-			return k;
-	return -1;
-}
-
-int twz_baseline_supported(enum twz_baseline_kind k, unsigned connectivity)
-{
-	if (k >= TWZ_BASELINE_COUNT)
-		return 0;
-	return k != TWZ_BASELINE_JPS || connectivity == 8;
-}
-
-int twz_baseline_optimal(enum twz_baseline_kind k, unsigned connectivity)
-{
-	switch (k) {
-	case TWZ_BASELINE_DIJKSTRA:
-	case TWZ_BASELINE_ASTAR:
-	case TWZ_BASELINE_JPS:
-		return 1;
-	case TWZ_BASELINE_BFS:
-		/* Fewest moves is cheapest only when every move costs 1. */
-		return connectivity == 4;
-	default:
-		return 0;
-	}
-}
-
-void twz_baseline_free(struct twz_baseline *b)
-{
-	free(b->neighbour);
-	free(b->xy);
-	free(b->cell);
-	free(b->cell_node);
-	free(b->open);
-	free(b->state);
-	free(b->heap);
-	free(b->queue);
-	free(b->walk);
-	free(b->waypoint);
-	memset(b, 0, sizeof *b);
-}
-
-static int db_walkable(const void *db, int64_t x, int64_t y)
-{
-	return twz_node_at(db, x, y) != TWZ_NONE;
-}
-
-int twz_baseline_init(struct twz_baseline *b, const twz_db *db)
-{
-	twz_info info;
-
-	memset(b, 0, sizeof *b);
-	if (twz_get_info(db, &info) != TWZ_OK)
-		return -1;
-	if (info.width > 0xFFFFu || info.height > 0xFFFFu)
-		return -1;
-	uint32_t n = info.node_count;
-	size_t alloc_n = n ? n : 1;
-	size_t cells = (size_t)(info.width + 2) * (info.height + 2);
-	b->node_count = n;
-	b->width = info.width;
-	b->height = info.height;
-	b->pw = info.width + 2;
-	b->connectivity = info.connectivity == 4 ? 4 : 8;
-	/* A closed node pushes at most one entry per move, plus the
-	 * source. */
-	b->heap_cap = (uint64_t)n * TWZ_MOVE_COUNT + 2;
-	b->neighbour = malloc(alloc_n * TWZ_MOVE_COUNT * sizeof *b->neighbour);
-	b->xy = malloc(alloc_n * sizeof *b->xy);
-	b->cell = malloc(alloc_n * sizeof *b->cell);
-	b->cell_node = malloc(cells * sizeof *b->cell_node);
-	b->open = calloc(cells, 1);
-	b->state = calloc(alloc_n, sizeof *b->state);
-	b->heap = malloc((size_t)b->heap_cap * sizeof *b->heap);
-	b->queue = malloc((alloc_n + 1) * sizeof *b->queue);
-	if (!b->neighbour || !b->xy || !b->cell || !b->cell_node || !b->open ||
-	    !b->state || !b->heap || !b->queue) {
-		twz_baseline_free(b);
-		return -1;
-	}
-	for (size_t c = 0; c < cells; c++)
-		b->cell_node[c] = TWZ_NONE;
-	for (uint32_t v = 0; v < n; v++) {
-		uint32_t x, y;
-		twz_node_xy(db, v, &x, &y);
-		b->xy[v] = y << 16 | x;
-		b->cell[v] = (y + 1) * b->pw + x + 1;
-		b->cell_node[b->cell[v]] = v;
-		b->open[b->cell[v]] = 1;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
-			twz_node to = TWZ_NONE;
-			if (m < b->connectivity &&
-			    twz_move_legal(db_walkable, db, x, y, m))
-				to = twz_node_at(db, (int64_t)x + twz_move_dx[m],
-						 (int64_t)y + twz_move_dy[m]);
-			b->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] = to;
-		}
-	}
-	return 0;
-}
-
-uint32_t twz_baseline_next_generation(struct twz_baseline *b)
-{
-	/* Start again from zero before the stamps would wrap. */
-	if (b->generation >= 0x7FFFFFFEu) {
-		for (uint32_t v = 0; v < b->node_count; v++)
-			b->state[v].stamp = 0;
-		b->generation = 0;
-	}
-	return ++b->generation;
-}
-
-static inline double octile(const struct twz_baseline *b, uint32_t p,
-			    uint32_t q)
-{
-	int dx = abs((int)(p & 0xFFFF) - (int)(q & 0xFFFF));
-	int dy = abs((int)(p >> 16) - (int)(q >> 16));
-
-	if (b->connectivity == 4)
-		return dx + dy;
-	int lo = dx < dy ? dx : dy;
-	return (dx + dy) + (SQRT2 - 2.0) * lo;
-}
-
-double twz_baseline_h(const struct twz_baseline *b, uint32_t u, uint32_t v)
-{
-	return octile(b, b->xy[u], b->xy[v]);
-}
-
-void twz_baseline_emit(const struct twz_baseline *b, const uint32_t *seq,
+static void twz_baseline_emit(const struct twz_baseline *b, const uint32_t *seq,
 		       size_t len, int backwards, twz_node *path, size_t cap,
 		       struct twz_baseline_result *r)
 {
@@ -218,7 +62,7 @@ static inline int best_first(struct twz_baseline *b, const int kind,
 			     size_t cap, struct twz_baseline_result *r)
 {
 	static const double move_cost[TWZ_MOVE_COUNT] = {
-		1, 1, 1, 1, SQRT2, SQRT2, SQRT2, SQRT2
+		1, 1, 1, 1, TWZ_BASELINE_SQRT2, TWZ_BASELINE_SQRT2, TWZ_BASELINE_SQRT2, TWZ_BASELINE_SQRT2
 	};
 	const int dijkstra = kind == TWZ_BASELINE_DIJKSTRA;
 	const int greedy = kind == TWZ_BASELINE_GREEDY;
@@ -228,7 +72,7 @@ static inline int best_first(struct twz_baseline *b, const int kind,
 	const uint32_t goal = b->xy[t];
 	size_t len = 0;
 
-	double hs = dijkstra ? 0 : octile(b, b->xy[s], goal);
+	double hs = dijkstra ? 0 : twz_baseline_octile(b, b->xy[s], goal);
 	b->state[s] = (struct twz_baseline_node){ 0.0, open, TWZ_NONE };
 	b->generated = 1;
 	twz_baseline_mark(b, s, TWZ_TRACE_GENERATED);
@@ -243,7 +87,7 @@ static inline int best_first(struct twz_baseline *b, const int kind,
 		if (su->stamp == closed)
 			continue;
 		if (!greedy &&
-		    e.f > su->g + (dijkstra ? 0 : octile(b, b->xy[u], goal)))
+		    e.f > su->g + (dijkstra ? 0 : twz_baseline_octile(b, b->xy[u], goal)))
 			continue;
 		double gu = su->g;
 		su->stamp = closed;
@@ -269,7 +113,7 @@ static inline int best_first(struct twz_baseline *b, const int kind,
 				b->generated++;
 				twz_baseline_mark(b, v, TWZ_TRACE_GENERATED);
 			}
-			double h = dijkstra ? 0 : octile(b, b->xy[v], goal);
+			double h = dijkstra ? 0 : twz_baseline_octile(b, b->xy[v], goal);
 			sv->g = g;
 			sv->stamp = open;
 			sv->parent = u;

@@ -17,7 +17,7 @@
 
 #include "cli_common.h"
 #include "file_read.h"
-#include "level_map.h"
+#include "bake_level.h"
 #include "shard.h"
 
 #ifdef TWZ_HAVE_MPI
@@ -91,41 +91,16 @@ static int agree(int rc)
 /* This rank's partial file: shard rank+1 of ranks of the level's bytes. */
 static int bake_shard(const uint8_t *level, size_t level_len,
 		      const char *name, const struct twz_bake_options *opt,
-		      const struct twz_transit_options *topt, int rank,
-		      int ranks, uint8_t **part, size_t *part_len)
+		      int rank, int ranks, uint8_t **part, size_t *part_len)
 {
 	struct twz_error err = { { 0 }, 0 };
-	struct twz_grid grid;
-	struct twz_cpd cpd;
-	struct twz_transit_db db;
-	int rc = 0;
+	struct twz_bake_options o = *opt;
 
-	if (twz_grid_parse(level, level_len, name, &grid, &err) != 0)
+	o.shard = (unsigned)rank + 1;
+	o.shards = (unsigned)ranks;
+	if (twz_bake_part(level, level_len, name, &o, part, part_len, &err) != 0)
 		return twz_cli_error(&err);
-	if (topt) {
-		if (twz_bake_transit_shard(&grid, opt, topt, (unsigned)rank + 1,
-					   (unsigned)ranks, &db, &err) != 0) {
-			rc = twz_cli_error(&err);
-		} else {
-			if (twz_shard_transit_encode(&db, &grid, topt, level, level_len,
-						     opt, (unsigned)rank + 1,
-						     (unsigned)ranks, part, part_len,
-						     &err) != 0)
-				rc = twz_cli_error(&err);
-			twz_transit_db_free(&db);
-		}
-	} else if (twz_bake_cpd_shard(&grid, opt, (unsigned)rank + 1, (unsigned)ranks,
-			       &cpd, &err) != 0) {
-		rc = twz_cli_error(&err);
-	} else {
-		if (twz_shard_encode(&cpd, &grid, level, level_len, opt,
-				     (unsigned)rank + 1, (unsigned)ranks, part,
-				     part_len, &err) != 0)
-			rc = twz_cli_error(&err);
-		twz_cpd_free(&cpd);
-	}
-	twz_grid_free(&grid);
-	return rc;
+	return 0;
 }
 
 /* Rank 0: every rank's partial file, then the merge. */
@@ -192,8 +167,7 @@ int twz_build_mpi_available(void)
 }
 
 int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
-		  const struct twz_transit_options *topt, const char *out,
-		  int quiet)
+		  const char *out, int quiet)
 {
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_bake_options o = *opt;
@@ -240,7 +214,7 @@ int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
 	(void)bcast_bytes(bytes, (size_t)len);
 
 	if (!rc)
-		rc = bake_shard(bytes, (size_t)len, level, &o, topt, rank, ranks,
+		rc = bake_shard(bytes, (size_t)len, level, &o, rank, ranks,
 				&part, &part_len);
 	free(bytes);
 	/* Every rank baked (or failed): gather only when all did. */
@@ -270,12 +244,10 @@ int twz_build_mpi_available(void)
 }
 
 int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
-		  const struct twz_transit_options *topt, const char *out,
-		  int quiet)
+		  const char *out, int quiet)
 {
 	(void)level;
 	(void)opt;
-	(void)topt;
 	(void)out;
 	(void)quiet;
 	fprintf(stderr, "twigz: --mpi: this twigz was built without MPI (meson setup -Dmpi=enabled)\n");

@@ -7,16 +7,14 @@
 #define BUILD_MPI_H
 
 #include "bake.h"
-#include "transit.h"
 
 /* Whether this twigz was built with MPI (meson -Dmpi). */
 int twz_build_mpi_available(void);
 
-/* Bakes level to out with opt on every rank of the job, with TRANSIT and
- * topt when topt is not NULL; the exit status (cli_common.h), the same on
+/* Bakes level to out with opt on every rank of the job, each rank a
+ * shard (twz_bake_part); the exit status (cli_common.h), the same on
  * every rank. Without MPI: a one-line error. */
 int twz_build_mpi(const char *level, const struct twz_bake_options *opt,
-		  const struct twz_transit_options *topt, const char *out,
-		  int quiet);
+		  const char *out, int quiet);
 
 #endif

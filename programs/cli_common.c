@@ -3,6 +3,7 @@
  */
 #include "cli_common.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -140,6 +141,7 @@ int twz_cli_error(const struct twz_error *err)
 	switch (err->kind) {
 	case TWZ_ERR_IO: return EXIT_IO;
 	case TWZ_ERR_NOMEM: return EXIT_NOMEM;
+	case TWZ_ERR_USAGE: return EXIT_USAGE;
 	default: return EXIT_INPUT;
 	}
 }
@@ -243,7 +245,7 @@ uint64_t twz_cli_bytes(struct twz_cli_args *ar, const char *opt, uint64_t lo,
 	const char *val = take_value(ar);
 	unsigned long long v = 0;
 	char *end = NULL;
-	int shift = 0;
+	unsigned shift = 0;
 
 	if (val && *val >= '0' && *val <= '9') {
 		errno = 0;
@@ -252,10 +254,15 @@ uint64_t twz_cli_bytes(struct twz_cli_args *ar, const char *opt, uint64_t lo,
 			end = NULL;
 	}
 	if (end && *end) {
-		const char *units = "KMG";
-		const char *u = strchr(units, *end == 'k' ? 'K' : *end);
-		shift = u && *u ? 10 * (int)(u - units + 1) : -1;
-		if (shift < 0 || end[1])
+		const char *units = "KMGT";
+		const char *u = strchr(units, toupper((unsigned char)*end));
+		if (u && *u) {
+			shift = 10 * (unsigned)(u - units + 1);
+			end++;
+			if (!strcmp(end, "iB") || !strcmp(end, "B"))
+				end += strlen(end);
+		}
+		if (*end)
 			end = NULL;
 	}
 	if (!end || (v << shift >> shift) != v || (v << shift) < lo ||

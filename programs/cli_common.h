@@ -93,7 +93,8 @@ long twz_cli_number(struct twz_cli_args *ar, const char *opt, long lo,
 		    long hi, const char *needs);
 
 /* Option opt's value, a size in bytes in [lo, hi]: digits with an
- * optional K, M or G (binary multiples). */
+ * optional K, M, G or T (binary multiples, any case, then B or iB
+ * allowed). */
 uint64_t twz_cli_bytes(struct twz_cli_args *ar, const char *opt, uint64_t lo,
 		       uint64_t hi, const char *needs);
 

@@ -3,8 +3,11 @@
  * stale for LEVEL, without baking. DB is up to date when it was baked
  * from LEVEL as it is now (the level hash of the header: line ends do
  * not count) with the options given, build's defaults for those not
- * given. Exit status 0 up to date, 1 stale (one line says why), 2 an
- * error (a usage error, or a file that cannot be read or is damaged).
+ * given: every word of `twigz build` is read (build_args.c); those that
+ * do not change the bytes (--threads, --max-nodes, --max-seconds,
+ * --memory-limit, --apsp, --shard, --mpi) are not compared. LEVEL may be a grid, a graph
+ * or a navmesh. Exit status 0 up to date, 1 stale (one line says why), 2
+ * an error (a usage error, or a file that cannot be read or is damaged).
  *
  * The options are compared with what the header records (method,
  * connectivity, codec and level, format version, TRANSIT's block grid)
@@ -17,8 +20,12 @@
 
 #include "agent_sizes.h"
 #include "bake.h"
+#include "bake_level.h"
+#include "build_args.h"
 #include "cli_common.h"
+#include "level_graph.h"
 #include "level_map.h"
+#include "level_navmesh.h"
 #include "transit.h"
 #include "twz_build_info.h"
 #include "twz_format.h"
@@ -30,140 +37,41 @@ enum {
 	CHECK_ERROR = 2,
 };
 
-struct check_args {
-	const char *level;
-	const char *db;
-	struct twz_bake_options opt;
-	struct twz_transit_options topt;
-	int transit;             /* --method transit */
-	int transit_opts;        /* some --transit-* option was given */
-	int quiet;
-	struct twz_agent_request agents;  /* --agent-sizes; count 0 without */
+static const char *const format_names[] = {
+	[TWZ_LAYOUT_PLAIN] = "1.0", [TWZ_LAYOUT_BUCKETED] = "1.1",
+	[TWZ_LAYOUT_NARROW] = "1.2", [TWZ_LAYOUT_INLINE] = "1.4",
 };
 
-static const char *const formats[] = { "1.0", "1.1", "1.2", "1.4", NULL };
-static const unsigned format_layout[] = {
-	TWZ_LAYOUT_PLAIN, TWZ_LAYOUT_BUCKETED, TWZ_LAYOUT_NARROW,
-	TWZ_LAYOUT_INLINE
-};
-static const char *const codecs[] = { "zstd", "raw", NULL };
-static const unsigned codec_id[] = { TWZ_CODEC_ZSTD, TWZ_CODEC_RAW };
-static const char *const methods[] = { "cpd", "transit", NULL };
-
-/* The words of `twigz build` (its -o names DB); those that do not change
- * the bytes (--threads, --max-nodes) are read and not used. 0, or the
- * usage exit status after the message. */
-static int parse_args(int argc, char **argv, struct check_args *c)
-{
-	struct twz_bake_options *opt = &c->opt;
-	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
-	const char *slots[2] = { NULL, NULL }, *a, *out = NULL;
-	long v;
-
-	memset(c, 0, sizeof *c);
-	twz_bake_options_default(opt);
-	while ((a = twz_cli_next(&ar))) {
-		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			out = twz_cli_value(&ar, a, "a file name");
-		} else if (!strcmp(a, "--method")) {
-			c->transit = twz_cli_choice(&ar, a, methods,
-						    "cpd or transit") == 1;
-		} else if (!strcmp(a, "--transit-grid")) {
-			c->topt.grid = (unsigned)twz_cli_number(&ar, a, 1, TWZ_MAX_SIDE,
-				"a number of blocks from 1 to 16384");
-			c->transit_opts = 1;
-		} else if (!strcmp(a, "--transit-inner")) {
-			c->topt.inner = (unsigned)twz_cli_number(&ar, a, 1, 64,
-				"a radius in blocks from 1 to 64");
-			c->transit_opts = 1;
-		} else if (!strcmp(a, "--transit-outer")) {
-			c->topt.outer = (unsigned)twz_cli_number(&ar, a, 2, 128,
-				"a radius in blocks from 2 to 128");
-			c->transit_opts = 1;
-		} else if (!strcmp(a, "--threads")) {
-			twz_cli_number(&ar, a, 1, 1024, "a number from 1 to 1024");
-		} else if (!strcmp(a, "--max-nodes")) {
-			twz_cli_number(&ar, a, 1, TWZ_MAX_NODES,
-				       "a number from 1 to 67108864");
-		} else if (!strcmp(a, "--format")) {
-			opt->layout = format_layout[twz_cli_choice(&ar, a, formats,
-				"1.0, 1.1, 1.2 or 1.4")];
-		} else if (!strcmp(a, "--codec")) {
-			opt->codec = codec_id[twz_cli_choice(&ar, a, codecs,
-				"zstd or raw")];
-		} else if (!strcmp(a, "--level")) {
-			opt->level = (int)twz_cli_number(&ar, a, 1, 22,
-				"a zstd level from 1 to 22");
-		} else if (!strcmp(a, "--connectivity")) {
-			v = twz_cli_number(&ar, a, 4, 8, "8 or 4");
-			if (v != 4 && v != 8)
-				twz_cli_bad_value(&ar, a, "8 or 4",
-						  argv[ar.next - 1]);
-			opt->connectivity = (unsigned)v;
-		} else if (!strcmp(a, "--agent-sizes")) {
-			struct twz_error err = { { 0 }, 0 };
-			const char *val = twz_cli_value(&ar, a,
-				"a list of agent sizes such as 1,2,3");
-			if (val && twz_agent_sizes_parse(val, &c->agents, &err) != 0)
-				return twz_cli_usage("%s", err.msg);
-			for (unsigned i = 0; i < c->agents.count; i++)
-				opt->agent_sizes |= 1u << c->agents.sizes[i];
-		} else if (!strcmp(a, "--junctions")) {
-			opt->junctions = 1;
-		} else if (!strcmp(a, "--chunk")) {
-			opt->chunk = twz_cli_bytes(&ar, a, TWZ_CHUNK_MIN_TARGET,
-				TWZ_CHUNK_MAX_RAW / 2,
-				"a chunk size from 4K to 512M (such as 256K)");
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			c->quiet = 1;
-		} else {
-			twz_cli_operand(&ar, a, slots, out ? 1 : 2);
-		}
-	}
-	if (ar.status)
-		return ar.status;
-	c->level = slots[0];
-	c->db = out ? out : slots[1];
-	if (out && slots[1])
-		return twz_cli_usage("%s", "check takes DB or -o DB, not both");
-	if (!c->level)
-		return twz_cli_usage("%s", "check needs a level file");
-	if (!c->db)
-		return twz_cli_usage("%s", "check needs a database");
-	if (c->transit_opts && !c->transit)
-		return twz_cli_usage("%s", "--transit-* options need --method transit");
-	if (c->transit && opt->layout == TWZ_LAYOUT_PLAIN)
-		return twz_cli_usage("%s", "--method transit writes format 1.1, not --format 1.0");
-	return 0;
-}
-
-/* Why the header's format version cannot be what opt asks for, or NULL
- * (CPD; TRANSIT always writes 1.1). A 1.2 bake writes 1.1 when its level
- * has 65,535 nodes or more, or when rows outgrow the bucketed layout. */
-static const char *format_differs(const struct twz_container *fc,
-				  const struct twz_bake_options *opt)
+/* Whether the header's format version cannot be what opt asks for. A
+ * 1.2 bake writes 1.1 when its level has 65,535 nodes or more, or when
+ * rows outgrow the bucketed layout; TRANSIT writes 1.1 (block lists) or
+ * 1.4 (access nodes) and junction graphs 1.4. */
+static int format_differs(const struct twz_container *fc,
+			  const struct twz_bake_options *opt)
 {
 	int bucketed = (fc->required_features & TWZ_FEATURE_BUCKETED_ROWS) != 0;
 	int junctions = (fc->required_features & TWZ_FEATURE_JUNCTIONS) != 0;
 
-	/* A junction graph is 1.4 whatever --format says (it refuses one). */
-	if (opt->junctions || junctions)
-		return opt->junctions && junctions && fc->minor == 4 ? NULL : "format";
-	switch (opt->layout) {
+	if (opt->method == TWZ_BAKE_JUNCTIONS || junctions)
+		return !(opt->method == TWZ_BAKE_JUNCTIONS && junctions &&
+			 fc->minor == 4);
+	if (opt->method == TWZ_BAKE_TRANSIT)
+		return (opt->layout == TWZ_LAYOUT_BUCKETED && fc->minor != 1) ||
+		       (opt->layout == TWZ_LAYOUT_INLINE && fc->minor != 4 &&
+			opt->transit_far != TWZ_TRANSIT_SMALLER);
+	switch (twz_bake_layout(opt)) {
 	case TWZ_LAYOUT_PLAIN:
-		return fc->minor != 0 ? "format" : NULL;
+		return fc->minor != 0;
 	case TWZ_LAYOUT_BUCKETED:
-		return fc->minor != 1 ? "format" : NULL;
+		return fc->minor != 1;
 	case TWZ_LAYOUT_INLINE:
 		/* Rows that outgrow the inline layout keep 1.2's (or 1.1's). */
 		if (fc->required_features & TWZ_FEATURE_CPD_INLINE)
-			return fc->minor != 4 ? "format" : NULL;
-		return fc->minor == 0 || fc->minor > 2 ? "format" : NULL;
+			return fc->minor != 4;
+		return fc->minor == 0 || fc->minor > 2;
 	default:
-		if (fc->minor == 0 || fc->minor > 2 ||
-		    (fc->minor == 1 && bucketed && fc->node_count < TWZ_NARROW_NONE))
-			return "format";
-		return NULL;
+		return fc->minor == 0 || fc->minor > 2 ||
+		       (fc->minor == 1 && bucketed && fc->node_count < TWZ_NARROW_NONE);
 	}
 }
 
@@ -246,34 +154,70 @@ static int agents_differ(const twz_db *db, uint32_t asked, char *why,
 	return 1;
 }
 
+/* A level as check needs it: its hash and size. 0, or -1 with err set. */
+struct level_facts {
+	unsigned kind;           /* TWZ_LEVEL_* */
+	uint64_t hash;
+	uint32_t width, height;  /* a grid's; 0 otherwise */
+	struct twz_grid grid;    /* a grid, for TRANSIT's block layout */
+};
+
+static int level_facts(const char *path, struct level_facts *lf,
+		       struct twz_error *err)
+{
+	memset(lf, 0, sizeof *lf);
+	lf->kind = twz_level_kind_of(path);
+	if (lf->kind == TWZ_LEVEL_GRAPH) {
+		struct twz_graph g;
+		if (twz_graph_load(path, &g, err) != 0)
+			return -1;
+		lf->hash = g.level_hash;
+		twz_graph_free(&g);
+	} else if (lf->kind == TWZ_LEVEL_NAVMESH) {
+		struct twz_navmesh m;
+		if (twz_navmesh_load(path, &m, err) != 0)
+			return -1;
+		lf->hash = m.level_hash;
+		twz_navmesh_free(&m);
+	} else {
+		if (twz_grid_load(path, &lf->grid, err) != 0)
+			return -1;
+		lf->hash = lf->grid.level_hash;
+		lf->width = lf->grid.width;
+		lf->height = lf->grid.height;
+	}
+	return 0;
+}
+
 /* CHECK_FRESH, or CHECK_STALE with the reason in why; CHECK_ERROR after
  * a message. */
-static int compare(const twz_db *db, const struct twz_grid *g,
-		   const struct check_args *c, char *why, size_t cap)
+static int compare(const twz_db *db, const struct level_facts *lf,
+		   const struct twz_build_args *c, char *why, size_t cap)
 {
 	const struct twz_container *fc = twz_inspect_container(db);
 	const struct twz_bake_options *opt = &c->opt;
 	struct twz_graph layout;
 	struct twz_error err = { { 0 }, 0 };
-	uint8_t method = c->transit ? TWZ_METHOD_TRANSIT : TWZ_METHOD_CPD;
+	int transit = opt->method == TWZ_BAKE_TRANSIT;
+	uint8_t method = transit ? TWZ_METHOD_TRANSIT : TWZ_METHOD_CPD;
 
-	if (fc->level_hash != g->level_hash || fc->width != g->width ||
-	    fc->height != g->height) {
+	if (fc->level_hash != lf->hash || fc->width != lf->width ||
+	    fc->height != lf->height || fc->level_kind != lf->kind) {
 		snprintf(why, cap, "level changed");
 		return CHECK_STALE;
 	}
 	memset(&layout, 0, sizeof layout);
-	if (c->transit && twz_transit_layout(g, &c->topt, &layout, &err) != 0) {
-		fprintf(stderr, "twigz: %s: %s\n", c->level, err.msg);
+	if (transit && twz_transit_layout(&lf->grid, &opt->transit, &layout, &err) != 0) {
+		fprintf(stderr, "twigz: %s: %s\n", c->operand[0], err.msg);
 		return CHECK_ERROR;
 	}
 	if (fc->method != method) {
 		snprintf(why, cap, "baked with other options (method %s, asked %s)",
 			 fc->method == TWZ_METHOD_TRANSIT ? "transit" : "cpd",
-			 c->transit ? "transit" : "cpd");
+			 transit ? "transit" : "cpd");
 		return CHECK_STALE;
 	}
-	if (fc->connectivity != opt->connectivity) {
+	if (lf->kind == TWZ_LEVEL_GRID && fc->connectivity != opt->connectivity) {
 		snprintf(why, cap, "baked with other options (connectivity %u, asked %u)",
 			 fc->connectivity, opt->connectivity);
 		return CHECK_STALE;
@@ -284,28 +228,26 @@ static int compare(const twz_db *db, const struct twz_grid *g,
 			 opt->codec ? "zstd" : "raw", opt->level);
 		return CHECK_STALE;
 	}
-	if (agents_differ(db, opt->agent_sizes, why, cap))
+	if (lf->kind == TWZ_LEVEL_GRID && agents_differ(db, opt->agent_sizes, why, cap))
 		return CHECK_STALE;
-	/* A file with agent sizes is 1.3 whatever its rows' layout, which
-	 * BUILD_INFO records. */
-	if (opt->agent_sizes & ~(uint32_t)2) {
-		if (fc->minor != 3) {
-			snprintf(why, cap, "baked with other options (format %u.%u, asked agent sizes)",
+	/* A file with agent sizes is 1.3 (or 1.4 with a 1.4 layer) whatever
+	 * its rows' layout, which BUILD_INFO records; so is a chunked file. */
+	if (lf->kind != TWZ_LEVEL_GRID || (opt->agent_sizes & ~(uint32_t)2)) {
+		if (fc->minor < (lf->kind != TWZ_LEVEL_GRID ? 4 : 3)) {
+			snprintf(why, cap, "baked with other options (format %u.%u)",
 				 fc->major, fc->minor);
 			return CHECK_STALE;
 		}
-	} else if (!c->transit && format_differs(fc, opt) &&
+	} else if (format_differs(fc, opt) &&
 		   !(opt->chunk && fc->minor == 4 &&
 		     (fc->required_features & TWZ_FEATURE_CHUNKED_SECTIONS))) {
-		/* A chunked file is 1.4; BUILD_INFO records its layout. */
 		snprintf(why, cap, "baked with other options (format %u.%u, asked %s)",
-			 fc->major, fc->minor, opt->junctions ? "1.4 junctions" :
-			 formats[opt->layout == TWZ_LAYOUT_PLAIN ? 0 :
-				 opt->layout == TWZ_LAYOUT_BUCKETED ? 1 :
-				 opt->layout == TWZ_LAYOUT_INLINE ? 3 : 2]);
+			 fc->major, fc->minor,
+			 opt->method == TWZ_BAKE_JUNCTIONS ? "1.4 junctions" :
+			 format_names[twz_bake_layout(opt)]);
 		return CHECK_STALE;
 	}
-	if (c->transit) {
+	if (transit) {
 		const uint8_t *p;
 		size_t size;
 		twz_inspect_section(db, TWZ_SECTION_TRANSIT_PARAMS, &p, &size);
@@ -323,13 +265,18 @@ static int compare(const twz_db *db, const struct twz_grid *g,
 
 	/* What a bake now would record, against what the file does. */
 	const uint8_t *have;
-	size_t have_size;
+	size_t have_size, want_size;
 	char want[TWZ_BUILD_INFO_MAX];
 	twz_inspect_section(db, TWZ_SECTION_BUILD_INFO, &have, &have_size);
 	if (!have)
 		return CHECK_FRESH;     /* baked before files recorded it */
-	size_t want_size = twz_build_info_text(opt, method, &layout, want,
-					       sizeof want);
+	struct twz_bake_options recorded = *opt;
+	if (opt->agent_sizes & ~(uint32_t)2)
+		recorded.layout = twz_layer_layout(opt->layout);
+	if (lf->kind == TWZ_LEVEL_GRID)
+		want_size = twz_build_info_text(&recorded, method, &layout, want, sizeof want);
+	else
+		want_size = twz_build_info_graph_text(opt, lf->kind, want, sizeof want);
 	if (build_info_differs(have, have_size, want, want_size, why, cap))
 		return CHECK_STALE;
 	return CHECK_FRESH;
@@ -338,27 +285,37 @@ static int compare(const twz_db *db, const struct twz_grid *g,
 int twz_cmd_check(int argc, char **argv)
 {
 	struct twz_error err = { { 0 }, 0 };
-	struct check_args c;
-	struct twz_grid grid;
+	struct twz_build_args c;
+	struct level_facts lf;
 	twz_db *db;
 	char why[256];
-	int rc = parse_args(argc, argv, &c);
+	int rc = twz_build_args_read(argc, argv, 2, &c);
 
 	if (rc)
 		return CHECK_ERROR;
-	if (twz_cli_open_db(c.db, &db) != 0)
+	const char *level = c.operand[0];
+	const char *dbpath = c.out ? c.out : c.operand[1];
+	if (c.out && c.operand[1])
+		return twz_cli_usage("%s", "check takes DB or -o DB, not both");
+	if (!level)
+		return twz_cli_usage("%s", "check needs a level file");
+	if (!dbpath)
+		return twz_cli_usage("%s", "check needs a database");
+	if (twz_build_args_check(&c, level) != 0)
 		return CHECK_ERROR;
-	if (twz_grid_load(c.level, &grid, &err) != 0) {
+	if (twz_cli_open_db(dbpath, &db) != 0)
+		return CHECK_ERROR;
+	if (level_facts(level, &lf, &err) != 0) {
 		twz_cli_error(&err);
 		twz_close(db);
 		return CHECK_ERROR;
 	}
-	rc = compare(db, &grid, &c, why, sizeof why);
+	rc = compare(db, &lf, &c, why, sizeof why);
 	if (rc == CHECK_FRESH && !c.quiet)
-		printf("%s: up to date with %s\n", c.db, c.level);
+		printf("%s: up to date with %s\n", dbpath, level);
 	else if (rc == CHECK_STALE && !c.quiet)
-		printf("%s: stale for %s: %s\n", c.db, c.level, why);
-	twz_grid_free(&grid);
+		printf("%s: stale for %s: %s\n", dbpath, level, why);
+	twz_grid_free(&lf.grid);
 	twz_close(db);
 	return rc;
 }

@@ -10,8 +10,6 @@
 #include "bake.h"
 #include "twigz.h"
 
-/* Whether path names a DIMACS graph (.gr, any case). */
-int twz_cli_is_graph_level(const char *path);
 
 /* The level kind a database file's header names (TWZ_KIND_*), or
  * TWZ_KIND_GRID when it cannot tell (the command then reports what is
@@ -22,12 +20,6 @@ unsigned twz_cli_db_kind(const char *path);
  * and no option's value (those of takes_value, NULL-terminated). */
 const char *twz_cli_db_word(int argc, char **argv,
 			    const char *const *takes_value);
-
-/* `twigz build LEVEL.gr -o OUT [--coords F.co] [--links FILE] ...`. */
-int twz_graph_build_cmd(const char *level, const char *coords,
-			const char *links,
-			const char *out, const struct twz_bake_options *opt,
-			int quiet);
 
 /* `twigz query DB S T [--json]`, `twigz query DB --p2p FILE [--json]`. */
 int twz_graph_query_cmd(int argc, char **argv);

@@ -21,15 +21,6 @@
 #include "query_session.h"
 #include "twz_format.h"
 
-int twz_cli_is_graph_level(const char *path)
-{
-	size_t n = strlen(path);
-
-	return n > 3 && path[n - 3] == '.' &&
-	       (path[n - 2] == 'g' || path[n - 2] == 'G') &&
-	       (path[n - 1] == 'r' || path[n - 1] == 'R');
-}
-
 unsigned twz_cli_db_kind(const char *path)
 {
 	uint8_t h[TWZ_HEADER_SIZE];
@@ -60,46 +51,6 @@ const char *twz_cli_db_word(int argc, char **argv,
 		return a;
 	}
 	return NULL;
-}
-
-/* ---- build ------------------------------------------------------------------ */
-
-int twz_graph_build_cmd(const char *level, const char *coords,
-			const char *links, const char *out, const struct twz_bake_options *opt,
-			int quiet)
-{
-	struct twz_error err = { { 0 }, 0 };
-	struct twz_graph g;
-	double started = twz_now_seconds();
-	int rc = 0;
-
-	if (twz_graph_load(level, &g, &err) != 0)
-		return twz_cli_error(&err);
-	if ((coords && twz_coords_load(coords, &g, &err) != 0) ||
-	    (links && twz_links_load(links, &g, &err) != 0)) {
-		rc = twz_cli_error(&err);
-		goto out;
-	}
-	if (twz_bake_graph(&g, NULL, opt, out, &err) != 0) {
-		rc = twz_cli_error(&err);
-		goto out;
-	}
-	if (!quiet) {
-		twz_db *db;
-		twz_info in;
-		if (twz_open(out, 0, &db) == TWZ_OK) {
-			twz_get_info(db, &in);
-			fprintf(stderr, "twigz: baked %s -> %s (graph): %u nodes, %" PRIu64
-				" arcs, %u regions, %" PRIu64 " runs, %" PRIu64
-				" bytes, %.2fs\n", level, out, in.node_count,
-				in.arc_count, in.component_count, in.run_count,
-				in.file_size, twz_now_seconds() - started);
-			twz_close(db);
-		}
-	}
-out:
-	twz_graph_free(&g);
-	return rc;
 }
 
 /* ---- query ------------------------------------------------------------------ */

@@ -14,12 +14,6 @@
 #include "twigz.h"
 #include "twz_error.h"
 
-/* `twigz build LEVEL.obj -o OUT [--costs FILE] [--apsp ...] [--threads
- * N] ...` (costs_path NULL: no --costs). */
-int twz_navmesh_build_cmd(const char *level, const char *costs_path,
-			  const char *out, const struct twz_bake_options *opt,
-			  int quiet);
-
 /* `twigz query DB SX SY SZ GX GY GZ [--json] [--waypoints funnel|midpoints]`
  * and `twigz query DB --points FILE [--json] [--waypoints ...]`. */
 int twz_navmesh_query_cmd(int argc, char **argv);

@@ -25,59 +25,6 @@
 #include "twz_heap.h"
 #include "twz_navmesh_geom.h"
 
-/* ---- build ------------------------------------------------------------ */
-
-int twz_navmesh_build_cmd(const char *level, const char *costs_path,
-			  const char *out, const struct twz_bake_options *opt,
-			  int quiet)
-{
-	struct twz_error err = { { 0 }, 0 };
-	struct twz_navmesh m;
-	struct twz_cost_table table;
-	struct twz_level_costs costs;
-	struct twz_bake_options o = *opt;
-	double started = twz_now_seconds();
-	int rc = 0;
-
-	memset(&costs, 0, sizeof costs);
-	if (costs_path && twz_cost_table_load(costs_path, &table, &err) != 0)
-		return twz_cli_error(&err);
-	if (twz_navmesh_load(level, &m, &err) != 0)
-		return twz_cli_error(&err);
-	if (costs_path) {
-		if (twz_navmesh_costs(m.poly_count, m.poly_group, m.group_name,
-				      m.group_count, &table, costs_path, &costs,
-				      &err) != 0 ||
-		    twz_navmesh_weigh(&m, &costs, level, &err) != 0) {
-			rc = twz_cli_error(&err);
-			goto out;
-		}
-		o.costs = &costs;
-	}
-	opt = &o;
-	if (twz_bake_navmesh(&m, opt, out, NULL, NULL, &err) != 0) {
-		rc = twz_cli_error(&err);
-		goto out;
-	}
-	if (!quiet) {
-		twz_db *db;
-		twz_info in;
-		if (twz_open(out, 0, &db) == TWZ_OK) {
-			twz_get_info(db, &in);
-			fprintf(stderr, "twigz: baked %s -> %s (navmesh): %u polygons, %u "
-				"portals, %u regions, %" PRIu64 " runs, %" PRIu64
-				" bytes, %.2fs\n", level, out, in.node_count,
-				m.arc_count / 2, in.component_count, in.run_count,
-				in.file_size, twz_now_seconds() - started);
-			twz_close(db);
-		}
-	}
-out:
-	twz_navmesh_free(&m);
-	twz_level_costs_free(&costs);
-	return rc;
-}
-
 /* ---- points files ------------------------------------------------------- */
 
 void twz_points_free(struct twz_points *pts)

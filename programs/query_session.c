@@ -83,12 +83,6 @@ void twz_session_close(struct twz_query_session *qs)
 	twz_close(qs->root);
 }
 
-int twz_session_open(struct twz_query_session *qs, const char *dbpath,
-		     const char *scen, unsigned scen_flags)
-{
-	return twz_session_open_agent(qs, dbpath, scen, scen_flags, 0);
-}
-
 /* qs->db becomes the view of agent size k; 0 or an exit status. */
 static int pick_agent(struct twz_query_session *qs, const char *dbpath,
 		      unsigned k)

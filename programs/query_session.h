@@ -35,13 +35,11 @@ struct twz_query_session {
 	twz_scratch *scratch;     /* made with the filter */
 };
 
-/* 0, or an exit status after a one-line error (nothing left open). */
-int twz_session_open(struct twz_query_session *qs, const char *dbpath,
-		     const char *scen, unsigned scen_flags);
-/* The same for an agent of size agent_size (0: the file's own database,
- * as twz_session_open): queries go to its view, the scenario is checked
- * against the file's own cells, and a start or goal the agent cannot
- * stand on is unreachable. */
+/* The database at dbpath and the scenario scen opened for an agent of
+ * size agent_size (0: the file's own database): queries go to its view,
+ * the scenario is checked against the file's own cells, and a start or
+ * goal the agent cannot stand on is unreachable. 0, or an exit status
+ * after a one-line error (nothing left open). */
 int twz_session_open_agent(struct twz_query_session *qs, const char *dbpath,
 			   const char *scen, unsigned scen_flags,
 			   unsigned agent_size);

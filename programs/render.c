@@ -588,28 +588,6 @@ static void start_layout(const struct twz_scene *sc,
 	l->font_px = 2;
 }
 
-int twz_render_layout(const struct twz_scene *sc,
-		      const struct twz_overlay_item *items, size_t n,
-		      const struct twz_render_options *opt,
-		      struct twz_layout *l, struct twz_error *err)
-{
-	struct twz_legend *lg = calloc(1, sizeof *lg);
-	struct twz_render r;
-
-	if (!lg) {
-		twz_error_kind_set(err, TWZ_ERR_NOMEM, "out of memory");
-		return -1;
-	}
-	start_layout(sc, opt, l);
-	memset(&r, 0, sizeof r);
-	r.scene = (struct twz_scene *)sc;
-	r.layout = l;
-	fill_legend(&r, items, n, lg);
-	int ret = layout_with(sc, lg, opt, l, err);
-	free(lg);
-	return ret;
-}
-
 /* ---- drawing ------------------------------------------------------------ */
 
 struct twz_rgb twz_render_cell_colour(const struct twz_render *r, uint32_t x,

@@ -400,12 +400,6 @@ int twz_render_draw(struct twz_scene *sc, struct twz_overlay_item *items,
 		    struct twz_canvas *out, struct twz_layout *layout,
 		    struct twz_error *err);
 
-/* The layout twz_render_draw uses for these items. 0, or -1 with err set
- * when the picture would be too large. */
-int twz_render_layout(const struct twz_scene *sc,
-		      const struct twz_overlay_item *items, size_t n,
-		      const struct twz_render_options *opt,
-		      struct twz_layout *l, struct twz_error *err);
 
 /* Write bytes to path atomically (a temporary file renamed into place). */
 int twz_render_write_file(const char *path, const void *buf, size_t len,

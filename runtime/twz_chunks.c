@@ -2,7 +2,8 @@
  * twz_chunks.c - chunked sections (format 1.4, FORMAT.md section 5h):
  * inflated whole at open, or on first use into the bounded cache of
  * twz_open_ex (twz_chunks.h says how readers pin what they read): CPD
- * ROWS, and TRANSIT's local rows, access entries and access table.
+ * ROWS and INLINE_ROWS, and TRANSIT's local rows, access entries and
+ * access table.
  */
 #include "twz_chunks.h"
 #include "twz_platform.h"
@@ -65,7 +66,7 @@ static unsigned lazy_unit(const struct twz_db *db, uint32_t k, unsigned *defer)
 {
 	if (db->c.method == TWZ_METHOD_CPD) {
 		*defer = TWZ_DEFER_ROWS;
-		return k == TWZ_SECTION_ROWS ? 2 : 0;
+		return k == TWZ_SECTION_ROWS || k == TWZ_SECTION_INLINE_ROWS ? 2 : 0;
 	}
 	if (db->c.method != TWZ_METHOD_TRANSIT)
 		return 0;
@@ -96,7 +97,8 @@ int twz__chunks_lazy(const struct twz_db *db, const struct twz_section_ref *s)
 {
 	unsigned defer;
 
-	/* CPD rows are read through twz__row_view_pinned, TRANSIT's local
+	/* CPD rows are read through twz__row_view_pinned (1.4's through
+	 * twz_cpd_inline.c's pinned reads), TRANSIT's local
 	 * rows, access entries and table through twz_transit_lazy.h; other
 	 * chunked sections are inflated at open. */
 	return db->cache && (s->flags & TWZ_SF_CHUNKED) &&
@@ -185,7 +187,8 @@ twz_status twz__chunks_start(struct twz_db *db)
 		raw += cc->lazy[k].start[cc->lazy[k].dir.count];
 		if (cc->lazy[k].dir.max_raw > largest)
 			largest = cc->lazy[k].dir.max_raw;
-		if (cc->lazy[k].kind == TWZ_SECTION_ROWS)
+		if (cc->lazy[k].kind == TWZ_SECTION_ROWS ||
+		    cc->lazy[k].kind == TWZ_SECTION_INLINE_ROWS)
 			db->rows_lazy = &cc->lazy[k];
 	}
 	/* Slots of the largest chunk, a cache line apart; as many as the
@@ -365,10 +368,10 @@ static twz_status chunk_check(const struct twz_db *db,
 		return TWZ_E_CHECKSUM;
 	if (L->checked[c])
 		return TWZ_OK;
-	if (L->kind != TWZ_SECTION_ROWS)
+	if (L->kind != TWZ_SECTION_ROWS && L->kind != TWZ_SECTION_INLINE_ROWS)
 		return transit_chunk_check(db, L, c, bytes);
-	/* ROWS: the rows that start in the chunk, found by bisection of
-	 * the records' row offsets, which rise. */
+	/* ROWS, INLINE_ROWS: the rows that start in the chunk, found by
+	 * bisection of the records' row offsets, which rise. */
 	uint32_t first = 0, last = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		uint64_t key = (pass ? hi : lo) / 2;
@@ -386,9 +389,10 @@ static twz_status chunk_check(const struct twz_db *db,
 		else
 			first = a;
 	}
-	twz_status st = twz_validate_cpd_rows(&db->c, &db->content, bytes,
-					      lo / 2, (hi - lo) / 2, first,
-					      last);
+	twz_status st = (db->inline_rows ? twz_validate_cpd_inline_rows
+					 : twz_validate_cpd_rows)(&db->c, &db->content, bytes,
+								  lo / 2, (hi - lo) / 2,
+								  first, last);
 	L->checked[c] = st == TWZ_OK;
 	return st;
 }

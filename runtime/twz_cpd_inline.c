@@ -5,6 +5,7 @@
  * of a bucket in the row, which the record's summary does not answer.
  */
 #include "twz_cpd_inline.h"
+#include "twz_chunks.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -67,6 +68,35 @@ static uint32_t started(const uint8_t *runs, uint32_t m, uint32_t inside,
 	return done + base;
 }
 
+/* Node n's stored row: its first u16 (NULL when its chunk is damaged),
+ * where it ends, and how far a vector read may go (the section's end,
+ * or its chunk's when INLINE_ROWS is read on use; then pinned in pin). */
+static const uint8_t *stored_row(const twz_db *db, uint32_t n,
+				 const uint8_t **row_end, const uint8_t **limit,
+				 struct twz_chunk_pin *pin)
+{
+	uint64_t off = 2 * (uint64_t)(twz_le32(twz__record(db, n) + TWZ_IR_ROW) &
+				      TWZ_ROW_OFFSET_MASK);
+	const uint8_t *row;
+
+	pin->slot = NULL;
+	if (!db->rows_lazy) {
+		*row_end = twz__inline_row_end(db, n);
+		*limit = db->rows_end;
+		return db->rows + off;
+	}
+	row = twz__chunk_get(db, db->rows_lazy, off, limit, pin);
+	if (!row)
+		return NULL;
+	/* Rows never straddle chunks (checked as each is inflated). */
+	uint64_t next = n + 1 < db->c.node_count
+		? 2 * (uint64_t)(twz_le32(twz__record(db, n + 1) + TWZ_IR_ROW) &
+				 TWZ_ROW_OFFSET_MASK)
+		: db->content.size[TWZ_SECTION_INLINE_ROWS];
+	*row_end = row + (next - off);
+	return row;
+}
+
 unsigned twz__inline_escaped(const twz_db *db, uint32_t n, uint32_t lo,
 			     uint32_t len, uint32_t t)
 {
@@ -85,14 +115,18 @@ unsigned twz__inline_escaped(const twz_db *db, uint32_t n, uint32_t lo,
 	uint32_t j = b >= sb ? e - (buckets - b)
 		   : b < 16 ? twz__nibble_count(esc0 & below)
 		   : twz__nibble_count(esc0) + twz__nibble_count(esc1 & below);
-	const uint8_t *row = db->rows + 2 * (size_t)(word & TWZ_ROW_OFFSET_MASK);
+	struct twz_chunk_pin pin;
+	const uint8_t *row_end, *limit;
+	const uint8_t *row = stored_row(db, n, &row_end, &limit, &pin);
+	if (!row)
+		return TWZ_SYMBOL_NONE;
 	const uint8_t *runs = row + 2 * (size_t)(e - 1);
 	uint32_t first = j ? twz_le16(row + 2 * (size_t)(j - 1)) : 0;
 	uint32_t last = j + 1 < e
 		? twz_le16(row + 2 * (size_t)j)
-		: (uint32_t)((twz__inline_row_end(db, n) - runs) / 2);
+		: (uint32_t)((row_end - runs) / 2);
 	uint32_t k = started(runs + 2 * (size_t)first, last - first,
-			     rel & ((1u << shift) - 1), db->rows_end);
+			     rel & ((1u << shift) - 1), limit);
 
 /* Before the bucket's first stored run: its entry symbol, the
 	 * summarised bucket before it, else the run stored before it
@@ -106,6 +140,7 @@ unsigned twz__inline_escaped(const twz_db *db, uint32_t n, uint32_t lo,
 	const uint8_t *at = runs + 2 * ((size_t)first + k - !from_prev);
 	at = from_prev ? rec : at;
 	unsigned sym = twz_le16(at) & TWZ_RUN_SYMBOL_MASK;
+	twz__chunk_unpin(&pin);
 	return from_prev ? prev : sym;
 }
 
@@ -121,9 +156,13 @@ uint32_t twz__inline_unpack_row(const twz_db *db, uint32_t n, uint8_t *dst)
 	twz__inline_summary(db, rec, w);
 	uint32_t buckets = ((len - 1) >> shift) + 1;
 	uint32_t e = twz__inline_stored(w, buckets, db->inline_buckets);
-	const uint8_t *row = db->rows + 2 * (size_t)(word & TWZ_ROW_OFFSET_MASK);
-	const uint8_t *runs = row + 2 * (size_t)(e ? e - 1 : 0);
-	uint32_t total = e ? (uint32_t)((twz__inline_row_end(db, n) - runs) / 2) : 0;
+	struct twz_chunk_pin pin;
+	const uint8_t *row_end, *limit;
+	const uint8_t *row = e ? stored_row(db, n, &row_end, &limit, &pin) : NULL;
+	if (e && !row)
+		return 0;
+	const uint8_t *runs = e ? row + 2 * (size_t)(e - 1) : NULL;
+	uint32_t total = e ? (uint32_t)((row_end - runs) / 2) : 0;
 	uint32_t count = 0, j = 0, at = 0;
 	unsigned last = 0;
 
@@ -149,6 +188,8 @@ uint32_t twz__inline_unpack_row(const twz_db *db, uint32_t n, uint8_t *dst)
 		}
 		j++;
 	}
+	if (e)
+		twz__chunk_unpin(&pin);
 	return count;
 }
 
@@ -156,6 +197,22 @@ uint64_t twz__inline_run_count(const twz_db *db)
 {
 	uint64_t runs = 0;
 
+	/* Read on use: the runs stored and the buckets the records
+	 * summarise, without inflating every chunk at open. */
+	if (db->rows_lazy) {
+		for (uint32_t n = 0; n < db->c.node_count; n++) {
+			uint32_t lo, len;
+			uint64_t w[2];
+			const uint8_t *rec = twz__record(db, n);
+			unsigned shift = twz_le32(rec + TWZ_IR_ROW) >> TWZ_ROW_OFFSET_BITS;
+			twz__region_range(db, n, &lo, &len);
+			twz__inline_summary(db, rec, w);
+			uint32_t buckets = ((len - 1) >> shift) + 1;
+			uint32_t e = twz__inline_stored(w, buckets, db->inline_buckets);
+			runs += (buckets - e) - (e ? e - 1 : 0);
+		}
+		return runs + db->content.size[TWZ_SECTION_INLINE_ROWS] / 2;
+	}
 	for (uint32_t n = 0; n < db->c.node_count; n++)
 		runs += twz__inline_unpack_row(db, n, NULL);
 	return runs;

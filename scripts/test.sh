@@ -34,8 +34,8 @@
 #                 and the chunk cache's threads (check_chunks, case Threads)
 #   mpi           every level in data/ baked with `mpirun -np 2` and 3
 #                 (twigz build --mpi, ranks on this machine), with CPD and
-#                 with TRANSIT, is the same bytes as the bake in one
-#                 process (the release build's tool when it has MPI, else
+#                 with TRANSIT, in several formats, with chunks and agent
+#                 sizes, is the same bytes as the bake in one process (the release build's tool when it has MPI, else
 #                 a -Dmpi=enabled build of its own)
 #   consumers     the games of tests/consumers link libtwigz as the docs
 #                 say: a meson subproject with default_library=static (no
@@ -410,7 +410,9 @@ step_mpi() {
 	for map in data/*.map; do
 		name=$(basename "$map" .map)
 		for opts in "" "--connectivity 4 --codec raw --format 1.0" \
-			    "--method transit" "--method transit --connectivity 4 --transit-grid 5"; do
+			    "--format 1.4 --chunk 4K --agent-sizes 1,2,3" \
+			    "--method transit" "--method transit --connectivity 4 --transit-grid 5" \
+			    "--method transit --agent-sizes 1,2 --chunk 4K"; do
 			# shellcheck disable=SC2086 # options split on purpose
 			"$tool" build "$map" -o "$out/$name.twz" --quiet $opts
 			for np in 2 3; do

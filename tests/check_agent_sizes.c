@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agent_sizes.h"
+#include "bake_level.h"
 #include "cli_common.h"
 #include "test_support.h"
 #include "twz_format.h"
@@ -64,6 +65,16 @@ static unsigned *clearance_of(const struct twz_grid *g)
 
 /* ---- baking ------------------------------------------------------------ */
 
+/* The sizes of req as twz_bake_options.agent_sizes bits. */
+static uint32_t size_bits(const struct twz_agent_request *req)
+{
+	uint32_t bits = 0;
+
+	for (unsigned i = 0; i < req->count; i++)
+		bits |= 1u << req->sizes[i];
+	return bits;
+}
+
 static uint8_t *bake_sizes(const struct twz_grid *g, const char *sizes,
 			   unsigned connectivity, unsigned codec,
 			   unsigned threads, int transit, size_t *len,
@@ -73,6 +84,7 @@ static uint8_t *bake_sizes(const struct twz_grid *g, const char *sizes,
 	struct twz_bake_options opt;
 	struct twz_agent_request req;
 	struct twz_agent_result mine;
+	struct twz_bake_report rep;
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
 
@@ -82,10 +94,14 @@ static uint8_t *bake_sizes(const struct twz_grid *g, const char *sizes,
 	opt.threads = threads;
 	opt.level = 9;
 	ck_assert_msg(twz_agent_sizes_parse(sizes, &req, &err) == 0, "%s", err.msg);
-	if (transit)
-		req.topt = &topt;
-	ck_assert_msg(twz_agent_encode(g, &opt, &req, &buf, len, res ? res : &mine,
-				       &err) == 0, "%s", err.msg);
+	opt.agent_sizes = size_bits(&req);
+	if (transit) {
+		opt.method = TWZ_BAKE_TRANSIT;
+		opt.transit = topt;
+	}
+	ck_assert_msg(twz_bake_grid_encode(g, &opt, &buf, len, &rep, &err) == 0,
+		      "%s", err.msg);
+	*(res ? res : &mine) = rep.agents;
 	return buf;
 }
 
@@ -855,7 +871,6 @@ START_TEST(test_agents_too_many_layers)
 	struct twz_grid g;
 	struct twz_bake_options opt;
 	struct twz_agent_request req;
-	struct twz_agent_result res;
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
 	size_t len;
@@ -866,17 +881,19 @@ START_TEST(test_agents_too_many_layers)
 	opt.threads = 1;
 	ck_assert_int_eq(twz_agent_sizes_parse("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
 					       &req, &err), 0);
-	ck_assert_int_eq(twz_agent_encode(&g, &opt, &req, &buf, &len, &res, &err), -1);
+	opt.agent_sizes = size_bits(&req);
+	ck_assert_int_eq(twz_bake_grid_encode(&g, &opt, &buf, &len, NULL, &err), -1);
 	ck_assert_msg(strstr(err.msg, "sections, more than the 64 a file holds"),
 		      "%s", err.msg);
 	ck_assert_ptr_null(buf);
 	/* TRANSIT's eleven sections a layer: five layers fit. */
-	static const struct twz_transit_options topt = { 0, 0, 0 };
-	req.topt = &topt;
+	opt.method = TWZ_BAKE_TRANSIT;
 	req.count = 6;
-	ck_assert_int_eq(twz_agent_encode(&g, &opt, &req, &buf, &len, &res, &err), -1);
+	opt.agent_sizes = size_bits(&req);
+	ck_assert_int_eq(twz_bake_grid_encode(&g, &opt, &buf, &len, NULL, &err), -1);
 	req.count = 5;
-	ck_assert_msg(twz_agent_encode(&g, &opt, &req, &buf, &len, &res, &err) == 0,
+	opt.agent_sizes = size_bits(&req);
+	ck_assert_msg(twz_bake_grid_encode(&g, &opt, &buf, &len, NULL, &err) == 0,
 		      "%s", err.msg);
 	twz_db *db;
 	ck_assert_int_eq(twz_open_memory(buf, len, 0, &db), TWZ_OK);

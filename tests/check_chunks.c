@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "bake.h"
+#include "bake_method.h"
 #include "test_support.h"
 #include "twigz.h"
 #include "twz_chunk_dir.h"
@@ -417,7 +418,7 @@ START_TEST(test_chunks_crafted_rows)
 	 * wall, 2 an index that does not start at the row's first run. */
 	for (unsigned kind = 0; kind < 3; kind++) {
 		memset(&f, 0, sizeof f);
-		twz_cpd_out_file(&cpd, &g, &opt, &f);
+		twz_cpd_method.emit(&cpd, &g, &opt, &f);
 		ck_assert_int_eq(f.failed, 0);
 		unsigned r = 0;
 		while (f.sec[r].kind != TWZ_SECTION_ROWS)
@@ -454,7 +455,7 @@ START_TEST(test_chunks_crafted_rows)
 		}
 		uint8_t *buf;
 		size_t len;
-		ck_assert_int_eq(twz_out_encode(&f, "crafted", &buf, &len, &err), 0);
+		ck_assert_int_eq(twz_out_encode(&f, &buf, &len, &err), 0);
 		free(rows);
 
 		twz_db *db = (twz_db *)1;

@@ -1102,7 +1102,7 @@ static uint8_t *access_raw(enum twz_test_level_kind kind, uint32_t w,
 	opt.threads = 1;
 	/* 8-byte entries: the sections below name ACCESS (check_transit_access.c
 	 * crafts the packed ones) */
-	opt.transit_access = TWZ_TRANSIT_ACCESS_WIDE;
+	opt.transit_far = TWZ_TRANSIT_ACCESS_WIDE;
 	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &buf, len, &err) == 0,
 		      "%s", err.msg);
@@ -1560,6 +1560,14 @@ static const char *const honest_name[H_FILES] = {
 	"nav.twz", "cpd1.twp", "cpd2.twp", "tr1.twp", "tr2.twp",
 };
 
+/* The stream sections of a partial file's first layer (FORMAT.md
+ * section 11): each stream's items, then its bytes. CPD has the rows;
+ * TRANSIT the local rows, the blocks' distances and the table rows. */
+enum part_stream_kind {
+	P_ROW_ITEMS = TWZ_PART_STREAM, P_ROWS, P_DIST_ITEMS, P_DIST,
+	P_TABLE_ITEMS, P_TABLE
+};
+
 static void run_ok(const char *const *args)
 {
 	struct twz_test_run r;
@@ -1757,10 +1765,10 @@ START_TEST(test_hostile_crafted_part_bombs)
 		uint32_t kind;
 	} cases[] = {
 		{ H_CPD1, H_CPD2, TWZ_PART_LEVEL }, { H_CPD1, H_CPD2, TWZ_PART_NAME },
-		{ H_CPD1, H_CPD2, TWZ_PART_ROW_LENGTHS }, { H_CPD1, H_CPD2, TWZ_PART_RUNS },
-		{ H_CPD1, H_CPD2, TWZ_PART_NODE_DIST }, { H_TR1, H_TR2, TWZ_PART_RUNS },
-		{ H_TR1, H_TR2, TWZ_PART_NODE_DIST }, { H_TR1, H_TR2, TWZ_PART_TABLE },
-		{ H_TR1, H_TR2, TWZ_PART_TRANSITS }, { H_TR1, H_TR2, TWZ_PART_INFO },
+		{ H_CPD1, H_CPD2, P_ROW_ITEMS }, { H_CPD1, H_CPD2, P_ROWS },
+		{ H_CPD1, H_CPD2, P_DIST }, { H_TR1, H_TR2, P_ROWS },
+		{ H_TR1, H_TR2, P_DIST }, { H_TR1, H_TR2, P_TABLE },
+		{ H_TR1, H_TR2, P_TABLE_ITEMS }, { H_TR1, H_TR2, TWZ_PART_INFO },
 	};
 	struct honest h;
 	struct rebuild r;
@@ -1789,7 +1797,7 @@ END_TEST
 static uint8_t *part_with_distances(const uint8_t *buf, size_t len, int how,
 				    size_t *n)
 {
-	static const uint32_t kinds[] = { TWZ_PART_NODE_DIST, TWZ_PART_TABLE };
+	static const uint32_t kinds[] = { P_DIST, P_TABLE };
 	struct rebuild r;
 
 	rebuild_read(&r, buf, len);
@@ -1874,7 +1882,7 @@ START_TEST(test_hostile_crafted_part_rows)
 	for (size_t k = 0; k < 2; k++) {
 		uint8_t *buf = twz_test_read_file(h.path[parts[k][0]], &len);
 		rebuild_read(&r, buf, len);
-		uint8_t *runs = rebuild_raw(&r, TWZ_PART_RUNS, &bytes);
+		uint8_t *runs = rebuild_raw(&r, P_ROWS, &bytes);
 		for (size_t i = 0; i + 4 <= bytes; i += 4)
 			twz_put32(runs + i, twz_le32(runs + i) | TWZ_RUN_SYMBOL_MASK);
 		uint8_t *bad = rebuild_write(&r, &n);

@@ -21,9 +21,9 @@
 
 /* ---- bakes ----------------------------------------------------------- */
 
-/* twz_bake_options.junctions of the bakes below: 1 lets the bake pick
- * its search, TWZ_JUNCTIONS_SEARCH_* force one. */
-static int search_mode = 1;
+/* twz_bake_options.junction_search of the bakes below: 0 lets the bake
+ * pick its search, TWZ_JUNCTIONS_SEARCH_* force one. */
+static unsigned search_mode = 0;
 
 static uint8_t *bake_junctions(const struct twz_grid *g, unsigned connectivity,
 			       unsigned codec, unsigned threads, size_t *len)
@@ -38,7 +38,8 @@ static uint8_t *bake_junctions(const struct twz_grid *g, unsigned connectivity,
 	opt.codec = codec;
 	opt.level = 3;
 	opt.threads = threads;
-	opt.junctions = search_mode;
+	opt.method = TWZ_BAKE_JUNCTIONS;
+	opt.junction_search = search_mode;
 	opt.name = "test";
 	ck_assert_msg(twz_bake_junctions(g, &opt, &db, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_junctions_encode(&db, g, &opt, &buf, len, &err) == 0,
@@ -384,7 +385,7 @@ START_TEST(test_junctions_searches_agree)
 			uint8_t *a = bake_junctions(&g, conn, TWZ_CODEC_RAW, 2, &la);
 			search_mode = TWZ_JUNCTIONS_SEARCH_GRID;
 			uint8_t *b = bake_junctions(&g, conn, TWZ_CODEC_RAW, 2, &lb);
-			search_mode = 1;
+			search_mode = 0;
 			ck_assert_msg(la == lb && !memcmp(a, b, la),
 				      "%s, %u-connected: the searches differ",
 				      twz_test_kind_name((enum twz_test_level_kind)kind),

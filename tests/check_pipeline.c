@@ -31,30 +31,6 @@ enum {
 
 /* ---- a scratch directory a test ------------------------------------------ */
 
-static char work[4096];
-
-static void work_setup(void)
-{
-	ck_assert_msg(twz_test_make_dir(work, sizeof work, "twz-pipeline-"),
-		      "mkdtemp: %s", strerror(errno));
-}
-
-static void work_teardown(void)
-{
-	twz_test_remove_tree(work);
-}
-
-/* Paths in the scratch directory, in rotating buffers. */
-static const char *in_work(const char *name)
-{
-	static char path[8][4200];
-	static unsigned which;
-
-	which = (which + 1) % 8;
-	snprintf(path[which], sizeof path[which], "%s/%s", work, name);
-	return path[which];
-}
-
 /* ---- running the tool ---------------------------------------------------- */
 
 #define TOOL(r, ...)                                                  \
@@ -199,7 +175,7 @@ static void fix_checksums(uint8_t *buf, uint8_t *entry)
 START_TEST(test_pipeline_crlf_same_hash)
 {
 	const char *lf = twz_test_level_file("rooms.map");
-	const char *crlf = in_work("rooms_crlf.map");
+	const char *crlf = twz_test_in_work("rooms_crlf.map");
 	struct twz_grid a, b;
 	struct twz_error err = { { 0 }, 0 };
 	struct twz_test_run r;
@@ -216,26 +192,26 @@ START_TEST(test_pipeline_crlf_same_hash)
 	twz_grid_free(&a);
 	twz_grid_free(&b);
 
-	bake(lf, in_work("lf.twz"), NULL, NULL, NULL, NULL);
-	bake(crlf, in_work("crlf.twz"), NULL, NULL, NULL, NULL);
+	bake(lf, twz_test_in_work("lf.twz"), NULL, NULL, NULL, NULL);
+	bake(crlf, twz_test_in_work("crlf.twz"), NULL, NULL, NULL, NULL);
 	size_t la, lb;
-	uint8_t *da = twz_test_read_file(in_work("lf.twz"), &la);
-	uint8_t *db = twz_test_read_file(in_work("crlf.twz"), &lb);
+	uint8_t *da = twz_test_read_file(twz_test_in_work("lf.twz"), &la);
+	uint8_t *db = twz_test_read_file(twz_test_in_work("crlf.twz"), &lb);
 	ck_assert_msg(la == lb && memcmp(da, db, la) == 0,
 		      "the CR LF copy bakes to other bytes");
 	free(da);
 	free(db);
 
-	CHECK(&r, crlf, in_work("lf.twz"));
+	CHECK(&r, crlf, twz_test_in_work("lf.twz"));
 	assert_fresh(&r);
 	twz_test_run_free(&r);
-	CHECK(&r, lf, in_work("crlf.twz"));
+	CHECK(&r, lf, twz_test_in_work("crlf.twz"));
 	assert_fresh(&r);
 	twz_test_run_free(&r);
 	/* The project's own CR LF test level, too. */
 	const char *tl = twz_test_level_file("crlf.map");
-	bake(tl, in_work("t.twz"), NULL, NULL, NULL, NULL);
-	CHECK(&r, tl, in_work("t.twz"));
+	bake(tl, twz_test_in_work("t.twz"), NULL, NULL, NULL, NULL);
+	CHECK(&r, tl, twz_test_in_work("t.twz"));
 	assert_fresh(&r);
 	twz_test_run_free(&r);
 }
@@ -247,8 +223,8 @@ END_TEST
  * changed. */
 START_TEST(test_pipeline_check_level_changed)
 {
-	const char *level = in_work("level.map");
-	const char *db = in_work("level.twz");
+	const char *level = twz_test_in_work("level.map");
+	const char *db = twz_test_in_work("level.twz");
 	static const char *const before =
 		"type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n";
 	static const char *const changed[] = {
@@ -322,7 +298,7 @@ START_TEST(test_pipeline_check_options)
 		  { "--agent-sizes", "1,2", "--connectivity", "4", NULL }, "connectivity" },
 	};
 	const char *level = twz_test_level_file("rooms.map");
-	const char *db = in_work("rooms.twz");
+	const char *db = twz_test_in_work("rooms.twz");
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct twz_test_run r;
@@ -386,15 +362,15 @@ END_TEST
 START_TEST(test_pipeline_check_errors)
 {
 	const char *level = twz_test_level_file("rooms.map");
-	const char *db = in_work("rooms.twz");
+	const char *db = twz_test_in_work("rooms.twz");
 	struct twz_test_run r;
 	size_t len;
 
 	bake(level, db, NULL, NULL, NULL, NULL);
-	CHECK(&r, level, in_work("missing.twz"));
+	CHECK(&r, level, twz_test_in_work("missing.twz"));
 	assert_error(&r, "missing.twz");
 	twz_test_run_free(&r);
-	CHECK(&r, in_work("missing.map"), db);
+	CHECK(&r, twz_test_in_work("missing.map"), db);
 	assert_error(&r, "missing.map");
 	twz_test_run_free(&r);
 	CHECK(&r, twz_test_level_file("bad_row.map"), db);
@@ -406,9 +382,9 @@ START_TEST(test_pipeline_check_errors)
 	twz_test_run_free(&r);
 	uint8_t *buf = twz_test_read_file(db, &len);
 	buf[len - 1] ^= 0x40;
-	twz_test_write_file(in_work("damaged.twz"), buf, len);
+	twz_test_write_file(twz_test_in_work("damaged.twz"), buf, len);
 	free(buf);
-	CHECK(&r, level, in_work("damaged.twz"));
+	CHECK(&r, level, twz_test_in_work("damaged.twz"));
 	assert_error(&r, "damaged.twz");
 	twz_test_run_free(&r);
 	/* Usage: exit 2 too. */
@@ -463,8 +439,8 @@ START_TEST(test_pipeline_info_shows_build)
 
 	ck_assert_ptr_nonnull(version);
 	snprintf(tool, sizeof tool, "twigz %s", version);
-	bake(level, in_work("a.twz"), "--connectivity", "4", "--level", "7");
-	TOOL(&r, "info", in_work("a.twz"));
+	bake(level, twz_test_in_work("a.twz"), "--connectivity", "4", "--level", "7");
+	TOOL(&r, "info", twz_test_in_work("a.twz"));
 	assert_status(&r, 0);
 	snprintf(want, sizeof want, "built by     %s\n", tool);
 	ck_assert_msg(strstr(r.out, want), "info: '%s'", r.out);
@@ -472,7 +448,7 @@ START_TEST(test_pipeline_info_shows_build)
 			      strstr(r.out, "method=cpd") && strstr(r.out, "format=1.2"),
 		      "info: '%s'", r.out);
 	twz_test_run_free(&r);
-	TOOL(&r, "info", in_work("a.twz"), "--json");
+	TOOL(&r, "info", twz_test_in_work("a.twz"), "--json");
 	assert_status(&r, 0);
 	snprintf(want, sizeof want, "\"tool\":\"%s\"", tool);
 	ck_assert_msg(strstr(r.out, ",\"build\":{") && strstr(r.out, want) &&
@@ -482,8 +458,8 @@ START_TEST(test_pipeline_info_shows_build)
 		      "info --json: '%s'", r.out);
 	twz_test_run_free(&r);
 
-	bake(level, in_work("t.twz"), "--method", "transit", "--transit-grid", "3");
-	TOOL(&r, "info", in_work("t.twz"));
+	bake(level, twz_test_in_work("t.twz"), "--method", "transit", "--transit-grid", "3");
+	TOOL(&r, "info", twz_test_in_work("t.twz"));
 	ck_assert_msg(strstr(r.out, "method=transit") && strstr(r.out, "transit_side=") &&
 			      strstr(r.out, "transit_inner=1") && !strstr(r.out, "format="),
 		      "info: '%s'", r.out);
@@ -510,13 +486,13 @@ START_TEST(test_pipeline_build_info_only_addition)
 	struct twz_error err = { { 0 }, 0 };
 
 	ck_assert_msg(twz_grid_load(level, &g, &err) == 0, "%s", err.msg);
-	bake(level, in_work("t1.twz"), "--threads", "1", transit ? "--method" : NULL,
+	bake(level, twz_test_in_work("t1.twz"), "--threads", "1", transit ? "--method" : NULL,
 	     "transit");
-	bake(level, in_work("t2.twz"), "--threads", "2", transit ? "--method" : NULL,
+	bake(level, twz_test_in_work("t2.twz"), "--threads", "2", transit ? "--method" : NULL,
 	     "transit");
 	size_t l1, l2;
-	uint8_t *f1 = twz_test_read_file(in_work("t1.twz"), &l1);
-	uint8_t *f2 = twz_test_read_file(in_work("t2.twz"), &l2);
+	uint8_t *f1 = twz_test_read_file(twz_test_in_work("t1.twz"), &l1);
+	uint8_t *f2 = twz_test_read_file(twz_test_in_work("t2.twz"), &l2);
 	ck_assert_msg(l1 == l2 && !memcmp(f1, f2, l1), "1 and 2 threads differ");
 	free(f2);
 
@@ -662,8 +638,8 @@ START_TEST(test_pipeline_build_info_checked_at_open)
 	size_t len, size;
 	struct twz_test_run r;
 
-	bake(level, in_work("a.twz"), NULL, NULL, NULL, NULL);
-	uint8_t *buf = twz_test_read_file(in_work("a.twz"), &len);
+	bake(level, twz_test_in_work("a.twz"), NULL, NULL, NULL, NULL);
+	uint8_t *buf = twz_test_read_file(twz_test_in_work("a.twz"), &len);
 	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_OK);
 	uint8_t *text = (uint8_t *)build_info_of(buf, &size);
 	uint8_t *e = entry_of(buf, TWZ_SECTION_BUILD_INFO);
@@ -676,12 +652,12 @@ START_TEST(test_pipeline_build_info_checked_at_open)
 	text[size - 1] = ' ';       /* no final LF */
 	fix_checksums(buf, e);
 	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_E_DAMAGED);
-	twz_test_write_file(in_work("bad.twz"), buf, len);
-	TOOL(&r, "info", in_work("bad.twz"));
+	twz_test_write_file(twz_test_in_work("bad.twz"), buf, len);
+	TOOL(&r, "info", twz_test_in_work("bad.twz"));
 	assert_status(&r, 3);
 	assert_one_line(r.err, r.err_len, "bad.twz", NULL);
 	twz_test_run_free(&r);
-	CHECK(&r, level, in_work("bad.twz"));
+	CHECK(&r, level, twz_test_in_work("bad.twz"));
 	assert_error(&r, "bad.twz");
 	twz_test_run_free(&r);
 	/* Valid again with other text of the same length. */
@@ -696,9 +672,11 @@ END_TEST
 static Suite *twz_pipeline_suite(void)
 {
 	Suite *s = suite_create("pipeline");
+
+	twz_test_work_prefix("twz-pipeline-");
 	TCase *tc = tcase_create("Pipeline");
 
-	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_add_checked_fixture(tc, twz_test_work_setup, twz_test_work_teardown);
 	tcase_add_test(tc, test_pipeline_crlf_same_hash);
 	tcase_add_test(tc, test_pipeline_check_level_changed);
 	tcase_add_test(tc, test_pipeline_check_options);

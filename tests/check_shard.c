@@ -26,49 +26,10 @@
 
 /* ---- files and the tool ---------------------------------------------- */
 
-static char work[4096];
-
-static void work_setup(void)
-{
-	ck_assert_msg(twz_test_make_dir(work, sizeof work, "check_shard.") != NULL,
-		      "mkdtemp: %s", strerror(errno));
-}
-
-static void work_teardown(void)
-{
-	twz_test_remove_tree(work);
-}
-
-/* work/name, in one of a few rotating buffers. */
-static const char *in_work(const char *name)
-{
-	static char bufs[8][4200];
-	static unsigned next;
-	char *b = bufs[next++ % 8];
-
-	snprintf(b, sizeof bufs[0], "%s/%s", work, name);
-	return b;
-}
-
 static int file_exists(const char *path)
 {
 	struct stat sb;
 	return stat(path, &sb) == 0;
-}
-
-/* Runs the tool on the NULL-terminated args; returns its exit status and
- * leaves its stderr in err. */
-static int run(char *err, size_t cap, const char *const *args)
-{
-	struct twz_test_run r;
-
-	twz_test_run_tool(args, NULL, 0, &r);
-	ck_assert_msg(r.signal == 0, "the tool died (signal %d)", r.signal);
-	if (err)
-		snprintf(err, cap, "%s", r.err);
-	int status = r.status;
-	twz_test_run_free(&r);
-	return status;
 }
 
 /* One line, naming name. */
@@ -82,7 +43,7 @@ static void expect_one_line(const char *err, const char *name)
 /* Nothing in work but what the test wrote: no temporary file left over. */
 static void expect_no_temporary(void)
 {
-	DIR *d = opendir(work);
+	DIR *d = opendir(twz_test_work_dir());
 	struct dirent *e;
 
 	ck_assert_ptr_nonnull(d);
@@ -109,7 +70,7 @@ static void build(const char *map, const char *const *opts, unsigned i,
 		args[k++] = shard;
 	}
 	args[k] = NULL;
-	int st = run(err, sizeof err, args);
+	int st = twz_test_tool_status(args, err, sizeof err);
 	ck_assert_msg(st == 0, "build %s %s failed (%d): %s", map,
 		      n ? shard : "", st, err);
 }
@@ -125,18 +86,7 @@ static int merge(char *err, size_t cap, const char *const *parts,
 	for (unsigned j = 0; j < n; j++)
 		args[k++] = parts[j];
 	args[k] = NULL;
-	return run(err, cap, args);
-}
-
-static void expect_same_file(const char *a, const char *b)
-{
-	size_t la, lb;
-	uint8_t *x = twz_test_read_file(a, &la), *y = twz_test_read_file(b, &lb);
-
-	ck_assert_msg(la == lb && memcmp(x, y, la) == 0,
-		      "%s (%zu bytes) and %s (%zu bytes) differ", a, la, b, lb);
-	free(x);
-	free(y);
+	return twz_test_tool_status(args, err, cap);
 }
 
 /* ---- merged shards are the single bake --------------------------------- */
@@ -167,10 +117,10 @@ START_TEST(test_merged_equals_single_bake)
 	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i % TWZ_TEST_KIND_COUNT);
 
 	twz_test_generate(&g, kind, 40 + _i % 3 * 7, 36, 100 + (uint64_t)_i);
-	twz_test_write_map(in_work("level.map"), &g);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_grid_free(&g);
 	options_of((unsigned)_i % 12, opts);
-	build(in_work("level.map"), opts, 0, 0, in_work("single.twz"));
+	build(twz_test_in_work("level.map"), opts, 0, 0, twz_test_in_work("single.twz"));
 
 	for (size_t c = 0; c < sizeof shard_counts / sizeof shard_counts[0]; c++) {
 		unsigned n = shard_counts[c];
@@ -180,16 +130,16 @@ START_TEST(test_merged_equals_single_bake)
 		for (unsigned i = 1; i <= n; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "part%u.of%u", i, n);
-			parts[n - i] = strdup(in_work(name));
-			build(in_work("level.map"), opts, i, n, parts[n - i]);
+			parts[n - i] = strdup(twz_test_in_work(name));
+			build(twz_test_in_work("level.map"), opts, i, n, parts[n - i]);
 		}
-		int st = merge(err, sizeof err, parts, n, in_work("merged.twz"));
+		int st = merge(err, sizeof err, parts, n, twz_test_in_work("merged.twz"));
 		ck_assert_msg(st == 0, "merge of %u shards (%s, options %d) failed: %s",
 			      n, twz_test_kind_name(kind), _i % 12, err);
-		expect_same_file(in_work("single.twz"), in_work("merged.twz"));
+		twz_test_expect_same_file(twz_test_in_work("single.twz"), twz_test_in_work("merged.twz"), NULL);
 		for (unsigned i = 0; i < n; i++)
 			free((void *)parts[i]);
-		unlink(in_work("merged.twz"));
+		unlink(twz_test_in_work("merged.twz"));
 	}
 	expect_no_temporary();
 }
@@ -203,15 +153,15 @@ START_TEST(test_merged_project_level)
 	const char *parts[3];
 	char err[4096];
 
-	build(map, opts, 0, 0, in_work("single.twz"));
+	build(map, opts, 0, 0, twz_test_in_work("single.twz"));
 	for (unsigned i = 1; i <= 3; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "caves.%u", i);
-		parts[i - 1] = strdup(in_work(name));
+		parts[i - 1] = strdup(twz_test_in_work(name));
 		build(map, opts, i, 3, parts[i - 1]);
 	}
-	ck_assert_int_eq(merge(err, sizeof err, parts, 3, in_work("m.twz")), 0);
-	expect_same_file(in_work("single.twz"), in_work("m.twz"));
+	ck_assert_int_eq(merge(err, sizeof err, parts, 3, twz_test_in_work("m.twz")), 0);
+	twz_test_expect_same_file(twz_test_in_work("single.twz"), twz_test_in_work("m.twz"), NULL);
 	for (unsigned i = 0; i < 3; i++)
 		free((void *)parts[i]);
 }
@@ -230,9 +180,9 @@ START_TEST(test_transit_merged_equals_single_bake)
 			       _i & 4 ? "5" : "8", NULL };
 
 	twz_test_generate(&g, kind, 44 + _i % 3 * 9, 40, 300 + (uint64_t)_i);
-	twz_test_write_map(in_work("level.map"), &g);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_grid_free(&g);
-	build(in_work("level.map"), opts, 0, 0, in_work("single.twz"));
+	build(twz_test_in_work("level.map"), opts, 0, 0, twz_test_in_work("single.twz"));
 	for (size_t c = 0; c < sizeof shard_counts / sizeof shard_counts[0]; c++) {
 		unsigned n = shard_counts[c];
 		const char *parts[8];
@@ -241,16 +191,16 @@ START_TEST(test_transit_merged_equals_single_bake)
 		for (unsigned i = 1; i <= n; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "tpart%u.of%u", i, n);
-			parts[n - i] = strdup(in_work(name));
-			build(in_work("level.map"), opts, i, n, parts[n - i]);
+			parts[n - i] = strdup(twz_test_in_work(name));
+			build(twz_test_in_work("level.map"), opts, i, n, parts[n - i]);
 		}
-		int st = merge(err, sizeof err, parts, n, in_work("merged.twz"));
+		int st = merge(err, sizeof err, parts, n, twz_test_in_work("merged.twz"));
 		ck_assert_msg(st == 0, "merge of %u TRANSIT shards (%s, options %d) failed: %s",
 			      n, twz_test_kind_name(kind), _i, err);
-		expect_same_file(in_work("single.twz"), in_work("merged.twz"));
+		twz_test_expect_same_file(twz_test_in_work("single.twz"), twz_test_in_work("merged.twz"), NULL);
 		for (unsigned i = 0; i < n; i++)
 			free((void *)parts[i]);
-		unlink(in_work("merged.twz"));
+		unlink(twz_test_in_work("merged.twz"));
 	}
 	expect_no_temporary();
 }
@@ -264,15 +214,15 @@ START_TEST(test_transit_merged_project_level)
 	const char *parts[2];
 	char err[4096];
 
-	build(map, opts, 0, 0, in_work("single.twz"));
+	build(map, opts, 0, 0, twz_test_in_work("single.twz"));
 	for (unsigned i = 1; i <= 2; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "maze.%u", i);
-		parts[i - 1] = strdup(in_work(name));
+		parts[i - 1] = strdup(twz_test_in_work(name));
 		build(map, opts, i, 2, parts[i - 1]);
 	}
-	ck_assert_int_eq(merge(err, sizeof err, parts, 2, in_work("m.twz")), 0);
-	expect_same_file(in_work("single.twz"), in_work("m.twz"));
+	ck_assert_int_eq(merge(err, sizeof err, parts, 2, twz_test_in_work("m.twz")), 0);
+	twz_test_expect_same_file(twz_test_in_work("single.twz"), twz_test_in_work("m.twz"), NULL);
 	for (unsigned i = 0; i < 2; i++)
 		free((void *)parts[i]);
 }
@@ -303,7 +253,7 @@ START_TEST(test_ranges_cover_and_balance)
 		uint32_t prev = 0;
 		for (unsigned i = 1; i <= n; i++) {
 			uint32_t first, end;
-			twz_shard_range(&gr, i, n, &first, &end);
+			twz_cpd_shard_range(&gr, i, n, &first, &end);
 			ck_assert_uint_eq(first, prev);
 			ck_assert_uint_le(first, end);
 			uint64_t w = 0;
@@ -415,19 +365,19 @@ static void write_parts(void)
 	const char *raw[] = { "--codec", "raw", NULL };
 
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 3);
-	twz_test_write_map(in_work("a.map"), &g);
+	twz_test_write_map(twz_test_in_work("a.map"), &g);
 	twz_grid_free(&g);
 	twz_test_generate(&g, TWZ_TEST_CAVES, 40, 30, 4);
-	twz_test_write_map(in_work("b.map"), &g);
+	twz_test_write_map(twz_test_in_work("b.map"), &g);
 	twz_grid_free(&g);
-	build(in_work("a.map"), NULL, 1, 3, in_work("a1"));
-	build(in_work("a.map"), NULL, 2, 3, in_work("a2"));
-	build(in_work("a.map"), NULL, 3, 3, in_work("a3"));
-	build(in_work("a.map"), c4, 2, 3, in_work("c2"));
-	build(in_work("a.map"), raw, 2, 3, in_work("z2"));
-	build(in_work("a.map"), NULL, 1, 2, in_work("h1"));
-	build(in_work("a.map"), NULL, 2, 2, in_work("h2"));
-	build(in_work("b.map"), NULL, 2, 3, in_work("b2"));
+	build(twz_test_in_work("a.map"), NULL, 1, 3, twz_test_in_work("a1"));
+	build(twz_test_in_work("a.map"), NULL, 2, 3, twz_test_in_work("a2"));
+	build(twz_test_in_work("a.map"), NULL, 3, 3, twz_test_in_work("a3"));
+	build(twz_test_in_work("a.map"), c4, 2, 3, twz_test_in_work("c2"));
+	build(twz_test_in_work("a.map"), raw, 2, 3, twz_test_in_work("z2"));
+	build(twz_test_in_work("a.map"), NULL, 1, 2, twz_test_in_work("h1"));
+	build(twz_test_in_work("a.map"), NULL, 2, 2, twz_test_in_work("h2"));
+	build(twz_test_in_work("b.map"), NULL, 2, 3, twz_test_in_work("b2"));
 }
 
 /* The merge of the named parts of work fails with one line naming
@@ -439,14 +389,14 @@ static void expect_refused(const char *const *parts, unsigned n,
 	char err[4096];
 
 	for (unsigned i = 0; i < n; i++)
-		full[i] = strdup(in_work(parts[i]));
-	twz_test_write_file(in_work("out.twz"), "old", 3);
-	int st = merge(err, sizeof err, full, n, in_work("out.twz"));
+		full[i] = strdup(twz_test_in_work(parts[i]));
+	twz_test_write_file(twz_test_in_work("out.twz"), "old", 3);
+	int st = merge(err, sizeof err, full, n, twz_test_in_work("out.twz"));
 	ck_assert_msg(st == 3, "status %d, not 3: %s", st, err);
 	expect_one_line(err, names);
 	ck_assert_msg(strstr(err, says) != NULL, "'%s' does not say '%s'", err, says);
 	size_t len;
-	uint8_t *kept = twz_test_read_file(in_work("out.twz"), &len);
+	uint8_t *kept = twz_test_read_file(twz_test_in_work("out.twz"), &len);
 	ck_assert_msg(len == 3 && !memcmp(kept, "old", 3), "the output was replaced");
 	free(kept);
 	expect_no_temporary();
@@ -490,7 +440,7 @@ START_TEST(test_merge_refusals)
 		expect_refused(p, 1, "a.map", "not a partial file");
 	}
 	/* A whole database in place of a part. */
-	build(in_work("a.map"), NULL, 0, 0, in_work("whole.twz"));
+	build(twz_test_in_work("a.map"), NULL, 0, 0, twz_test_in_work("whole.twz"));
 	{
 		const char *p[] = { "a1", "whole.twz", "a3" };
 		expect_refused(p, 3, "whole.twz", "a whole database");
@@ -507,10 +457,10 @@ START_TEST(test_transit_merge_refusals)
 	size_t len;
 
 	write_parts();
-	build(in_work("a.map"), tr, 1, 3, in_work("t1"));
-	build(in_work("a.map"), tr, 2, 3, in_work("t2"));
-	build(in_work("a.map"), tr, 3, 3, in_work("t3"));
-	build(in_work("a.map"), tr5, 2, 3, in_work("g2"));
+	build(twz_test_in_work("a.map"), tr, 1, 3, twz_test_in_work("t1"));
+	build(twz_test_in_work("a.map"), tr, 2, 3, twz_test_in_work("t2"));
+	build(twz_test_in_work("a.map"), tr, 3, 3, twz_test_in_work("t3"));
+	build(twz_test_in_work("a.map"), tr5, 2, 3, twz_test_in_work("g2"));
 	{
 		const char *p[] = { "t1", "a2", "t3" };
 		expect_refused(p, 3, "a2", "a CPD shard, but");
@@ -523,12 +473,12 @@ START_TEST(test_transit_merge_refusals)
 		const char *p[] = { "t1", "t3" };
 		expect_refused(p, 2, "out.twz", "shard 2 of 3 is missing");
 	}
-	uint8_t *good = twz_test_read_file(in_work("t2"), &len);
+	uint8_t *good = twz_test_read_file(twz_test_in_work("t2"), &len);
 	for (unsigned k = 0; k < 16; k++) {
 		uint8_t *bad = twz_test_dup_bytes(good, len);
 		size_t at = (size_t)k * (len - 1) / 15;
 		bad[at] ^= (uint8_t)(0x33 + k);
-		twz_test_write_file(in_work("d2"), bad, len);
+		twz_test_write_file(twz_test_in_work("d2"), bad, len);
 		free(bad);
 		const char *p[] = { "t1", "d2", "t3" };
 		expect_refused(p, 3, "d2", "");
@@ -544,28 +494,28 @@ START_TEST(test_merge_damaged_part)
 	size_t len;
 
 	write_parts();
-	uint8_t *good = twz_test_read_file(in_work("a2"), &len);
+	uint8_t *good = twz_test_read_file(twz_test_in_work("a2"), &len);
 	for (unsigned k = 0; k < 24; k++) {
 		uint8_t *bad = twz_test_dup_bytes(good, len);
 		size_t at = k < 23 ? (size_t)k * (len - 1) / 22 : 0;
 		if (k == 23)
 			at = len / 2;
 		bad[at] ^= (uint8_t)(0x5a + k);
-		twz_test_write_file(in_work("d2"), bad, k == 23 ? len / 2 : len);
+		twz_test_write_file(twz_test_in_work("d2"), bad, k == 23 ? len / 2 : len);
 		free(bad);
 		const char *p[] = { "a1", "d2", "a3" };
 		const char *full[3];
 		char err[4096];
 		for (unsigned i = 0; i < 3; i++)
-			full[i] = strdup(in_work(p[i]));
-		twz_test_write_file(in_work("out.twz"), "old", 3);
-		int st = merge(err, sizeof err, full, 3, in_work("out.twz"));
+			full[i] = strdup(twz_test_in_work(p[i]));
+		twz_test_write_file(twz_test_in_work("out.twz"), "old", 3);
+		int st = merge(err, sizeof err, full, 3, twz_test_in_work("out.twz"));
 		ck_assert_msg(st == 3, "damage at %zu: status %d (%s)", at, st, err);
 		expect_one_line(err, "d2");
 		ck_assert_msg(strstr(err, "damaged") || strstr(err, "not a partial"),
 			      "damage at %zu: '%s'", at, err);
 		size_t ol;
-		uint8_t *kept = twz_test_read_file(in_work("out.twz"), &ol);
+		uint8_t *kept = twz_test_read_file(twz_test_in_work("out.twz"), &ol);
 		ck_assert(ol == 3 && !memcmp(kept, "old", 3));
 		free(kept);
 		for (unsigned i = 0; i < 3; i++)
@@ -586,26 +536,26 @@ START_TEST(test_build_shard_usage)
 	char err[4096];
 
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 30, 30, 5);
-	twz_test_write_map(in_work("a.map"), &g);
+	twz_test_write_map(twz_test_in_work("a.map"), &g);
 	twz_grid_free(&g);
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-		const char *args[] = { "build", in_work("a.map"), "-o",
-				       in_work("p"), "--shard", bad[k], NULL };
-		int st = run(err, sizeof err, args);
+		const char *args[] = { "build", twz_test_in_work("a.map"), "-o",
+				       twz_test_in_work("p"), "--shard", bad[k], NULL };
+		int st = twz_test_tool_status(args, err, sizeof err);
 		ck_assert_msg(st == 2, "--shard '%s': status %d", bad[k], st);
 		ck_assert_msg(strstr(err, "--shard") != NULL, "'%s'", err);
-		ck_assert(!file_exists(in_work("p")));
+		ck_assert(!file_exists(twz_test_in_work("p")));
 	}
-	const char *args[] = { "build", in_work("a.map"), "-o", in_work("p"),
-			       "--agent-sizes", "1,2", "--shard", "1/2", NULL };
-	ck_assert_int_eq(run(err, sizeof err, args), 2);
-	ck_assert_msg(strstr(err, "not with --agent-sizes") != NULL, "'%s'", err);
-	ck_assert(!file_exists(in_work("p")));
+	const char *args[] = { "build", twz_test_in_work("a.map"), "-o", twz_test_in_work("p"),
+			       "--junctions", "--shard", "1/2", NULL };
+	ck_assert_int_eq(twz_test_tool_status(args, err, sizeof err), 2);
+	ck_assert_msg(strstr(err, "not with --shard or --mpi") != NULL, "'%s'", err);
+	ck_assert(!file_exists(twz_test_in_work("p")));
 
-	const char *noarg[] = { "merge", "-o", in_work("m.twz"), NULL };
-	ck_assert_int_eq(run(err, sizeof err, noarg), 2);
-	const char *noout[] = { "merge", in_work("a.map"), NULL };
-	ck_assert_int_eq(run(err, sizeof err, noout), 2);
+	const char *noarg[] = { "merge", "-o", twz_test_in_work("m.twz"), NULL };
+	ck_assert_int_eq(twz_test_tool_status(noarg, err, sizeof err), 2);
+	const char *noout[] = { "merge", twz_test_in_work("a.map"), NULL };
+	ck_assert_int_eq(twz_test_tool_status(noout, err, sizeof err), 2);
 }
 END_TEST
 
@@ -618,17 +568,17 @@ START_TEST(test_partial_is_not_a_database)
 	size_t len;
 
 	twz_test_generate(&g, TWZ_TEST_MAZE, 30, 30, 6);
-	twz_test_write_map(in_work("a.map"), &g);
+	twz_test_write_map(twz_test_in_work("a.map"), &g);
 	twz_grid_free(&g);
-	build(in_work("a.map"), NULL, 1, 1, in_work("only"));
-	uint8_t *buf = twz_test_read_file(in_work("only"), &len);
+	build(twz_test_in_work("a.map"), NULL, 1, 1, twz_test_in_work("only"));
+	uint8_t *buf = twz_test_read_file(twz_test_in_work("only"), &len);
 	ck_assert_int_eq(twz_test_try_open(buf, len, 0), TWZ_E_NOT_TWIGZ);
 	free(buf);
 	twz_db *db = NULL;
-	ck_assert_int_eq(twz_open(in_work("only"), 0, &db), TWZ_E_NOT_TWIGZ);
+	ck_assert_int_eq(twz_open(twz_test_in_work("only"), 0, &db), TWZ_E_NOT_TWIGZ);
 	ck_assert_ptr_null(db);
-	const char *args[] = { "info", in_work("only"), NULL };
-	ck_assert_int_eq(run(err, sizeof err, args), 3);
+	const char *args[] = { "info", twz_test_in_work("only"), NULL };
+	ck_assert_int_eq(twz_test_tool_status(args, err, sizeof err), 3);
 	expect_one_line(err, "only");
 	ck_assert_msg(strstr(err, "merge it first") != NULL, "'%s'", err);
 }
@@ -637,10 +587,12 @@ END_TEST
 static Suite *twz_shard_suite(void)
 {
 	Suite *s = suite_create("shard");
+
+	twz_test_work_prefix("check_shard.");
 	TCase *tc;
 
 	tc = tcase_create("Merge");
-	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_add_checked_fixture(tc, twz_test_work_setup, twz_test_work_teardown);
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_merged_equals_single_bake, 0, 24);
 	tcase_add_test(tc, test_merged_project_level);
@@ -656,7 +608,7 @@ static Suite *twz_shard_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("Refusals");
-	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_add_checked_fixture(tc, twz_test_work_setup, twz_test_work_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_merge_refusals);
 	tcase_add_test(tc, test_merge_damaged_part);

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "bake.h"
+#include "bake_level.h"
+#include "spool.h"
 #include "test_support.h"
 #include "transit.h"
 #include "twz_format.h"
@@ -38,33 +40,10 @@
 #define SANITIZED 0
 #endif
 
-static char work[4096];
-
-static void work_setup(void)
-{
-	ck_assert_msg(twz_test_make_dir(work, sizeof work, "check_stream.") != NULL,
-		      "mkdtemp: %s", strerror(errno));
-}
-
-static void work_teardown(void)
-{
-	twz_test_remove_tree(work);
-}
-
-static const char *in_work(const char *name)
-{
-	static char bufs[8][4200];
-	static unsigned next;
-	char *b = bufs[next++ % 8];
-
-	snprintf(b, sizeof bufs[0], "%s/%s", work, name);
-	return b;
-}
-
 /* Nothing in work but what the test wrote. */
 static void expect_no_temporary(void)
 {
-	DIR *d = opendir(work);
+	DIR *d = opendir(twz_test_work_dir());
 	struct dirent *e;
 
 	ck_assert_ptr_nonnull(d);
@@ -72,31 +51,6 @@ static void expect_no_temporary(void)
 		ck_assert_msg(!strstr(e->d_name, ".tmp.") && !strstr(e->d_name, ".spool."),
 			      "temporary file %s left behind", e->d_name);
 	closedir(d);
-}
-
-static void expect_same_file(const char *a, const char *b)
-{
-	size_t la, lb;
-	uint8_t *x = twz_test_read_file(a, &la), *y = twz_test_read_file(b, &lb);
-
-	ck_assert_msg(la == lb && memcmp(x, y, la) == 0,
-		      "%s (%zu bytes) and %s (%zu bytes) differ", a, la, b, lb);
-	free(x);
-	free(y);
-}
-
-/* Runs the tool; status, stderr into err. */
-static int run(char *err, size_t cap, const char *const *args)
-{
-	struct twz_test_run r;
-
-	twz_test_run_tool(args, NULL, 0, &r);
-	ck_assert_msg(r.signal == 0, "the tool died (signal %d)", r.signal);
-	if (err)
-		snprintf(err, cap, "%s", r.err);
-	int status = r.status;
-	twz_test_run_free(&r);
-	return status;
 }
 
 /* ---- streamed bytes are the bytes in memory ----------------------------- */
@@ -122,21 +76,22 @@ START_TEST(test_streamed_equals_in_memory)
 {
 	enum twz_test_level_kind kind = (enum twz_test_level_kind)(_i % TWZ_TEST_KIND_COUNT);
 	struct twz_bake_options opt;
+	struct twz_bake_report rep;
 	struct twz_error err;
 	struct twz_grid g;
-	struct twz_cpd cpd;
-	struct twz_cpd_stream_result res;
 
 	twz_test_generate(&g, kind, 40 + _i % 4 * 11, 38, 500 + (uint64_t)_i);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_bake_options_default(&opt);
 	options_of((unsigned)_i, &opt);
 	opt.name = "level";
-	ck_assert_int_eq(twz_bake_cpd(&g, &opt, &cpd, &err), 0);
-	ck_assert_int_eq(twz_cpd_write(&cpd, &g, &opt, in_work("memory.twz"), &err), 0);
-	twz_cpd_free(&cpd);
-	int rc = twz_cpd_bake_streamed(&g, &opt, in_work("streamed.twz"), &res, &err);
-	ck_assert_msg(rc == 0, "streamed bake failed: %s", err.msg);
-	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
+	ck_assert_int_eq(twz_bake_file(twz_test_in_work("level.map"), &opt,
+				       twz_test_in_work("memory.twz"), &rep, &err), 0);
+	opt.spool = TWZ_SPOOL_ALWAYS;
+	int rc = twz_bake_file(twz_test_in_work("level.map"), &opt,
+			       twz_test_in_work("streamed.twz"), &rep, &err);
+	ck_assert_msg(rc == 0 && rep.streamed, "streamed bake failed: %s", err.msg);
+	twz_test_expect_same_file(twz_test_in_work("memory.twz"), twz_test_in_work("streamed.twz"), NULL);
 	expect_no_temporary();
 	twz_grid_free(&g);
 }
@@ -153,7 +108,7 @@ START_TEST(test_transit_streamed_equals_in_memory)
 	struct twz_error err;
 	struct twz_grid g;
 	struct twz_transit_db db;
-	struct twz_transit_stream_result res;
+	struct twz_spool spool;
 	unsigned o = (unsigned)_i;
 
 	twz_test_generate(&g, kind, 36 + o % 3 * 9, 34, 900 + (uint64_t)o);
@@ -164,23 +119,27 @@ START_TEST(test_transit_streamed_equals_in_memory)
 	opt.threads = 1 + o % 2;
 	/* 0 block lists, 1 access nodes packed where they fit, 2 the
 	 * smaller, 3 (TWZ_TRANSIT_ACCESS_WIDE) access nodes of 8 bytes. */
-	opt.transit_access = (int)(o / 2 % 4);
+	opt.transit_far = (int)(o / 2 % 4);
 	opt.record_build = 1;
 	opt.name = "level";
 	topt.grid = 3 + o % 4;
 	ck_assert_int_eq(twz_bake_transit(&g, &opt, &topt, &db, &err), 0);
-	ck_assert_int_eq(twz_transit_write(&db, &g, &opt, in_work("memory.twz"), &err), 0);
+	ck_assert_int_eq(twz_transit_write(&db, &g, &opt, twz_test_in_work("memory.twz"), &err), 0);
 	int access = twz_transit_access_fits(&db);
 	twz_transit_db_free(&db);
-	int rc = twz_transit_bake_streamed(&g, &opt, &topt, in_work("streamed.twz"),
-					   &res, &err);
+	ck_assert_int_eq(twz_spool_open(&spool, twz_test_in_work("streamed.twz"), &err), 0);
+	int rc = twz_bake_transit_spooled(&g, &opt, &topt, &spool, &db, &err);
 	ck_assert_msg(rc == 0, "streamed bake failed: %s", err.msg);
-	ck_assert_int_eq(res.access, access);
-	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
-	if (access && opt.transit_access != 2) {
+	ck_assert_int_eq(twz_transit_access_fits(&db), access);
+	ck_assert_int_eq(twz_transit_write(&db, &g, &opt, twz_test_in_work("streamed.twz"),
+					   &err), 0);
+	twz_transit_db_free(&db);
+	twz_spool_close(&spool);
+	twz_test_expect_same_file(twz_test_in_work("memory.twz"), twz_test_in_work("streamed.twz"), NULL);
+	if (access && opt.transit_far != TWZ_TRANSIT_SMALLER) {
 		/* The entries' form asked for: these small levels all pack. */
 		size_t len;
-		uint8_t *buf = twz_test_read_file(in_work("streamed.twz"), &len);
+		uint8_t *buf = twz_test_read_file(twz_test_in_work("streamed.twz"), &len);
 		struct twz_container c;
 		int packed = 0, wide = 0;
 		ck_assert_int_eq(twz_parse_container(buf, len, &c), TWZ_OK);
@@ -188,8 +147,8 @@ START_TEST(test_transit_streamed_equals_in_memory)
 			packed += c.sections[i].kind == TWZ_SECTION_ACCESS_PACKED;
 			wide += c.sections[i].kind == TWZ_SECTION_ACCESS;
 		}
-		ck_assert_int_eq(packed, opt.transit_access != TWZ_TRANSIT_ACCESS_WIDE);
-		ck_assert_int_eq(wide, opt.transit_access == TWZ_TRANSIT_ACCESS_WIDE);
+		ck_assert_int_eq(packed, opt.transit_far != TWZ_TRANSIT_ACCESS_WIDE);
+		ck_assert_int_eq(wide, opt.transit_far == TWZ_TRANSIT_ACCESS_WIDE);
 		free(buf);
 	}
 	expect_no_temporary();
@@ -238,7 +197,7 @@ START_TEST(test_peak_under_limit)
 	uint64_t peak, peak_memory;
 
 	twz_test_generate(&g, TWZ_TEST_CAVES, 150, 150, 77);
-	twz_test_write_map(in_work("level.map"), &g);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_bake_options_default(&opt);
 	opt.codec = TWZ_CODEC_RAW;
 	opt.threads = 2;
@@ -252,22 +211,22 @@ START_TEST(test_peak_under_limit)
 	snprintf(lim, sizeof lim, "%lluM", (unsigned long long)(limit >> 20));
 	twz_grid_free(&g);
 
-	const char *plain[] = { "build", in_work("level.map"), "-o", in_work("memory.twz"),
+	const char *plain[] = { "build", twz_test_in_work("level.map"), "-o", twz_test_in_work("memory.twz"),
 				"--codec", "raw", "--threads", "2", "--quiet", NULL };
 	ck_assert_int_eq(run_measured(plain, &peak_memory), 0);
-	const char *limited[] = { "build", in_work("level.map"), "-o",
-				  in_work("streamed.twz"), "--codec", "raw", "--threads",
+	const char *limited[] = { "build", twz_test_in_work("level.map"), "-o",
+				  twz_test_in_work("streamed.twz"), "--codec", "raw", "--threads",
 				  "2", "--memory-limit", lim, NULL };
 	ck_assert_int_eq(run_measured(limited, &peak), 0);
 	ck_assert_msg(SANITIZED || peak <= limit,
 		      "peak %llu bytes over --memory-limit %s (in memory: %llu)",
 		      (unsigned long long)peak, lim, (unsigned long long)peak_memory);
-	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
+	twz_test_expect_same_file(twz_test_in_work("memory.twz"), twz_test_in_work("streamed.twz"), NULL);
 	/* It did stream: the summary says so. */
-	unlink(in_work("streamed.twz"));
-	ck_assert_int_eq(run(err, sizeof err, limited), 0);
+	unlink(twz_test_in_work("streamed.twz"));
+	ck_assert_int_eq(twz_test_tool_status(limited, err, sizeof err), 0);
 	ck_assert_msg(strstr(err, "under --memory-limit") != NULL, "'%s'", err);
-	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
+	twz_test_expect_same_file(twz_test_in_work("memory.twz"), twz_test_in_work("streamed.twz"), NULL);
 	expect_no_temporary();
 }
 END_TEST
@@ -284,36 +243,36 @@ START_TEST(test_transit_peak_under_limit)
 	uint64_t peak, peak_memory;
 
 	twz_test_generate(&g, _i ? TWZ_TEST_ROOMS : TWZ_TEST_CAVES, 120, 110, 31 + _i);
-	twz_test_write_map(in_work("level.map"), &g);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_bake_options_default(&opt);
 	opt.codec = TWZ_CODEC_RAW;
 	opt.threads = 2;
 	uint64_t cells = 120 * 110, nodes = 0;
 	for (uint64_t c = 0; c < cells; c++)
 		nodes += g.walkable[c];
-	uint64_t streamed = twz_transit_stream_estimate_bytes(&g, nodes, &opt, NULL);
+	uint64_t streamed = twz_transit_estimate_bytes(&g, nodes, &opt, NULL, 1);
 	uint64_t limit = (streamed + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
-	ck_assert_uint_gt(twz_transit_estimate_bytes(&g, nodes, &opt, NULL), limit);
+	ck_assert_uint_gt(twz_transit_estimate_bytes(&g, nodes, &opt, NULL, 0), limit);
 	snprintf(lim, sizeof lim, "%lluM", (unsigned long long)(limit >> 20));
 	twz_grid_free(&g);
 
-	const char *plain[] = { "build", in_work("level.map"), "-o", in_work("memory.twz"),
+	const char *plain[] = { "build", twz_test_in_work("level.map"), "-o", twz_test_in_work("memory.twz"),
 				"--method", "transit", "--format", layout[_i],
 				"--codec", "raw", "--threads", "2", "--quiet", NULL };
 	ck_assert_int_eq(run_measured(plain, &peak_memory), 0);
-	const char *limited[] = { "build", in_work("level.map"), "-o",
-				  in_work("streamed.twz"), "--method", "transit",
+	const char *limited[] = { "build", twz_test_in_work("level.map"), "-o",
+				  twz_test_in_work("streamed.twz"), "--method", "transit",
 				  "--format", layout[_i], "--codec", "raw", "--threads",
 				  "2", "--memory-limit", lim, NULL };
 	ck_assert_int_eq(run_measured(limited, &peak), 0);
 	ck_assert_msg(SANITIZED || peak <= limit,
 		      "peak %llu bytes over --memory-limit %s (in memory: %llu)",
 		      (unsigned long long)peak, lim, (unsigned long long)peak_memory);
-	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
-	unlink(in_work("streamed.twz"));
-	ck_assert_int_eq(run(err, sizeof err, limited), 0);
+	twz_test_expect_same_file(twz_test_in_work("memory.twz"), twz_test_in_work("streamed.twz"), NULL);
+	unlink(twz_test_in_work("streamed.twz"));
+	ck_assert_int_eq(twz_test_tool_status(limited, err, sizeof err), 0);
 	ck_assert_msg(strstr(err, "(transit) under --memory-limit") != NULL, "'%s'", err);
-	expect_same_file(in_work("memory.twz"), in_work("streamed.twz"));
+	twz_test_expect_same_file(twz_test_in_work("memory.twz"), twz_test_in_work("streamed.twz"), NULL);
 	expect_no_temporary();
 }
 END_TEST
@@ -333,28 +292,28 @@ START_TEST(test_limit_too_small)
 	char err[4096];
 
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 120, 120, 9);
-	twz_test_write_map(in_work("level.map"), &g);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_grid_free(&g);
 	/* The dense solvers take small levels only. */
-	ck_assert_int_eq(mkdir(in_work("small"), 0755), 0);
+	ck_assert_int_eq(mkdir(twz_test_in_work("small"), 0755), 0);
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 50, 50, 9);
-	twz_test_write_map(in_work("small/level.map"), &g);
+	twz_test_write_map(twz_test_in_work("small/level.map"), &g);
 	twz_grid_free(&g);
 	for (size_t k = 0; k < sizeof extra / sizeof extra[0]; k++) {
 		int dense = extra[k][0] && !strcmp(extra[k][0], "--apsp");
-		const char *args[12] = { "build", in_work(dense ? "small/level.map" : "level.map"), "-o",
-					 in_work("out.twz"), "--memory-limit", "1M" };
+		const char *args[12] = { "build", twz_test_in_work(dense ? "small/level.map" : "level.map"), "-o",
+					 twz_test_in_work("out.twz"), "--memory-limit", "1M" };
 		unsigned n = 6;
 		for (unsigned j = 0; extra[k][j]; j++)
 			args[n++] = extra[k][j];
 		args[n] = NULL;
-		int st = run(err, sizeof err, args);
+		int st = twz_test_tool_status(args, err, sizeof err);
 		ck_assert_msg(st == 3, "case %zu: status %d (%s)", k, st, err);
 		const char *nl = strchr(err, '\n');
 		ck_assert_msg(nl && nl[1] == 0, "not one line: '%s'", err);
 		ck_assert_msg(strstr(err, "level.map") && strstr(err, "--memory-limit 1M"),
 			      "case %zu: '%s'", k, err);
-		ck_assert(access(in_work("out.twz"), F_OK) != 0);
+		ck_assert(access(twz_test_in_work("out.twz"), F_OK) != 0);
 	}
 	expect_no_temporary();
 }
@@ -369,18 +328,18 @@ START_TEST(test_memory_limit_words)
 	char err[4096];
 
 	twz_test_generate(&g, TWZ_TEST_MAZE, 20, 20, 2);
-	twz_test_write_map(in_work("level.map"), &g);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_grid_free(&g);
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-		const char *args[] = { "build", in_work("level.map"), "-o", in_work("o.twz"),
+		const char *args[] = { "build", twz_test_in_work("level.map"), "-o", twz_test_in_work("o.twz"),
 				       "--memory-limit", bad[k], NULL };
-		ck_assert_msg(run(err, sizeof err, args) == 2, "'%s' accepted", bad[k]);
+		ck_assert_msg(twz_test_tool_status(args, err, sizeof err) == 2, "'%s' accepted", bad[k]);
 		ck_assert_msg(strstr(err, "--memory-limit") != NULL, "'%s'", err);
 	}
 	for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
-		const char *args[] = { "build", in_work("level.map"), "-o", in_work("o.twz"),
+		const char *args[] = { "build", twz_test_in_work("level.map"), "-o", twz_test_in_work("o.twz"),
 				       "--memory-limit", good[k], "--quiet", NULL };
-		ck_assert_msg(run(err, sizeof err, args) == 0, "'%s' refused: %s", good[k], err);
+		ck_assert_msg(twz_test_tool_status(args, err, sizeof err) == 0, "'%s' refused: %s", good[k], err);
 	}
 }
 END_TEST
@@ -394,10 +353,12 @@ START_TEST(test_streamed_write_fails_cleanly)
 	struct twz_grid g;
 
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 40, 4);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_bake_options_default(&opt);
 	opt.name = "level";
-	ck_assert_int_ne(twz_cpd_bake_streamed(&g, &opt, in_work("no/such/dir/o.twz"),
-					       NULL, &err), 0);
+	opt.spool = TWZ_SPOOL_ALWAYS;
+	ck_assert_int_ne(twz_bake_file(twz_test_in_work("level.map"), &opt,
+				       twz_test_in_work("no/such/dir/o.twz"), NULL, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/o.twz"));
 	ck_assert_ptr_null(strchr(err.msg, '\n'));
 	expect_no_temporary();
@@ -412,11 +373,13 @@ START_TEST(test_transit_streamed_write_fails_cleanly)
 	struct twz_grid g;
 
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 40, 4);
+	twz_test_write_map(twz_test_in_work("level.map"), &g);
 	twz_bake_options_default(&opt);
 	opt.name = "level";
-	ck_assert_int_ne(twz_transit_bake_streamed(&g, &opt, NULL,
-						   in_work("no/such/dir/o.twz"), NULL,
-						   &err), 0);
+	opt.method = TWZ_BAKE_TRANSIT;
+	opt.spool = TWZ_SPOOL_ALWAYS;
+	ck_assert_int_ne(twz_bake_file(twz_test_in_work("level.map"), &opt,
+				       twz_test_in_work("no/such/dir/o.twz"), NULL, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/o.twz"));
 	ck_assert_ptr_null(strchr(err.msg, '\n'));
 	expect_no_temporary();
@@ -427,9 +390,11 @@ END_TEST
 static Suite *twz_stream_suite(void)
 {
 	Suite *s = suite_create("stream");
+
+	twz_test_work_prefix("check_stream.");
 	TCase *tc = tcase_create("Stream");
 
-	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_add_checked_fixture(tc, twz_test_work_setup, twz_test_work_teardown);
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_streamed_equals_in_memory, 0, 32);
 	tcase_add_test(tc, test_peak_under_limit);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "agent_sizes.h"
+#include "bake_level.h"
 #include "level_scen.h"
 #include "test_support.h"
 #include "transit.h"
@@ -57,7 +58,7 @@ static void bake_transit(struct bake *bk, const struct twz_grid *g,
 	opt.level = 9;      /* as the golden file was made */
 	opt.threads = threads;
 	opt.name = "test level";
-	opt.transit_access = use_access;
+	opt.transit_far = use_access;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(twz_bake_transit(g, &opt, &topt, &bk->db, &err) == 0,
 		      "bake: %s", err.msg);
@@ -776,7 +777,7 @@ START_TEST(test_transit_packed_golden)
 	opt.level = 9;
 	opt.threads = 1;
 	opt.record_build = 1;
-	opt.transit_access = 1;
+	opt.transit_far = TWZ_TRANSIT_ACCESS;
 	opt.name = "v1_0.map";
 	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &bk.db, &err) == 0,
 		      "bake: %s", err.msg);
@@ -862,7 +863,7 @@ START_TEST(test_transit_access_damage_refused)
 	size_t size;
 
 	twz_test_grid_from_text(&g, wall);
-	use_access = wide ? TWZ_TRANSIT_ACCESS_WIDE : 1;
+	use_access = wide ? TWZ_TRANSIT_ACCESS_WIDE : TWZ_TRANSIT_ACCESS;
 	bake_transit(&bk, &g, 8, 10, 1, 2, TWZ_CODEC_RAW, 1);
 	use_access = 1;
 	ck_assert_int_eq(twz_open_memory(bk.buf, bk.len, 0, &db), TWZ_OK);
@@ -957,7 +958,6 @@ START_TEST(test_transit_access_agent_sizes)
 	struct twz_bake_options opt;
 	struct twz_transit_options topt = { 8, 1, 2 };
 	struct twz_agent_request req;
-	struct twz_agent_result res;
 	struct twz_error err = { { 0 }, 0 };
 	size_t len;
 	uint8_t *buf = NULL;
@@ -966,10 +966,12 @@ START_TEST(test_transit_access_agent_sizes)
 	twz_test_generate(&g, TWZ_TEST_ROOMS, 40, 30, 21);
 	twz_bake_options_default(&opt);
 	opt.threads = 2;
-	opt.transit_access = 1;
+	opt.transit_far = TWZ_TRANSIT_ACCESS;
 	ck_assert_int_eq(twz_agent_sizes_parse("1,2", &req, &err), 0);
-	req.topt = &topt;
-	ck_assert_msg(twz_agent_encode(&g, &opt, &req, &buf, &len, &res, &err) == 0,
+	opt.method = TWZ_BAKE_TRANSIT;
+	opt.transit = topt;
+	opt.agent_sizes = 2u | 4u;
+	ck_assert_msg(twz_bake_grid_encode(&g, &opt, &buf, &len, NULL, &err) == 0,
 		      "%s", err.msg);
 	ck_assert_uint_eq(twz_le16(buf + TWZ_H_MINOR), 4);
 	ck_assert_int_eq(twz_open_memory(buf, len, 0, &db), TWZ_OK);

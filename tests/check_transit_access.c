@@ -240,7 +240,7 @@ static void check_one(const char *name, const struct twz_grid *g,
 	opt.codec = TWZ_CODEC_RAW;
 	opt.threads = 2;
 	opt.name = full;
-	opt.transit_access = wide ? TWZ_TRANSIT_ACCESS_WIDE : 1;
+	opt.transit_far = wide ? TWZ_TRANSIT_ACCESS_WIDE : TWZ_TRANSIT_ACCESS;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(twz_bake_transit(g, &opt, &topt, &db, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_transit_encode(&db, g, &opt, &buf, &len, &err) == 0,
@@ -372,7 +372,7 @@ START_TEST(test_access_packed_crafted)
 	twz_bake_options_default(&opt);
 	opt.codec = TWZ_CODEC_RAW;
 	opt.threads = 1;
-	opt.transit_access = 1;
+	opt.transit_far = TWZ_TRANSIT_ACCESS;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(twz_bake_transit(&g, &opt, &topt, &tdb, &err) == 0, "%s", err.msg);
 	ck_assert_msg(twz_transit_encode(&tdb, &g, &opt, &orig, &len, &err) == 0,

@@ -52,7 +52,7 @@ static uint8_t *bake_transit_chunked(const struct twz_grid *g,
 	opt.level = 3;
 	opt.chunk = chunk;
 	opt.name = "test level";
-	opt.transit_access = access;
+	opt.transit_far = access;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(twz_bake_transit(g, &opt, &topt, &db, &err) == 0,
 		      "bake: %s", err.msg);

@@ -51,7 +51,7 @@ static uint8_t *bake(const struct twz_grid *g, unsigned conn, int wide,
 	opt.threads = 2;
 	opt.chunk = chunk;
 	opt.name = "transit query level";
-	opt.transit_access = wide ? TWZ_TRANSIT_ACCESS_WIDE : 1;
+	opt.transit_far = wide ? TWZ_TRANSIT_ACCESS_WIDE : TWZ_TRANSIT_ACCESS;
 	memset(&err, 0, sizeof err);
 	ck_assert_msg(twz_bake_transit(g, &opt, &topt, &db, &err) == 0,
 		      "bake: %s", err.msg);

@@ -21,22 +21,9 @@
 
 /* ---- files and the tool ---------------------------------------------- */
 
-static char work[4096];
-
-static void work_setup(void)
-{
-	ck_assert_msg(twz_test_make_dir(work, sizeof work, "check_unpack.") != NULL,
-		      "mkdtemp: %s", strerror(errno));
-}
-
-static void work_teardown(void)
-{
-	twz_test_remove_tree(work);
-}
-
 static void work_path(char *buf, size_t cap, const char *name)
 {
-	snprintf(buf, cap, "%s/%s", work, name);
+	snprintf(buf, cap, "%s/%s", twz_test_work_dir(), name);
 }
 
 static int file_exists(const char *path)
@@ -382,10 +369,12 @@ END_TEST
 static Suite *twz_unpack_suite(void)
 {
 	Suite *s = suite_create("unpack");
+
+	twz_test_work_prefix("check_unpack.");
 	TCase *tc;
 
 	tc = tcase_create("RoundTrip");
-	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_add_checked_fixture(tc, twz_test_work_setup, twz_test_work_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_unpack_round_trip, 0, 6 * TWZ_TEST_KIND_COUNT);
 	tcase_add_loop_test(tc, test_unpack_output_is_zero_copy, 0, 3);
@@ -394,7 +383,7 @@ static Suite *twz_unpack_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("BadInput");
-	tcase_add_checked_fixture(tc, work_setup, work_teardown);
+	tcase_add_checked_fixture(tc, twz_test_work_setup, twz_test_work_teardown);
 	tcase_add_test(tc, test_unpack_missing_input);
 	tcase_add_test(tc, test_unpack_not_a_database);
 	tcase_add_loop_test(tc, test_unpack_damaged_refused, 0, 4);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "agent_sizes.h"
+#include "bake_level.h"
 #include "bake_graph.h"
 #include "bake_navmesh.h"
 #include "level_graph.h"
@@ -90,7 +91,6 @@ static uint8_t *bake_sizes(const struct twz_grid *g, const char *sizes,
 	static const struct twz_transit_options topt = { 6, 1, 2 };
 	struct twz_bake_options opt;
 	struct twz_agent_request req;
-	struct twz_agent_result res;
 	struct twz_error err = { { 0 }, 0 };
 	uint8_t *buf = NULL;
 
@@ -99,9 +99,13 @@ static uint8_t *bake_sizes(const struct twz_grid *g, const char *sizes,
 	opt.codec = TWZ_CODEC_RAW;
 	opt.threads = 2;
 	ck_assert_msg(twz_agent_sizes_parse(sizes, &req, &err) == 0, "%s", err.msg);
-	if (transit)
-		req.topt = &topt;
-	ck_assert_msg(twz_agent_encode(g, &opt, &req, &buf, len, &res, &err) == 0,
+	for (unsigned i = 0; i < req.count; i++)
+		opt.agent_sizes |= 1u << req.sizes[i];
+	if (transit) {
+		opt.method = TWZ_BAKE_TRANSIT;
+		opt.transit = topt;
+	}
+	ck_assert_msg(twz_bake_grid_encode(g, &opt, &buf, len, NULL, &err) == 0,
 		      "%s", err.msg);
 	return buf;
 }

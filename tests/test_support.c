@@ -1038,6 +1038,93 @@ int twz_test_cap_address_space(unsigned long headroom)
 #endif
 }
 
+/* ---- generated levels of other kinds ---------------------------------- */
+
+/* A random mesh: a jittered grid of w x h quads, some left out, the
+ * rest split into two triangles along a random diagonal or kept whole.
+ * The text of an OBJ file, malloc'd. */
+char *twz_test_random_obj(uint64_t seed, unsigned w, unsigned h)
+{
+	size_t cap = 64 * (size_t)(w + 1) * (h + 1) + 64 * (size_t)w * h + 64, n = 0;
+	char *t = malloc(cap);
+	uint64_t s = seed;
+
+	ck_assert(t != NULL);
+	for (unsigned z = 0; z <= h; z++)
+		for (unsigned x = 0; x <= w; x++) {
+			double jx = (double)(rng_next(&s) % 1000) / 4000.0 - 0.125;
+			double jz = (double)(rng_next(&s) % 1000) / 4000.0 - 0.125;
+			double y = (double)(rng_next(&s) % 100) / 100.0;
+			n += (size_t)snprintf(t + n, cap - n, "v %.6f %.6f %.6f\n",
+					      x + jx, y, z + jz);
+		}
+	for (unsigned z = 0; z < h; z++)
+		for (unsigned x = 0; x < w; x++) {
+			unsigned a = z * (w + 1) + x + 1, b = a + 1;
+			unsigned c = b + w + 1, d = a + w + 1;
+			unsigned r = (unsigned)(rng_next(&s) % 10);
+			if (r == 0)
+				continue;   /* a hole */
+			if (r < 4)
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u %u\n", a, b, c, d);
+			else if (r < 7)
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
+						      a, b, c, a, c, d);
+			else
+				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
+						      a, b, d, b, c, d);
+		}
+	return t;
+}
+
+/* ---- a suite's scratch directory ---------------------------------------- */
+
+static char work_prefix[64] = "twz_test.";
+static char work_dir[4096];
+
+void twz_test_work_prefix(const char *prefix)
+{
+	snprintf(work_prefix, sizeof work_prefix, "%s", prefix);
+}
+
+void twz_test_work_setup(void)
+{
+	ck_assert_msg(twz_test_make_dir(work_dir, sizeof work_dir, work_prefix) != NULL,
+		      "mkdtemp: %s", strerror(errno));
+}
+
+void twz_test_work_teardown(void)
+{
+	twz_test_remove_tree(work_dir);
+}
+
+const char *twz_test_work_dir(void)
+{
+	return work_dir;
+}
+
+const char *twz_test_in_work(const char *name)
+{
+	static char bufs[8][4200];
+	static unsigned next;
+	char *b = bufs[next++ % 8];
+
+	snprintf(b, sizeof bufs[0], "%s/%s", work_dir, name);
+	return b;
+}
+
+void twz_test_expect_same_file(const char *a, const char *b, const char *what)
+{
+	size_t la, lb;
+	uint8_t *x = twz_test_read_file(a, &la), *y = twz_test_read_file(b, &lb);
+
+	ck_assert_msg(la == lb && memcmp(x, y, la) == 0,
+		      "%s%s%s (%zu bytes) and %s (%zu bytes) differ", what ? what : "",
+		      what ? ": " : "", a, la, b, lb);
+	free(x);
+	free(y);
+}
+
 /* ---- the twigz tool ------------------------------------------------------ */
 
 static const char *tool_path(void)
@@ -1114,6 +1201,19 @@ void twz_test_run_tool(const char *const args[], const char *dir,
 	r->err = read_capture(err, &r->err_len);
 	r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
 	r->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+}
+
+int twz_test_tool_status(const char *const args[], char *err, size_t cap)
+{
+	struct twz_test_run r;
+
+	twz_test_run_tool(args, NULL, 0, &r);
+	ck_assert_msg(r.signal == 0, "the tool died (signal %d)", r.signal);
+	if (err)
+		snprintf(err, cap, "%s", r.err);
+	int status = r.status;
+	twz_test_run_free(&r);
+	return status;
 }
 
 void twz_test_run_free(struct twz_test_run *r)
@@ -1202,39 +1302,3 @@ int twz_test_pairs_threaded(const twz_db *db, unsigned threads,
 	return most;
 }
 
-/* A random mesh: a jittered grid of w x h quads, some left out, the
- * rest split into two triangles along a random diagonal or kept whole.
- * The text of an OBJ file, malloc'd. */
-char *twz_test_random_obj(uint64_t seed, unsigned w, unsigned h)
-{
-	size_t cap = 64 * (size_t)(w + 1) * (h + 1) + 64 * (size_t)w * h + 64, n = 0;
-	char *t = malloc(cap);
-	uint64_t s = seed;
-
-	ck_assert(t != NULL);
-	for (unsigned z = 0; z <= h; z++)
-		for (unsigned x = 0; x <= w; x++) {
-			double jx = (double)(rng_next(&s) % 1000) / 4000.0 - 0.125;
-			double jz = (double)(rng_next(&s) % 1000) / 4000.0 - 0.125;
-			double y = (double)(rng_next(&s) % 100) / 100.0;
-			n += (size_t)snprintf(t + n, cap - n, "v %.6f %.6f %.6f\n",
-					      x + jx, y, z + jz);
-		}
-	for (unsigned z = 0; z < h; z++)
-		for (unsigned x = 0; x < w; x++) {
-			unsigned a = z * (w + 1) + x + 1, b = a + 1;
-			unsigned c = b + w + 1, d = a + w + 1;
-			unsigned r = (unsigned)(rng_next(&s) % 10);
-			if (r == 0)
-				continue;   /* a hole */
-			if (r < 4)
-				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u %u\n", a, b, c, d);
-			else if (r < 7)
-				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
-						      a, b, c, a, c, d);
-			else
-				n += (size_t)snprintf(t + n, cap - n, "f %u %u %u\nf %u %u %u\n",
-						      a, b, d, b, c, d);
-		}
-	return t;
-}

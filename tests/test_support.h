@@ -183,6 +183,20 @@ char *twz_test_make_dir(char *buf, size_t cap, const char *prefix);
 /* Remove path and, for a directory, all below it; quiet about failures. */
 void twz_test_remove_tree(const char *path);
 
+/* A suite's scratch directory, made afresh for each test: a checked
+ * fixture of twz_test_work_setup (named with the prefix set by
+ * twz_test_work_prefix) and twz_test_work_teardown. twz_test_in_work
+ * gives the path of a file in it, in one of a few rotating buffers. */
+void twz_test_work_prefix(const char *prefix);
+void twz_test_work_setup(void);
+void twz_test_work_teardown(void);
+const char *twz_test_work_dir(void);
+const char *twz_test_in_work(const char *name);
+
+/* The two files hold the same bytes; fails the test otherwise, the
+ * message starting with what (when not NULL). */
+void twz_test_expect_same_file(const char *a, const char *b, const char *what);
+
 /* The whole file (malloc'd, with a NUL after the last byte that *len,
  * when len is not NULL, does not count); the try_ form gives NULL when it
  * cannot be opened, the other fails the test. */
@@ -241,6 +255,11 @@ struct twz_test_run {
 void twz_test_run_tool(const char *const args[], const char *dir,
 		       unsigned long as_cap, struct twz_test_run *r);
 void twz_test_run_free(struct twz_test_run *r);
+
+/* Runs "twigz args..." as twz_test_run_tool does (failing the test when
+ * a signal ends it): its exit status, and its stderr into err (cap
+ * bytes; err may be NULL). */
+int twz_test_tool_status(const char *const args[], char *err, size_t cap);
 
 /* Starts "twigz args..." with its output thrown away and does not wait:
  * for a test that stops it. */

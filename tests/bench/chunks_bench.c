@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 		if (!strncmp(method, "transit", 7)) {
 			struct twz_transit_options topt = { 0, 0, 0 };
 			struct twz_transit_db tdb;
-			opt.transit_access = !strcmp(method, "transit-1.4") ? 1 :
+			opt.transit_far = !strcmp(method, "transit-1.4") ? 1 :
 					     !strcmp(method, "transit-1.1") ? 0 : 2;
 			rc = twz_bake_transit(&g, &opt, &topt, &tdb, &err);
 			if (rc == 0) {

@@ -70,7 +70,7 @@ static void bake(struct side *sd, const struct twz_grid *g, unsigned threads,
 	opt.name = level;
 	if (junctions) {
 		struct twz_junction_db db;
-		opt.junctions = 1;
+		opt.method = TWZ_BAKE_JUNCTIONS;
 		rc = twz_bake_junctions(g, &opt, &db, &err);
 		sd->bake_s = now() - t0;
 		if (rc == 0)

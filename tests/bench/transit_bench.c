@@ -25,7 +25,7 @@ int twz_transit_bench_bake(const char *map, const char *out, unsigned threads)
 	twz_bake_options_default(&opt);
 	opt.threads = threads;
 	opt.name = map;
-	opt.transit_access = 1;     /* as twigz build */
+	opt.transit_far = TWZ_TRANSIT_ACCESS;     /* as twigz build */
 	if (twz_grid_load(map, &grid, &err) != 0 ||
 	    twz_bake_transit(&grid, &opt, &topt, &db, &err) != 0) {
 		fprintf(stderr, "twz_bench: %s\n", err.msg);
