@@ -56,13 +56,9 @@ static twz_status node_moves_init(twz_db *db)
 		return TWZ_E_NOMEM;
 	for (uint32_t v = 0; v < n; v++) {
 		uint32_t x, y;
-		unsigned bits = 0;
 
 		twz__node_xy(db, v, &x, &y);
-		for (unsigned m = 0; m < db->c.connectivity; m++)
-			if (twz_move_legal(twz__walkable, db, x, y, m))
-				bits |= 1u << m;
-		db->node_moves[v] = (uint8_t)bits;
+		db->node_moves[v] = (uint8_t)twz__legal_moves(db, x, y);
 	}
 	db->memory_size += n;
 	return TWZ_OK;
