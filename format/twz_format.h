@@ -20,7 +20,7 @@
 #define TWZ_MAGIC "\x89TWZ\r\n\x1a\n"
 #define TWZ_MAGIC_SIZE 8
 #define TWZ_FORMAT_MAJOR 1
-#define TWZ_FORMAT_MINOR 4
+#define TWZ_FORMAT_MINOR 5
 
 /* ---- fixed sizes ---------------------------------------------------- */
 
@@ -167,7 +167,8 @@ enum twz_codec {
 	 TWZ_FEATURE_NARROW_CELL_NODE | TWZ_FEATURE_JUNCTIONS | \
 	 (1u << 3) /* graph levels */ | (1u << 4) /* navmesh levels */ | \
 	 TWZ_FEATURE_CPD_INLINE | TWZ_FEATURE_TRANSIT_ACCESS | \
-	 TWZ_FEATURE_CHUNKED_SECTIONS)
+	 TWZ_FEATURE_CHUNKED_SECTIONS | (1u << 9) /* areas, 1.5 */ | \
+	 (1u << 10) /* off-mesh links, 1.5 */)
 #define TWZ_FEATURES_KNOWN_OPTIONAL 0u
 
 enum twz_section_kind {

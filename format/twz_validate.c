@@ -5,6 +5,8 @@
  * twz_validate.h.
  */
 #include "twz_validate.h"
+#include "twz_costs_format.h"
+#include "twz_links_format.h"
 #include "twz_validate_method.h"
 #include "twz_build_info.h"
 #include "twz_validate_graph.h"
@@ -284,6 +286,12 @@ uint64_t twz_section_raw_limit(const struct twz_container *c,
 	/* Any file may say how it was baked: check B1's largest. */
 	if (kind == TWZ_SECTION_BUILD_INFO)
 		return TWZ_BUILD_INFO_MAX;
+	if ((c->required_features & TWZ_FEATURE_AREAS) &&
+	    kind >= TWZ_SECTION_COSTS_FIRST && kind <= TWZ_SECTION_COSTS_MAX)
+		return twz_costs_raw_limit(c, kind, exact);
+	if ((c->required_features & TWZ_FEATURE_LINKS) &&
+	    kind >= TWZ_SECTION_LINKS_FIRST && kind <= TWZ_SECTION_LINKS_MAX)
+		return twz_links_raw_limit(c, kind, exact);
 	if (c->level_kind != TWZ_LEVEL_GRID) {
 		if (c->level_kind == TWZ_LEVEL_NAVMESH &&
 		    kind >= TWZ_SECTION_NAVMESH_FIRST &&
@@ -352,6 +360,15 @@ int twz_section_read(const struct twz_container *c, uint32_t kind)
 
 	if (kind == TWZ_SECTION_BUILD_INFO)
 		return 1;
+	/* 1.5 areas (section 5k), in any level kind. */
+	if ((f & TWZ_FEATURE_AREAS) &&
+	    kind_in(kind, TWZ_SECTION_COSTS_FIRST, TWZ_SECTION_COSTS_MAX))
+		return 1;
+	/* 1.5 off-mesh links (section 5l); L1 refuses them but in a
+	 * graph level. */
+	if ((f & TWZ_FEATURE_LINKS) &&
+	    kind_in(kind, TWZ_SECTION_LINKS_FIRST, TWZ_SECTION_LINKS_MAX))
+		return 1;
 	if (c->level_kind != TWZ_LEVEL_GRID)
 		/* A grid's kinds too, which have no limit here: check G2
 		 * refuses them unread. */
@@ -399,9 +416,17 @@ twz_status twz_section_claim(const struct twz_container *c,
 twz_status twz_validate_content(const struct twz_container *c,
 				const struct twz_content *v)
 {
-	/* Any method's file may say how it was baked. */
+	/* Any method's file may say how it was baked, and any level's
+	 * places may have areas. */
 	if (twz_validate_build_info(v->data[TWZ_SECTION_BUILD_INFO],
 				    v->size[TWZ_SECTION_BUILD_INFO]) != TWZ_OK)
+		return TWZ_E_DAMAGED;
+	twz_status st = twz_validate_costs(c, v);
+	if (st != TWZ_OK)
+		return st;
+	/* L1: off-mesh links are a graph level's (section 5l). */
+	if ((c->required_features & TWZ_FEATURE_LINKS) &&
+	    c->level_kind != TWZ_LEVEL_GRAPH)
 		return TWZ_E_DAMAGED;
 	if (c->level_kind == TWZ_LEVEL_NAVMESH) {
 		twz_status st = twz_validate_graph(c, v);

@@ -239,4 +239,12 @@ twz_status twz_validate_access_table(const struct twz_container *c,
 /* XXH3-64 with seed 0, the checksum of FORMAT.md. */
 uint64_t twz_checksum(const void *data, size_t len);
 
+
+/* Areas (FORMAT.md 5k, twz_validate_costs.c): the raw size kind 11 or 12
+ * may claim, and checks C1 to C4. */
+uint64_t twz_costs_raw_limit(const struct twz_container *c, uint32_t kind,
+			     int *exact);
+twz_status twz_validate_costs(const struct twz_container *c,
+			      const struct twz_content *v);
+
 #endif /* TWZ_VALIDATE_H */

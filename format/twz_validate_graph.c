@@ -8,6 +8,7 @@
  */
 #include "twz_validate_graph.h"
 #include "twz_validate_grid.h"
+#include "twz_links_format.h"
 
 static twz_status params_read(const struct twz_container *c,
 			      const struct twz_content *v,
@@ -29,8 +30,13 @@ static twz_status params_read(const struct twz_container *c,
 	/* G1: the figures every other size follows from. */
 	if (p->flags & ~TWZ_GF_KNOWN)
 		return TWZ_E_RESERVED;
+	/* A node's choices are its arcs and, with off-mesh links, its
+	 * link arcs (L2). */
+	uint64_t choices = c->node_count ? c->node_count - 1 : 0;
+	if (c->required_features & TWZ_FEATURE_LINKS)
+		choices += TWZ_LINK_ARC_LIMIT;
 	if (p->arc_bytes != twz_graph_arc_bytes(p->max_degree) ||
-	    p->max_degree > (c->node_count ? c->node_count - 1 : 0) ||
+	    p->max_degree > choices ||
 	    (uint64_t)p->arc_count > (uint64_t)c->node_count * p->max_degree ||
 	    (p->arc_count && !p->max_weight) ||
 	    !twz_graph_weight_ok(p->max_weight, c->node_count) ||
@@ -134,7 +140,8 @@ static twz_status check_ids(const struct twz_container *c,
 }
 
 /* G7 to G9: every row starts at its region's first node, its runs rise
- * inside the region, and each names an arc of its source or says
+ * inside the region, and each names an arc of its source (or, with
+ * off-mesh links, one of its link arcs, after its arcs) or says
  * unreachable. */
 static twz_status check_rows(const struct twz_container *c,
 			     const struct twz_content *v,
@@ -145,6 +152,8 @@ static twz_status check_rows(const struct twz_container *c,
 	const uint8_t *offsets = v->data[TWZ_SECTION_GRAPH_ROW_OFFSETS];
 	const uint8_t *start = v->data[TWZ_SECTION_GRAPH_RUN_START];
 	const uint8_t *arc = v->data[TWZ_SECTION_GRAPH_RUN_ARC];
+	const uint8_t *links = c->required_features & TWZ_FEATURE_LINKS
+		? v->data[TWZ_SECTION_LINK_FIRST] : NULL;
 	uint32_t none = twz_graph_unreachable(p->arc_bytes);
 	uint32_t region = 0;
 
@@ -156,6 +165,9 @@ static twz_status check_rows(const struct twz_container *c,
 		uint32_t b = twz_le32(offsets + 4 * ((size_t)n + 1));
 		uint32_t deg = twz_le32(first + 4 * ((size_t)n + 1)) -
 			       twz_le32(first + 4 * (size_t)n);
+		if (links)
+			deg += twz_le32(links + 4 * ((size_t)n + 1)) -
+			       twz_le32(links + 4 * (size_t)n);
 		while (twz_le32(regions + 4 * ((size_t)region + 1)) <= n)
 			region++;
 		uint32_t lo = twz_le32(regions + 4 * (size_t)region);
@@ -198,6 +210,8 @@ twz_status twz_validate_graph(const struct twz_container *c,
 		st = twz_check_regions(c, v->data[TWZ_SECTION_GRAPH_REGIONS]);
 	if (st == TWZ_OK)
 		st = check_arcs(c, v, &p);
+	if (st == TWZ_OK && (c->required_features & TWZ_FEATURE_LINKS))
+		st = twz_validate_links(c, v, &p);
 	if (st == TWZ_OK)
 		st = check_ids(c, v, &p);
 	if (st == TWZ_OK)

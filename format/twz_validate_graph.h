@@ -31,7 +31,17 @@ twz_status twz_graph_params_read(const struct twz_container *c,
 uint64_t twz_graph_section_limit(const struct twz_container *c, uint32_t kind,
 				 int *exact);
 
-/* Step 2 for a file whose level kind is a graph: checks G1 to G9. */
+/* Off-mesh links (FORMAT.md 5l, twz_validate_links.c): the raw size
+ * kind 13 or 14 may claim, and checks L1 to L3, once the graph's arcs
+ * and regions are checked (G1 to G5). */
+uint64_t twz_links_raw_limit(const struct twz_container *c, uint32_t kind,
+			     int *exact);
+twz_status twz_validate_links(const struct twz_container *c,
+			      const struct twz_content *v,
+			      const struct twz_graph_params *p);
+
+/* Step 2 for a file whose level kind is a graph: checks G1 to G9 (and
+ * L1 to L3 with off-mesh links). */
 twz_status twz_validate_graph(const struct twz_container *c,
 			      const struct twz_content *v);
 

@@ -59,12 +59,28 @@ typedef enum twz_status {
 	TWZ_E_RESERVED = 9,          /* a reserved field is not zero */
 	TWZ_E_UNREACHABLE = 10,      /* no path between the two nodes */
 	TWZ_E_BUFFER_TOO_SMALL = 11, /* path truncated: *len has the full size */
-	TWZ_E_LIMIT = 12             /* a size beyond the documented limits */
+	TWZ_E_LIMIT = 12,            /* a size beyond the documented limits */
+	TWZ_E_START_OFF = 13,        /* the start is no place of the level:
+				      * off the map or the mesh, a wall */
+	TWZ_E_GOAL_OFF = 14,         /* the goal is no place of the level */
+	TWZ_E_START_SHUT = 15,       /* the start is shut right now, or in an
+				      * area the agent excludes */
+	TWZ_E_GOAL_SHUT = 16,        /* the goal is shut right now, or in an
+				      * area the agent excludes */
+	TWZ_E_OUT_OF_RANGE = 17,     /* nothing counts within the range asked */
+	TWZ_IN_PROGRESS = 18,        /* a sliced search is not done: step it
+				      * again */
+	TWZ_PARTIAL = 19,            /* the goal cannot be reached: the path
+				      * leads to the reached place nearest it */
+	TWZ_E_BUDGET = 20            /* the search's budget was spent before
+				      * it reached the goal */
 } twz_status;
 
-/* Dense node id of a walkable place; TWZ_NONE means "no node". */
+/* Dense node id of a walkable place; TWZ_NONE means "no node". (No casts
+ * in this header's macros: C++ code built with -Wold-style-cast includes
+ * it cleanly.) */
 typedef uint32_t twz_node;
-#define TWZ_NONE ((twz_node)0xFFFFFFFFu)
+#define TWZ_NONE 0xFFFFFFFFu
 
 /* Opaque, immutable database handle. */
 typedef struct twz_db twz_db;
@@ -240,9 +256,10 @@ TWZ_API twz_status twz_flow_field(const twz_db *db, twz_node t,
  * returns TWZ_E_LIMIT otherwise; twz_cost_u64 gives it whole. The node
  * ids are the database's own: twz_node_of_id and twz_node_id map the
  * graph file's vertex ids to them and back. twz_node_at, twz_node_xy,
- * twz_smooth, twz_nearest, twz_path_partial and twz_scratch_create (so
- * closed cells and live flow fields) return TWZ_NONE or TWZ_E_ARGUMENT on
- * a graph: they are about grid cells.
+ * twz_nearest and twz_path_partial return TWZ_NONE or TWZ_E_ARGUMENT on
+ * a graph: they are about grid cells. Scratches, closed nodes, live flow
+ * fields, smoothing and the calls of "a changing world" below answer on
+ * graphs (and navmeshes) as on grids.
  */
 
 /* The exact cost of an optimal path from s to t (0 when s == t).
@@ -272,6 +289,27 @@ TWZ_API twz_status twz_node_arcs(const twz_db *db, twz_node n,
 TWZ_API twz_status twz_node_coords(const twz_db *db, twz_node n, int64_t *x,
 				   int64_t *y);
 
+/* Off-mesh links of a graph level (`twigz build LEVEL.gr --links FILE`):
+ * jumps, ladders and teleports, each an arc of its own (one way, or one
+ * each way) numbered by its place among the links file's links, from 0.
+ * The rows take them: twz_next, twz_path and the costs follow a link
+ * where it is on an optimal path, and every search and field takes the
+ * links a twz_world leaves open (twz_world_shut_link). twz_node_arcs
+ * lists a node's graph arcs only. */
+#define TWZ_NO_LINK 0xFFFFFFFFu
+
+/* The number of links db's file holds (0 without, and on other level
+ * kinds). */
+TWZ_API uint32_t twz_link_count(const twz_db *db);
+
+/* n's link arcs (their heads, weights and link numbers, numbers
+ * ascending): *count gets how many; TWZ_E_BUFFER_TOO_SMALL when more
+ * than cap. TWZ_E_ARGUMENT on other level kinds or for an invalid node.
+ * [Size: heads, weights and links hold cap entries] */
+TWZ_API twz_status twz_node_links(const twz_db *db, twz_node n,
+				  twz_node *heads, uint64_t *weights,
+				  uint32_t *links, size_t cap, size_t *count);
+
 /* ---- navmesh levels ---------------------------------------------------
  *
  * A database baked from a navmesh (`twigz build LEVEL.obj`: convex
@@ -280,8 +318,10 @@ TWZ_API twz_status twz_node_coords(const twz_db *db, twz_node n, int64_t *x,
  * twz_node_of_id the node of a face. Two polygons are linked across each
  * edge they share, at the cost centroid -> edge midpoint -> centroid
  * measured in x-z, so twz_path between two polygons is an optimal
- * corridor in that metric, in O(k) (twz_cost_u64 gives it in fixed-point
- * units, twz_navmesh_cost in world units). Positions are world
+ * corridor in that metric, in O(k). Costs of twz_cost, twz_cost_u64,
+ * twz_find_path and the other searches are the file's integer keys: the
+ * cost in world units times twz_navmesh_scale(db), rounded per arc
+ * (twz_navmesh_cost gives a corridor's cost in world units). Positions are world
  * coordinates as floats; the geometry is computed in double. None of
  * these calls allocates. On other databases they return TWZ_NONE or
  * TWZ_E_ARGUMENT.
@@ -295,11 +335,15 @@ TWZ_API twz_status twz_node_coords(const twz_db *db, twz_node n, int64_t *x,
  * (ties: the lower face index); TWZ_NONE off the mesh. */
 TWZ_API twz_node twz_navmesh_locate(const twz_db *db, const float pos[3]);
 
+/* Arc keys (the costs of twz_cost_u64) per world unit of cost; 0 on
+ * other databases. */
+TWZ_API double twz_navmesh_scale(const twz_db *db);
+
 /*
  * The polygon nearest pos within max_dist (INFINITY: any), measured in
  * 3D from pos to the polygon's closest point (nearest in x-z, at the
  * polygon's height there); ties go to the lower face index. *poly gets
- * it and nearest (may be NULL) that point. TWZ_E_UNREACHABLE (*poly =
+ * it and nearest (may be NULL) that point. TWZ_E_OUT_OF_RANGE (*poly =
  * TWZ_NONE) when no polygon is that near.
  */
 TWZ_API twz_status twz_navmesh_nearest(const twz_db *db, const float pos[3],
@@ -333,9 +377,10 @@ TWZ_API twz_status twz_navmesh_waypoints(const twz_db *db, const float start[3],
  * Locate start and goal, find the corridor and its waypoints in one
  * call: corridor, *corridor_len as twz_path (a corridor has at most
  * twz_node_count(db) polygons), points, *points_len as
- * twz_navmesh_waypoints (at most *corridor_len + 1). TWZ_E_ARGUMENT
- * when start or goal is off the mesh (see twz_navmesh_nearest),
- * TWZ_E_UNREACHABLE (both lengths 0) when no corridor joins them,
+ * twz_navmesh_waypoints (at most *corridor_len + 1). TWZ_E_START_OFF or
+ * TWZ_E_GOAL_OFF when start or goal is off the mesh (see
+ * twz_navmesh_nearest), TWZ_E_UNREACHABLE (both lengths 0) when no
+ * corridor joins them,
  * TWZ_E_BUFFER_TOO_SMALL when the corridor did not fit (*corridor_len
  * is its full length, no points are made) or the points did not.
  * [Size: corridor holds corridor_cap nodes, points points_cap points]
@@ -367,32 +412,36 @@ TWZ_API twz_status twz_navmesh_polygon(const twz_db *db, twz_node poly,
 TWZ_API twz_status twz_navmesh_portal(const twz_db *db, twz_node a, twz_node b,
 				      float left[3], float right[3]);
 
-/* ---- a level that changed at run time: closed cells ------------------- */
+/* ---- a level that changed at run time: closed nodes -------------------- */
 
 /*
- * Search state for the calls below, sized once for one database (about
- * 50 bytes a node), so that they never allocate. One scratch serves one
- * thread at a time and only the database it was made for (others give
- * TWZ_E_ARGUMENT); it keeps no result a caller needs between calls. It
- * must be freed before that database is closed.
+ * Search state for the calls below and those of "a changing world",
+ * sized once for one database of any level kind (about 80 bytes a node,
+ * and 8 an arc on a graph), so that they never allocate. One scratch
+ * serves one thread at a time and only the database it was made for
+ * (others give TWZ_E_ARGUMENT); between calls it keeps only a sliced
+ * search or field a caller began. It must be freed before that database
+ * is closed.
  */
 typedef struct twz_scratch twz_scratch;
 
 TWZ_API twz_status twz_scratch_create(const twz_db *db, twz_scratch **out);
 /* NULL is a no-op. */
 TWZ_API void twz_scratch_free(twz_scratch *sc);
-/* Nodes the last twz_path_closed or twz_flow_field_live expanded: 0 when
- * the static path was clear. */
+/* Nodes the search under way, or the last one, expanded: 0 when the
+ * static path was clear. */
 TWZ_API uint64_t twz_scratch_expanded(const twz_scratch *sc);
 
 /*
- * Cells closed right now (doors, rubble), given as nodes: node n is closed
- * when bit (n & 7) of bits[n >> 3] is set (bits holds
- * TWZ_CLOSED_BYTES(twz_node_count(db)) bytes, NULL for none) or when
- * blocked(ctx, n) returns non-zero (NULL for none). The caller owns both
- * and may change them between calls, not during one. A closed cell is a
- * wall: no path enters it, starts or ends on it, or cuts its corner (a
- * diagonal move needs both straight cells beside it open).
+ * Nodes closed right now (doors, rubble), in the queried database's own
+ * ids: node n is closed when bit (n & 7) of bits[n >> 3] is set (bits
+ * holds TWZ_CLOSED_BYTES(twz_node_count(db)) bytes, NULL for none) or
+ * when blocked(ctx, n) returns non-zero (NULL for none). The caller owns
+ * both and may change them between calls, not during one. A closed node
+ * is a wall: no path enters it, starts or ends on it, or (on a grid)
+ * cuts its corner (a diagonal move needs both straight cells beside it
+ * open). On a view of an agent size a closed node is one of the view's
+ * own: to shut a cell for every size, use a twz_world.
  */
 typedef struct twz_closed {
 	const uint8_t *bits;
@@ -400,7 +449,7 @@ typedef struct twz_closed {
 	void *ctx;
 } twz_closed;
 
-#define TWZ_CLOSED_BYTES(node_count) (((size_t)(node_count) + 7) / 8)
+#define TWZ_CLOSED_BYTES(node_count) (((node_count) + 7u) / 8u)
 
 /*
  * An optimal path from s to t avoiding the closed cells (closed may be
@@ -410,8 +459,9 @@ typedef struct twz_closed {
  * level (exact and consistent: closing cells only makes paths longer)
  * finds the optimal path on the changed level. buf, cap and *len as in
  * twz_path; *straight and *diagonal (each may be NULL) get the path's
- * moves, as twz_cost_exact. TWZ_E_UNREACHABLE (*len = 0) when the closed
- * cells cut t off from s, or s or t is closed.
+ * cost, as twz_cost_exact. TWZ_E_UNREACHABLE (*len = 0) when the closed
+ * nodes cut t off from s, TWZ_E_START_SHUT when s is closed,
+ * TWZ_E_GOAL_SHUT when t is. (twz_find_path is the same with a filter.)
  */
 TWZ_API twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
 				   const twz_closed *closed, twz_node s,
@@ -424,10 +474,9 @@ TWZ_API twz_status twz_path_closed(const twz_db *db, twz_scratch *sc,
  * may be NULL: none), with the encoding of twz_flow_field: next[n] is the
  * next node on an optimal path from n to t, t for t, TWZ_NONE for a node
  * that cannot reach t and for every closed node (all of them when t is
- * closed). A wavefront from t: breadth-first on 4-connected levels, a
- * Dijkstra bucketed by exact cost on 8-connected ones; it reads only the
- * grid, not the database's rows. [Size: next holds twz_node_count(db)
- * entries]
+ * closed). A Dijkstra from t over the moves (or arcs) into each node;
+ * it reads only the level, not the database's rows. [Size: next holds
+ * twz_node_count(db) entries]
  */
 TWZ_API twz_status twz_flow_field_live(const twz_db *db, twz_scratch *sc,
 				       const twz_closed *closed, twz_node t,
@@ -462,8 +511,10 @@ TWZ_API twz_status twz_agent_sizes(const twz_db *db, unsigned *sizes,
 
 /*
  * Pull a path tight, in place: keeps path[0], path[len-1] and, between
- * them, only the nodes where the straight line from the last kept node no
- * longer clears the walls (the corners), and sets *out_len to their count.
+ * them, only corners: nodes where the straight line from the last kept
+ * node no longer clears the walls, and of those only the ones whose two
+ * neighbours do not see each other (none lies straight between them);
+ * sets *out_len to their count.
  * A segment between two cell centres is clear when every cell whose
  * inside it passes through is walkable and, where it passes exactly
  * through a cell corner, all four cells around that corner are (the rule
@@ -489,8 +540,11 @@ TWZ_API twz_status twz_smooth(const twz_db *db, twz_node *path, size_t len,
  * radius cells count (distance <= radius; 0: the cell itself), any with
  * TWZ_RADIUS_ANY; with from != TWZ_NONE, only cells in from's region
  * (reachable from it). *out is the node, or TWZ_NONE with
- * TWZ_E_UNREACHABLE when no cell counts. Searches rows outward from (x, y)
- * over the disc of the best distance so far; no allocation.
+ * TWZ_E_OUT_OF_RANGE when no cell counts. Searches rows outward from (x, y)
+ * over the disc of the best distance so far; no allocation. On a view
+ * of an agent size, cells are the view's own (corners of the agents'
+ * squares). twz_nearest_filtered does the same in world units and sees
+ * a filter.
  */
 TWZ_API twz_status twz_nearest(const twz_db *db, int64_t x, int64_t y,
 			       uint32_t radius, twz_node from, twz_node *out);
@@ -506,6 +560,313 @@ TWZ_API twz_status twz_nearest(const twz_db *db, int64_t x, int64_t y,
 TWZ_API twz_status twz_path_partial(const twz_db *db, twz_node s, int64_t gx,
 				    int64_t gy, twz_node *buf, size_t cap,
 				    size_t *len, twz_node *reached);
+
+/* ---- a changing world: shut places, filters, searches in slices --------
+ *
+ * The database holds the level as it was baked. At run time a game shuts
+ * places (doors, rubble, a drawbridge raised) in a twz_world, once, in
+ * the level's own terms: cells of a grid, nodes of a graph, polygons of
+ * a navmesh (or a box in world space). Every agent size
+ * of the file sees them: a shut cell shuts every node of a size-k view
+ * whose k x k square covers it. A twz_filter says what one query may use:
+ * the world's shut places, nodes the caller closes itself (twz_closed,
+ * in the database's own ids) and the areas the agent never enters. A
+ * filtered place is a wall to that query: no path starts, ends or passes
+ * on it, and on a grid no diagonal cuts its corner.
+ *
+ * The calls below search the level as the filter leaves it, on every
+ * level kind, with the database's exact static cost as an A*'s heuristic
+ * (a filter only takes moves away, so that cost is a consistent lower
+ * bound): where the database's own path is open they cost what twz_path
+ * costs, and otherwise they search around what is shut. They keep their
+ * state in a twz_scratch (one per thread, made for one database: any
+ * view). Searches take a budget of nodes expanded (0: none) and may run
+ * in slices: begin, step with a budget each frame, then read the path.
+ */
+
+/* Shut places of one file, for every agent size and view of it. Made
+ * for db's handle (any view of it names the same file); it must be freed
+ * before that handle is closed. A game changes it between queries, never
+ * during one (queries from any number of threads may read it at once). */
+typedef struct twz_world twz_world;
+
+TWZ_API twz_status twz_world_create(const twz_db *db, twz_world **out);
+/* NULL is a no-op. */
+TWZ_API void twz_world_free(twz_world *w);
+
+/* Shut (shut != 0) or open grid cell (x, y). TWZ_E_ARGUMENT off the
+ * grid or on other level kinds. A wall may be shut: it changes nothing. */
+TWZ_API twz_status twz_world_shut_cell(twz_world *w, int64_t x, int64_t y,
+				       int shut);
+/* Shut or open a place by node of the handle twz_open made (the smallest
+ * agent size): a graph's node, a navmesh's polygon, a grid node's cell. */
+TWZ_API twz_status twz_world_shut_node(twz_world *w, twz_node n, int shut);
+/*
+ * Shut or open every place a box [lo, hi] (lo <= hi on each axis)
+ * overlaps. Grids: the cells whose square [x, x + 1) x [y, y + 1) meets
+ * the box in x (lo[0], hi[0]) and y (lo[1], hi[1]); a box of no width
+ * takes the cell it is in. Navmeshes: the polygons whose x-z shape meets
+ * the box's x-z rectangle and whose heights meet [lo[1], hi[1]]. Graphs:
+ * the nodes whose coordinates lie in it (TWZ_E_ARGUMENT without
+ * coordinates). A place is shut or open: opening a box opens every place
+ * it overlaps, whatever else shut it.
+ */
+TWZ_API twz_status twz_world_shut_box(twz_world *w, const double lo[3],
+				      const double hi[3], int shut);
+/* Shut or open off-mesh link `link` (0 .. twz_link_count - 1) of a
+ * graph level, both its ways. TWZ_E_ARGUMENT for another number. */
+TWZ_API twz_status twz_world_shut_link(twz_world *w, uint32_t link, int shut);
+/* Open every place and link. */
+TWZ_API void twz_world_open_all(twz_world *w);
+/* Whether node n of db (any view of w's file) is shut now: 1 or 0. */
+TWZ_API int twz_world_is_shut(const twz_world *w, const twz_db *db,
+			      twz_node n);
+
+/* What one query may use of the level: zero-initialise, set what is
+ * wanted (reserved stays zero). A NULL filter is the level as baked. */
+typedef struct twz_filter {
+	const twz_world *world;     /* shut places (NULL: none) */
+	const twz_closed *closed;   /* nodes of the queried database closed
+				     * besides (NULL: none) */
+	uint64_t exclude_areas;     /* bit a: the agent never enters area a
+				     * (see twz_area_find) */
+	uint64_t reserved[2];       /* zero */
+} twz_filter;
+
+/* How a path's step a -> b goes under filter (NULL: the level as
+ * baked): *link gets the number of the link the step takes, or
+ * TWZ_NO_LINK for an arc (an arc before a link of the same weight, then
+ * the lowest number). TWZ_E_ARGUMENT when nothing filter leaves open
+ * leads from a to b, or for an invalid node. */
+TWZ_API twz_status twz_step_link(const twz_db *db, const twz_filter *filter,
+				 twz_node a, twz_node b, uint32_t *link);
+
+/* ---- areas: places that cost more, places an agent stays out of ---------
+ *
+ * A database baked with `twigz build LEVEL --costs FILE` knows its areas:
+ * a grid's cell letters, a navmesh polygon's material (usemtl) or group
+ * (g) name. Each has a cost, a multiplier of the length walked in it,
+ * kept exactly (in thousandths) in the file, and the database's paths
+ * are optimal with them. A filter's exclude_areas keeps an agent out of
+ * areas (bit a: area a): to it they are walls. A size-k agent is in
+ * every area its k x k square touches.
+ */
+
+/* Most areas of one database, and the longest area name. */
+#define TWZ_AREA_MAX 64u
+#define TWZ_AREA_NAME_MAX 31u
+
+/* The database's areas: 0 for one baked without --costs. */
+TWZ_API unsigned twz_area_count(const twz_db *db);
+/* The area called name: TWZ_E_ARGUMENT when there is none. */
+TWZ_API twz_status twz_area_find(const twz_db *db, const char *name,
+				 unsigned *area);
+/* Area's name (static while db is open; may be NULL) and cost multiplier
+ * (may be NULL). */
+TWZ_API twz_status twz_area_info(const twz_db *db, unsigned area,
+				 const char **name, double *cost);
+/* The areas node n is in, a bit each (0 without areas). */
+TWZ_API twz_status twz_node_areas(const twz_db *db, twz_node n,
+				  uint64_t *areas);
+
+/*
+ * The next node on an optimal path from s toward t, saying why there is
+ * none: TWZ_OK (*next is t when s == t), TWZ_E_ARGUMENT (an invalid node),
+ * TWZ_E_UNREACHABLE (no path), TWZ_E_DAMAGED (the rows, or a chunk read
+ * on use, are damaged). *next is TWZ_NONE unless TWZ_OK. The level as
+ * baked; twz_first_move is the one that sees a filter.
+ */
+TWZ_API twz_status twz_next_status(const twz_db *db, twz_node s, twz_node t,
+				   twz_node *next);
+
+/*
+ * The next node on an optimal path from s to t on the level as filter f
+ * leaves it: the database's first move when its path is open, else one
+ * found by the search twz_find_path runs. TWZ_E_START_SHUT when s is
+ * filtered (an agent standing in a door that shut), TWZ_E_GOAL_SHUT when
+ * t is, TWZ_E_UNREACHABLE when the filter cuts t off.
+ */
+TWZ_API twz_status twz_first_move(const twz_db *db, twz_scratch *sc,
+				  const twz_filter *f, twz_node s, twz_node t,
+				  twz_node *next);
+
+/*
+ * An optimal path from s to t on the level as filter f leaves it, s and
+ * t included; buf, cap and *len as in twz_path; *cost (may be NULL) its
+ * cost, as twz_cost gives it. budget: nodes the search may expand (0: no
+ * limit). TWZ_E_START_SHUT, TWZ_E_GOAL_SHUT as twz_first_move;
+ * TWZ_E_UNREACHABLE (*len = 0) when no path exists; TWZ_E_BUDGET when
+ * the budget ran out first, buf then holding the path to the place
+ * reached nearest t (as twz_find_path_partial). TWZ_E_BUFFER_TOO_SMALL
+ * takes precedence when the path does not fit.
+ * [Size: buf holds cap nodes]
+ */
+TWZ_API twz_status twz_find_path(const twz_db *db, twz_scratch *sc,
+				 const twz_filter *f, twz_node s, twz_node t,
+				 uint64_t budget, twz_node *buf, size_t cap,
+				 size_t *len, double *cost);
+
+/*
+ * As twz_find_path, but a goal that cannot be reached (cut off, shut, or
+ * in another region) gives TWZ_PARTIAL and an optimal path to the place
+ * reached nearest it: the one of least static cost to t (twz_cost on the
+ * level as baked) among those the search settled, or, for a t the start
+ * cannot reach even on the level as baked, the one nearest t's position
+ * (twz_node_position; a graph without coordinates: s itself). *reached
+ * (may be NULL) is where the path ends: t for TWZ_OK.
+ */
+TWZ_API twz_status twz_find_path_partial(const twz_db *db, twz_scratch *sc,
+					 const twz_filter *f, twz_node s,
+					 twz_node t, uint64_t budget,
+					 twz_node *buf, size_t cap, size_t *len,
+					 double *cost, twz_node *reached);
+
+/*
+ * Whether a path an agent holds (a twz_path or twz_find_path answer, or
+ * the rest of one) is still open under filter f: TWZ_OK when every step
+ * is one the filter lets it take, TWZ_E_START_SHUT when path[0] is
+ * filtered, TWZ_E_UNREACHABLE when a later step is not (a node shut, a
+ * corner cut, two nodes not adjacent). O(len), no search: after a
+ * change, the agents whose paths stay open need nothing more.
+ */
+TWZ_API twz_status twz_path_open(const twz_db *db, const twz_filter *f,
+				 const twz_node *path, size_t len);
+
+/*
+ * A path search in slices, for a game that spreads it over frames. The
+ * scratch holds it until the next begin (of any kind) on that scratch;
+ * the filter's world and closed nodes must stay as they are until then.
+ * twz_search_begin: TWZ_OK, or TWZ_E_START_SHUT, TWZ_E_ARGUMENT. budget:
+ * nodes the whole search may expand (0: no limit).
+ * twz_search_step: expands at most `nodes` more (0: no limit) and says
+ * TWZ_IN_PROGRESS (step again), TWZ_OK (t reached), TWZ_E_UNREACHABLE
+ * (no path: t is cut off, shut or in another region) or TWZ_E_BUDGET
+ * (the search's budget is spent); after the last three it only repeats.
+ * twz_search_path: the path, as twz_find_path_partial: TWZ_OK to t once
+ * step said TWZ_OK, else TWZ_PARTIAL, the path to the place settled so
+ * far nearest t (at any time, for an agent that starts walking before
+ * the search is done).
+ */
+TWZ_API twz_status twz_search_begin(twz_scratch *sc, const twz_filter *f,
+				    twz_node s, twz_node t, uint64_t budget);
+TWZ_API twz_status twz_search_step(twz_scratch *sc, uint64_t nodes);
+TWZ_API twz_status twz_search_path(twz_scratch *sc, twz_node *buf, size_t cap,
+				   size_t *len, double *cost, twz_node *reached);
+
+/*
+ * Landmarks for sc's searches: complete fields (twz_field_begin with no
+ * wanted nodes, stepped until TWZ_OK, each on a scratch of its own)
+ * toward places L on the level as the searches' filter leaves it. The
+ * cost from any node v to t is at least the cost from v to L less that
+ * from t to L, and a search takes the landmark whose bound is best at its
+ * start where it beats the static cost: fields toward the places either
+ * side of a door that shut spare every search that must go round it the
+ * nodes behind the door. A search ignores a landmark made under another
+ * filter, or before its world changed. At most 8; count 0 lets them go.
+ * The fields must stay as they are while sc searches with them.
+ */
+TWZ_API twz_status twz_search_landmarks(twz_scratch *sc,
+					const twz_scratch *const *fields,
+					size_t count);
+
+/*
+ * A field toward t on the level as filter f leaves it: every agent sent
+ * to t shares it. A Dijkstra from t (over the arcs into each node, so
+ * one-way arcs count the right way), in slices; it stops once the nodes
+ * in wanted (the agents' places; NULL with count 0: every node) are
+ * settled. The scratch holds it until the next begin on it.
+ * twz_field_want: more nodes to wait for (agents that joined).
+ * twz_field_step: expands at most `nodes` more (0: no limit):
+ * TWZ_IN_PROGRESS, or TWZ_OK once every wanted node is settled.
+ * twz_field_next: n's next node toward t (t for t): TWZ_OK, or
+ * TWZ_IN_PROGRESS when n is not settled yet, TWZ_E_START_SHUT when n is
+ * filtered, TWZ_E_UNREACHABLE when the whole field is done without n.
+ * twz_field_path: the whole path from s along the field, as twz_path.
+ */
+TWZ_API twz_status twz_field_begin(twz_scratch *sc, const twz_filter *f,
+				   twz_node t, const twz_node *wanted,
+				   size_t count);
+TWZ_API twz_status twz_field_want(twz_scratch *sc, const twz_node *nodes,
+				  size_t count);
+TWZ_API twz_status twz_field_step(twz_scratch *sc, uint64_t nodes);
+TWZ_API twz_status twz_field_next(const twz_scratch *sc, twz_node n,
+				  twz_node *next);
+TWZ_API twz_status twz_field_path(const twz_scratch *sc, twz_node s,
+				  twz_node *buf, size_t cap, size_t *len,
+				  double *cost);
+/* n's cost to t along the field (statuses as twz_field_next; INFINITY
+ * unless TWZ_OK), in O(1): a distance map of the level as it is now. */
+TWZ_API twz_status twz_field_cost(const twz_scratch *sc, twz_node n,
+				  double *cost);
+
+/* A whole field toward t into next, encoded as twz_flow_field's: the
+ * flow field of the level as filter f leaves it (every filtered node,
+ * and every node that cannot reach t, TWZ_NONE). [Size: next holds
+ * twz_node_count(db) entries] */
+TWZ_API twz_status twz_flow_field_filtered(const twz_db *db, twz_scratch *sc,
+					   const twz_filter *f, twz_node t,
+					   twz_node *next, size_t cap);
+
+/*
+ * Whether an agent goes straight from node a to node b without touching
+ * anything filtered or any wall: TWZ_OK when it does, TWZ_E_UNREACHABLE
+ * when not. Grids: the segment between the two nodes' cells' centres,
+ * by twz_smooth's rule (on a view, over its own cells: the corners of
+ * the agents' squares); navmeshes: the segment between the polygons'
+ * centres, in x-z, crossing only open polygons by their shared edges;
+ * graphs: an arc either way.
+ */
+TWZ_API twz_status twz_line_of_sight(const twz_db *db, const twz_filter *f,
+				     twz_node a, twz_node b);
+
+/* twz_smooth on the level as filter f leaves it: a segment is clear when
+ * twz_line_of_sight says so. On a graph it drops nodes a direct arc
+ * skips; on a navmesh, polygons the centres' segment crosses anyway. */
+TWZ_API twz_status twz_smooth_filtered(const twz_db *db, const twz_filter *f,
+				       twz_node *path, size_t len,
+				       size_t *out_len);
+
+/*
+ * Where node n stands, in world units. Grids: in cells, x and y with z
+ * 0, cell (x, y) spanning [x, x + 1) x [y, y + 1): the centre of the
+ * agent's square, (x + k/2, y + k/2) for a view of agent size k (so a
+ * size-1 node is at its cell's centre). Graphs: the coordinates of the
+ * .co file (z 0; TWZ_E_ARGUMENT when baked without). Navmeshes: the
+ * polygon's centroid in x-z at its height there (y up).
+ */
+TWZ_API twz_status twz_node_position(const twz_db *db, twz_node n,
+				     double pos[3]);
+
+/*
+ * The open node nearest a position (world units, as twz_node_position
+ * gives them), for every level kind: by the distance between pos and the
+ * node's position (navmeshes: to the polygon's nearest point, as
+ * twz_navmesh_nearest); ties go to the smaller y, then the smaller x
+ * (grids), or the lower node (others). Only nodes within radius count
+ * (INFINITY: any), and with from != TWZ_NONE only those an agent at
+ * from reaches on the level as f leaves it (a search: sc is needed,
+ * else it may be NULL). TWZ_E_OUT_OF_RANGE (*out TWZ_NONE) when none
+ * counts, TWZ_E_START_SHUT when from is filtered.
+ */
+TWZ_API twz_status twz_nearest_filtered(const twz_db *db, twz_scratch *sc,
+					const twz_filter *f, const double pos[3],
+					double radius, twz_node from,
+					twz_node *out);
+
+/* twz_navmesh_path on the level as filter f leaves it (twz_find_path's
+ * search, its budget and statuses: TWZ_E_START_SHUT when start lies in
+ * a filtered polygon, TWZ_E_GOAL_SHUT when goal does; TWZ_E_BUDGET
+ * leaves the corridor found so far and makes no points). */
+TWZ_API twz_status twz_navmesh_find_path(const twz_db *db, twz_scratch *sc,
+					 const twz_filter *f,
+					 const float start[3],
+					 const float goal[3], unsigned mode,
+					 uint64_t budget, twz_node *corridor,
+					 size_t corridor_cap,
+					 size_t *corridor_len,
+					 float (*points)[3], size_t points_cap,
+					 size_t *points_len);
+
 
 #ifdef __cplusplus
 }

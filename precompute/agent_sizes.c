@@ -61,9 +61,31 @@ static unsigned layer_sections(const struct twz_bake_options *opt)
 	return opt->layout == TWZ_LAYOUT_PLAIN ? 5 : 4;
 }
 
-/* The options of every layer: opt's, under each one's name. */
-static void layer_options(struct twz_layers *ly,
-			  const struct twz_bake_options *opt)
+/* A size-k agent's cost multipliers: on each cell, the dearest of the
+ * k x k square it stands on (0 where the square leaves the grid). */
+static uint32_t *layer_milli(const uint32_t *base, const struct twz_grid *g,
+			     unsigned k)
+{
+	uint32_t *m = calloc((size_t)g->width * g->height + 1, sizeof *m);
+
+	for (uint32_t y = 0; m && y + k <= g->height; y++)
+		for (uint32_t x = 0; x + k <= g->width; x++) {
+			uint32_t most = 0;
+			for (uint32_t dy = 0; dy < k; dy++)
+				for (uint32_t dx = 0; dx < k; dx++) {
+					uint32_t v = base[(size_t)(y + dy) * g->width + x + dx];
+					most = v > most ? v : most;
+				}
+			m[(size_t)y * g->width + x] = most;
+		}
+	return m;
+}
+
+/* The options of every layer: opt's, under each one's name. With areas,
+ * each layer's moves cost by its agents' squares, and the file's areas
+ * are the handle's, layer 0's. 0, or -1 out of memory. */
+static int layer_options(const struct twz_grid *g, struct twz_layers *ly,
+			 const struct twz_bake_options *opt)
 {
 	for (unsigned l = 0; l < ly->count; l++) {
 		struct twz_bake_options *lopt = &ly->opt[l];
@@ -74,7 +96,16 @@ static void layer_options(struct twz_layers *ly,
 			 opt->name, ly->res.layer[l].first_size);
 		lopt->name = ly->name[l];
 		lopt->layout = twz_layer_layout(lopt->layout);
+		if (!opt->cell_milli)
+			continue;
+		ly->milli[l] = layer_milli(opt->cell_milli, g,
+					   ly->res.layer[l].first_size);
+		if (!ly->milli[l])
+			return -1;
+		lopt->cell_milli = ly->milli[l];
+		lopt->costs = l == 0 ? opt->costs : NULL;
 	}
+	return 0;
 }
 
 int twz_layers_make(const struct twz_grid *g, const struct twz_bake_options *opt,
@@ -94,8 +125,7 @@ int twz_layers_make(const struct twz_grid *g, const struct twz_bake_options *opt
 		ly->count = res->layer_count = 1;
 		ly->grid[0] = *g;
 		res->layer[0].first_size = res->layer[0].last_size = 1;
-		layer_options(ly, opt);
-		return 0;
+		return layer_options(g, ly, opt);
 	}
 	ly->layered = 1;
 	uint8_t *clr = twz_clearance_map(g);
@@ -132,7 +162,10 @@ int twz_layers_make(const struct twz_grid *g, const struct twz_bake_options *opt
 			      opt->name, ly->count, need, TWZ_MAX_SECTIONS);
 		return -1;
 	}
-	layer_options(ly, opt);
+	if (layer_options(g, ly, opt) != 0) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -143,6 +176,7 @@ void twz_layers_free(struct twz_layers *ly)
 			ly->m->free(ly->db[l]);
 		if (ly->owned[l])
 			twz_grid_free(&ly->grid[l]);
+		free(ly->milli[l]);
 	}
 	memset(ly, 0, sizeof *ly);
 }

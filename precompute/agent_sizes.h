@@ -69,6 +69,8 @@ struct twz_layers {
 	void *db[TWZ_MAX_LAYERS];         /* prepared by twz_layer_prepare */
 	struct twz_bake_options opt[TWZ_MAX_LAYERS]; /* each one's options */
 	char name[TWZ_MAX_LAYERS][600];   /* each one's name in messages */
+	uint32_t *milli[TWZ_MAX_LAYERS];  /* with areas: each one's cost
+					     multipliers (made here) */
 };
 
 /* The layers of g for a bake of m with opt. 0, or -1 with err set (out

@@ -103,6 +103,16 @@ struct twz_bake_options {
 	struct twz_transit_options transit;
 	unsigned shard, shards;  /* shard I of N (shard.h); 0 the whole bake */
 	const char *coords;      /* a graph level's coordinates (.co file) */
+	const char *links;       /* a graph level's off-mesh links (--links,
+				    level_graph.h), or NULL */
+	const char *costs_file;  /* --costs FILE: areas' costs (level_costs.h),
+				    or NULL */
+	/* Areas, once the level is read (bake_level.c), CPD grids: each
+	 * cell's cost multiplier in thousandths (NULL: a move costs its
+	 * length), and the areas the file holds (NULL: none, as in an
+	 * agent-size layer's bake, whose file's areas are the handle's). */
+	const uint32_t *cell_milli;
+	const struct twz_level_costs *costs;
 };
 
 void twz_bake_options_default(struct twz_bake_options *opt);

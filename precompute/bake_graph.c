@@ -4,6 +4,7 @@
  * rows with wildcards, the sections of FORMAT.md section 5e.
  */
 #include "bake_graph.h"
+#include "twz_costs_format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "rows.h"
 #include "twigz.h"
 #include "twz_graph_format.h"
+#include "twz_links_format.h"
 
 #define CHUNK 64                /* sources a unit of work */
 _Static_assert(TWZ_SEARCH_ARC_BITS == TWZ_GRAPH_MASK_ARCS,
@@ -274,7 +276,71 @@ static uint8_t *le64_copy(const uint64_t *v, size_t n)
 }
 
 /* The sections of FORMAT.md 5e and the kind's own, into f. */
+/* The ordered arcs as the file holds them: the graph's (GRAPH_ARC_*)
+ * and the link arcs (LINK_FIRST, LINK_ARCS, FORMAT.md 5l), each node's
+ * in the order its row counts them. */
+struct split_arcs {
+	uint32_t arc_count, link_count;
+	uint32_t *arc_first, *arc_head;      /* [n + 1], [arcs] */
+	uint64_t *arc_cost;
+	uint32_t *link_first, *link_head;    /* [n + 1], [links] */
+	uint32_t *link_number;
+	uint64_t *link_cost;
+};
+
+static void split_free(struct split_arcs *sp)
+{
+	free(sp->arc_first);
+	free(sp->arc_head);
+	free(sp->arc_cost);
+	free(sp->link_first);
+	free(sp->link_head);
+	free(sp->link_number);
+	free(sp->link_cost);
+	memset(sp, 0, sizeof *sp);
+}
+
+static int split_arcs(const struct ordered *o, struct split_arcs *sp)
+{
+	const struct twz_graph *h = &o->g;
+	uint32_t n = h->node_count;
+	size_t all = (size_t)h->arc_count + 1;
+
+	memset(sp, 0, sizeof *sp);
+	sp->arc_first = malloc(((size_t)n + 1) * sizeof *sp->arc_first);
+	sp->link_first = malloc(((size_t)n + 1) * sizeof *sp->link_first);
+	sp->arc_head = malloc(all * sizeof *sp->arc_head);
+	sp->arc_cost = malloc(all * sizeof *sp->arc_cost);
+	sp->link_head = malloc(all * sizeof *sp->link_head);
+	sp->link_number = malloc(all * sizeof *sp->link_number);
+	sp->link_cost = malloc(all * sizeof *sp->link_cost);
+	if (!sp->arc_first || !sp->link_first || !sp->arc_head ||
+	    !sp->arc_cost || !sp->link_head || !sp->link_number ||
+	    !sp->link_cost) {
+		split_free(sp);
+		return -1;
+	}
+	for (uint32_t v = 0; v < n; v++) {
+		sp->arc_first[v] = sp->arc_count;
+		sp->link_first[v] = sp->link_count;
+		for (uint32_t a = h->arc_first[v]; a < h->arc_first[v + 1]; a++) {
+			if (!h->arc_link || h->arc_link[a] == TWZ_LINK_NONE) {
+				sp->arc_head[sp->arc_count] = h->arc_head[a];
+				sp->arc_cost[sp->arc_count++] = h->arc_cost[a];
+			} else {
+				sp->link_head[sp->link_count] = h->arc_head[a];
+				sp->link_number[sp->link_count] = h->arc_link[a];
+				sp->link_cost[sp->link_count++] = h->arc_cost[a];
+			}
+		}
+	}
+	sp->arc_first[n] = sp->arc_count;
+	sp->link_first[n] = sp->link_count;
+	return 0;
+}
+
 static void graph_file(const struct twz_graph *g, const struct ordered *o,
+		       const struct split_arcs *split,
 		       const struct graph_rows *rows,
 		       const struct twz_graph_kind *kind,
 		       const struct twz_bake_options *opt,
@@ -289,8 +355,11 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 	unsigned arc_bytes = twz_graph_arc_bytes(max_degree);
 
 	f->h = (struct twz_out_header){
-		.minor = 4,
-		.required_features = TWZ_FEATURE_GRAPH_LEVEL | kind->features,
+		/* 1.5 when the level has areas (FORMAT.md 5k) or off-mesh
+		 * links (5l). */
+		.minor = kind->features & TWZ_FEATURE_AREAS || split->link_count ? 5 : 4,
+		.required_features = TWZ_FEATURE_GRAPH_LEVEL | kind->features |
+				     (split->link_count ? TWZ_FEATURE_LINKS : 0),
 		.level_kind = (uint8_t)kind->level_kind,
 		.level_hash = g->level_hash,
 		.node_count = n,
@@ -309,7 +378,7 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 
 	uint8_t *params = calloc(1, TWZ_GP_SIZE);
 	if (params) {
-		twz_put32(params + TWZ_GP_ARC_COUNT, h->arc_count);
+		twz_put32(params + TWZ_GP_ARC_COUNT, split->arc_count);
 		twz_put32(params + TWZ_GP_MAX_DEGREE, max_degree);
 		twz_put32(params + TWZ_GP_ARC_BYTES, arc_bytes);
 		twz_put32(params + TWZ_GP_FLAGS, g->coord ? TWZ_GF_COORDS : 0);
@@ -320,11 +389,13 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 	twz_out_add_owned(f, TWZ_SECTION_GRAPH_PARAMS, params, TWZ_GP_SIZE);
 	twz_out_add_le32(f, TWZ_SECTION_GRAPH_REGIONS, o->g.comp_first,
 			 (size_t)o->g.component_count + 1);
-	twz_out_add_le32(f, TWZ_SECTION_GRAPH_ARC_FIRST, h->arc_first, (size_t)n + 1);
-	twz_out_add_le32(f, TWZ_SECTION_GRAPH_ARC_HEAD, h->arc_head, h->arc_count);
+	twz_out_add_le32(f, TWZ_SECTION_GRAPH_ARC_FIRST, split->arc_first,
+			 (size_t)n + 1);
+	twz_out_add_le32(f, TWZ_SECTION_GRAPH_ARC_HEAD, split->arc_head,
+			 split->arc_count);
 	twz_out_add_owned(f, TWZ_SECTION_GRAPH_ARC_WEIGHT,
-			  le64_copy(h->arc_cost, h->arc_count),
-			  (size_t)h->arc_count * 8);
+			  le64_copy(split->arc_cost, split->arc_count),
+			  (size_t)split->arc_count * 8);
 
 	uint32_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
 	uint32_t *inv = malloc(((size_t)n + 1) * sizeof *inv);
@@ -370,6 +441,20 @@ static void graph_file(const struct twz_graph *g, const struct ordered *o,
 			}
 		twz_out_add_owned(f, TWZ_SECTION_GRAPH_COORDS, co, (size_t)n * 16);
 	}
+	if (split->link_count) {
+		twz_out_add_le32(f, TWZ_SECTION_LINK_FIRST, split->link_first,
+				 (size_t)n + 1);
+		uint8_t *la = malloc((size_t)split->link_count * TWZ_LA_SIZE);
+		if (la)
+			for (uint32_t i = 0; i < split->link_count; i++) {
+				uint8_t *r = la + (size_t)i * TWZ_LA_SIZE;
+				twz_put32(r + TWZ_LA_HEAD, split->link_head[i]);
+				twz_put32(r + TWZ_LA_LINK, split->link_number[i]);
+				twz_put64(r + TWZ_LA_WEIGHT, split->link_cost[i]);
+			}
+		twz_out_add_owned(f, TWZ_SECTION_LINK_ARCS, la,
+				  (size_t)split->link_count * TWZ_LA_SIZE);
+	}
 	for (unsigned i = 0; i < kind->extra_count; i++)
 		twz_out_add(f, kind->extra[i].kind, kind->extra[i].raw,
 			    kind->extra[i].raw_size);
@@ -389,7 +474,23 @@ static int bake(const struct twz_graph *g, const struct twz_graph_kind *kind,
 		kind = &plain;
 	if (check_limits(g, opt, err) != 0)
 		return -1;
-	if (order_graph(g, &o) != 0) {
+	/* Off-mesh links are arcs of the bake's graph (FORMAT.md 5l). */
+	struct twz_graph gl;
+	const struct twz_graph *gb = g;
+	if (g->link_count) {
+		if (kind->level_kind != TWZ_LEVEL_GRAPH) {
+			twz_error_set(err, "%s: off-mesh links go with a graph level",
+				      opt->name);
+			return -1;
+		}
+		if (twz_graph_with_links(g, &gl, opt->name, err) != 0)
+			return -1;
+		gb = &gl;
+	}
+	rc = order_graph(gb, &o);
+	if (gb != g)
+		twz_graph_free(&gl);
+	if (rc != 0) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 		return -1;
 	}
@@ -397,10 +498,18 @@ static int bake(const struct twz_graph *g, const struct twz_graph_kind *kind,
 		ordered_free(&o);
 		return -1;
 	}
+	struct split_arcs sp;
+	if (split_arcs(&o, &sp) != 0) {
+		rows_free(&rows);
+		ordered_free(&o);
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
+		return -1;
+	}
 	memset(&f, 0, sizeof f);
-	graph_file(g, &o, &rows, kind, opt, &f);
+	graph_file(g, &o, &sp, &rows, kind, opt, &f);
 	rc = path ? twz_out_write(&f, path, err)
 		  : twz_out_encode(&f, buf, len, err);
+	split_free(&sp);
 	rows_free(&rows);
 	ordered_free(&o);
 	return rc;

@@ -19,6 +19,7 @@
 #include "bake_graph.h"
 #include "bake_navmesh.h"
 #include "junctions.h"
+#include "level_costs.h"
 #include "level_graph.h"
 #include "level_map.h"
 #include "level_navmesh.h"
@@ -81,6 +82,20 @@ const char *twz_bake_refusal(const struct twz_bake_options *opt,
 		       "navmesh's arcs are its links";
 	if (opt->coords && kind != TWZ_LEVEL_GRAPH)
 		return "--coords goes with a graph level (.gr)";
+	/* A grid's rows hold moves to adjacent cells and a navmesh's
+	 * corridors cross shared edges: neither can name a link yet
+	 * (FORMAT.md 5l). */
+	if (opt->links && kind != TWZ_LEVEL_GRAPH)
+		return "--links goes with a graph level (.gr)";
+	/* A TRANSIT table, a junction link and a dense solver's matrix hold
+	 * move counts; the spool and shards do not carry the areas'
+	 * sections yet. */
+	if (opt->costs_file && (transit || junctions || sharded ||
+				opt->apsp != TWZ_APSP_DIJKSTRA || opt->max_memory ||
+				kind == TWZ_LEVEL_GRAPH))
+		return "--costs bakes a grid or a navmesh with --method cpd in memory: "
+		       "not with --method transit, --junctions, --apsp, --memory-limit, "
+		       "--shard, --mpi or a graph (.gr)";
 	if (junctions) {
 		if (several_sizes(opt))
 			return "--junctions bakes one agent size: not with --agent-sizes";
@@ -274,15 +289,36 @@ static int bake_grid(const char *path, const struct twz_bake_options *opt,
 
 	if (!bytes)
 		return -1;
-	if (twz_grid_parse(bytes, len, path, &g, err) == 0) {
+	struct twz_cost_table table;
+	struct twz_level_costs costs;
+	struct twz_bake_options o = *opt;
+	uint8_t *letters = NULL;
+	memset(&costs, 0, sizeof costs);
+	if (opt->costs_file && twz_cost_table_load(opt->costs_file, &table, err) != 0) {
+		free(bytes);
+		return -1;
+	}
+	if (twz_grid_parse_letters(bytes, len, path, &g,
+				   opt->costs_file ? &letters : NULL, err) == 0) {
 		struct twz_sink sink = { .path = out };
-		if (opt->method == TWZ_BAKE_JUNCTIONS)
-			rc = bake_junctions(&g, opt, out, rep, err);
-		else
-			rc = bake_layers(&g, bytes, len, opt, out, &sink, rep, err);
+		/* Areas (FORMAT.md 5k): the cells' costs for the rows. */
+		if (opt->costs_file) {
+			rc = twz_grid_costs(&g, letters, &table, opt->costs_file,
+					    &costs, err);
+			o.cell_milli = costs.place_milli;
+			o.costs = &costs;
+		}
+		if (!opt->costs_file || rc == 0) {
+			if (opt->method == TWZ_BAKE_JUNCTIONS)
+				rc = bake_junctions(&g, &o, out, rep, err);
+			else
+				rc = bake_layers(&g, bytes, len, &o, out, &sink, rep, err);
+		}
 		twz_grid_free(&g);
 	}
+	free(letters);
 	free(bytes);
+	twz_level_costs_free(&costs);
 	return rc;
 }
 
@@ -301,14 +337,30 @@ static int bake_graph_level(const char *path, unsigned kind,
 	int rc = -1;
 
 	name_it(rep, navmesh ? " (navmesh)" : " (graph)");
+	struct twz_level_costs costs;
+	memset(&costs, 0, sizeof costs);
 	if (navmesh) {
+		struct twz_cost_table table;
+		struct twz_bake_options o = *opt;
+		if (opt->costs_file &&
+		    twz_cost_table_load(opt->costs_file, &table, err) != 0)
+			return -1;
 		if (twz_navmesh_load(path, &m, err) != 0)
 			return -1;
-		rc = twz_bake_navmesh(&m, opt, out, NULL, NULL, err);
+		/* Areas (FORMAT.md 5k): the faces' costs weigh the arcs. */
+		if (!opt->costs_file ||
+		    (twz_navmesh_costs(m.poly_count, m.poly_group, m.group_name,
+				       m.group_count, &table, opt->costs_file,
+				       &costs, err) == 0 &&
+		     twz_navmesh_weigh(&m, &costs, path, err) == 0)) {
+			o.costs = opt->costs_file ? &costs : NULL;
+			rc = twz_bake_navmesh(&m, &o, out, NULL, NULL, err);
+		}
 	} else {
 		if (twz_graph_load(path, &g, err) != 0)
 			return -1;
-		if (!opt->coords || twz_coords_load(opt->coords, &g, err) == 0)
+		if ((!opt->coords || twz_coords_load(opt->coords, &g, err) == 0) &&
+		    (!opt->links || twz_links_load(opt->links, &g, err) == 0))
 			rc = twz_bake_graph(&g, NULL, opt, out, err);
 	}
 	if (rc == 0 && rep && twz_open(out, 0, &db) == TWZ_OK) {
@@ -329,6 +381,7 @@ static int bake_graph_level(const char *path, unsigned kind,
 		twz_navmesh_free(&m);
 	else
 		twz_graph_free(&g);
+	twz_level_costs_free(&costs);
 	return rc;
 }
 

@@ -4,6 +4,7 @@
  * weighted by their exact integer keys) handed to the graph CPD bake.
  */
 #include "bake_navmesh.h"
+#include "level_costs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -129,7 +130,7 @@ int twz_bake_navmesh(const struct twz_navmesh *m,
 	struct twz_navmesh_index ix;
 	struct twz_graph g;
 	struct twz_arc *arcs = NULL;
-	uint8_t *params = NULL, *verts = NULL, *portals = NULL;
+	uint8_t *params = NULL, *verts = NULL, *portals = NULL, *areas = NULL;
 	uint32_t *remap = NULL, *used = NULL, nverts = 0;
 	void *polys = NULL, *pverts = NULL, *arc_first = NULL, *cells = NULL,
 	     *cell_polys = NULL;
@@ -207,6 +208,14 @@ int twz_bake_navmesh(const struct twz_navmesh *m,
 	g.id_base = 0;
 	g.level_hash = m->level_hash;
 
+	/* Areas (FORMAT.md 5k): the faces' areas, beside the mesh. */
+	size_t areas_size = 0;
+	const struct twz_level_costs *lc = opt->costs;
+	areas = lc ? twz_areas_section(lc, &areas_size) : NULL;
+	if (lc && !areas) {
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
+		goto out;
+	}
 	struct twz_out_section extra[] = {
 		{ TWZ_SECTION_NAVMESH_PARAMS, params, TWZ_NP_SIZE },
 		{ TWZ_SECTION_NAVMESH_VERTICES, verts, (size_t)nverts * 24 },
@@ -216,12 +225,15 @@ int twz_bake_navmesh(const struct twz_navmesh *m,
 		{ TWZ_SECTION_NAVMESH_PORTALS, portals, (size_t)m->arc_count * TWZ_NA_SIZE },
 		{ TWZ_SECTION_NAVMESH_CELLS, cells, ((size_t)ix.cols * ix.rows + 1) * 4 },
 		{ TWZ_SECTION_NAVMESH_CELL_POLYS, cell_polys, (size_t)ix.entries * 4 },
+		{ TWZ_SECTION_AREAS, areas, areas_size },
+		{ TWZ_SECTION_PLACE_AREA, lc ? lc->place_area : NULL,
+		  lc ? lc->places : 0 },
 	};
 	struct twz_graph_kind kind = {
 		.level_kind = TWZ_LEVEL_NAVMESH,
-		.features = TWZ_FEATURE_NAVMESH,
+		.features = TWZ_FEATURE_NAVMESH | (lc ? TWZ_FEATURE_AREAS : 0),
 		.extra = extra,
-		.extra_count = sizeof extra / sizeof extra[0],
+		.extra_count = sizeof extra / sizeof extra[0] - (lc ? 0 : 2),
 	};
 	if (path)
 		rc = twz_bake_graph(&g, &kind, opt, path, err);
@@ -241,5 +253,6 @@ out:
 	free(cell_polys);
 	free(remap);
 	free(used);
+	free(areas);
 	return rc;
 }

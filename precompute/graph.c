@@ -29,6 +29,8 @@ void twz_graph_free(struct twz_graph *gr)
 	free(gr->arc_cost);
 	free(gr->arc_move);
 	free(gr->coord);
+	free(gr->link);
+	free(gr->arc_link);
 	free(gr->cell_node);
 	free(gr->node_cell);
 	free(gr->node_x);
@@ -438,23 +440,34 @@ int twz_graph_order_dfs(const struct twz_graph *g, struct twz_graph *h,
 	h->arc_first = malloc(((size_t)n + 1) * sizeof *h->arc_first);
 	h->arc_head = malloc(((size_t)g->arc_count + 1) * sizeof *h->arc_head);
 	h->arc_cost = malloc(((size_t)g->arc_count + 1) * sizeof *h->arc_cost);
-	if (!h->arc_first || !h->arc_head || !h->arc_cost)
+	if (g->arc_link)
+		h->arc_link = malloc(((size_t)g->arc_count + 1) * sizeof *h->arc_link);
+	if (!h->arc_first || !h->arc_head || !h->arc_cost ||
+	    (g->arc_link && !h->arc_link))
 		goto out;
 	uint32_t at = 0;
 	for (uint32_t v = 0; v < n; v++) {
 		uint32_t u = order[v];
 		h->arc_first[v] = at;
 		for (uint32_t a = g->arc_first[u]; a < g->arc_first[u + 1]; a++) {
-			/* Insertion by head: degrees are small. */
+			/* Insertion by head, link arcs after the node's own
+			 * in their order: degrees are small. */
 			uint32_t x = rank[g->arc_head[a]], i = at++;
 			uint64_t wt = g->arc_cost[a];
-			while (i > h->arc_first[v] && h->arc_head[i - 1] > x) {
+			uint32_t link = g->arc_link ? g->arc_link[a] : TWZ_LINK_NONE;
+			while (i > h->arc_first[v] && link == TWZ_LINK_NONE &&
+			       ((h->arc_link && h->arc_link[i - 1] != TWZ_LINK_NONE) ||
+				h->arc_head[i - 1] > x)) {
 				h->arc_head[i] = h->arc_head[i - 1];
 				h->arc_cost[i] = h->arc_cost[i - 1];
+				if (h->arc_link)
+					h->arc_link[i] = h->arc_link[i - 1];
 				i--;
 			}
 			h->arc_head[i] = x;
 			h->arc_cost[i] = wt;
+			if (h->arc_link)
+				h->arc_link[i] = link;
 		}
 	}
 	h->arc_first[n] = at;
@@ -472,4 +485,57 @@ out:
 	}
 	*order_out = order;
 	return rc;
+}
+
+int twz_graph_with_links(const struct twz_graph *g, struct twz_graph *out,
+			 const char *name, struct twz_error *err)
+{
+	uint32_t n = g->node_count;
+	uint64_t arcs = (uint64_t)g->arc_count + g->link_count;
+	uint32_t *at = calloc((size_t)n + 1, sizeof *at);
+
+	memset(out, 0, sizeof *out);
+	if (arcs > UINT32_MAX) {
+		free(at);
+		twz_error_set(err, "%s: more than 2^32 - 1 arcs and off-mesh links",
+			      name);
+		return -1;
+	}
+	out->node_count = n;
+	out->arc_count = (uint32_t)arcs;
+	out->max_cost = g->max_cost;
+	out->level_hash = g->level_hash;
+	out->id_base = g->id_base;
+	out->arc_first = calloc((size_t)n + 1, sizeof *out->arc_first);
+	out->arc_head = malloc(((size_t)arcs + 1) * sizeof *out->arc_head);
+	out->arc_cost = malloc(((size_t)arcs + 1) * sizeof *out->arc_cost);
+	out->arc_link = malloc(((size_t)arcs + 1) * sizeof *out->arc_link);
+	if (!at || !out->arc_first || !out->arc_head || !out->arc_cost ||
+	    !out->arc_link) {
+		free(at);
+		twz_graph_free(out);
+		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", name);
+		return -1;
+	}
+	for (uint32_t i = 0; i < g->link_count; i++)
+		out->arc_first[g->link[i].tail + 1]++;
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t a0 = g->arc_first[v], deg = g->arc_first[v + 1] - a0;
+		uint32_t a = out->arc_first[v];
+		out->arc_first[v + 1] += a + deg;
+		for (uint32_t k = 0; k < deg; k++) {
+			out->arc_head[a + k] = g->arc_head[a0 + k];
+			out->arc_cost[a + k] = g->arc_cost[a0 + k];
+			out->arc_link[a + k] = TWZ_LINK_NONE;
+		}
+		at[v] = a + deg;
+	}
+	for (uint32_t i = 0; i < g->link_count; i++) {
+		uint32_t a = at[g->link[i].tail]++;
+		out->arc_head[a] = g->link[i].head;
+		out->arc_cost[a] = g->link[i].cost;
+		out->arc_link[a] = g->link[i].number;
+	}
+	free(at);
+	return 0;
 }

@@ -22,6 +22,17 @@
 #include "twz_error.h"
 #include "twz_format.h"
 #include "twz_heap.h"
+#include "twz_links_format.h"
+
+/* One way of an off-mesh link of a graph level (a jump, a ladder, a
+ * teleport; FORMAT.md 5l): an arc of its own beside the graph's, which
+ * a game may shut by the link's number. */
+struct twz_link_arc {
+	uint32_t tail;
+	uint32_t head;
+	uint64_t cost;           /* a key, >= 1 */
+	uint32_t number;         /* the link's line in the links file, from 0 */
+};
 
 struct twz_graph {
 	uint32_t node_count;
@@ -47,6 +58,14 @@ struct twz_graph {
 				    id_base + n (DIMACS: 1, face indices: 0) */
 	int64_t *coord;          /* NULL, or [2 * node_count]: x, y of each
 				    node (the .co file), drawn by render */
+	uint32_t link_count;     /* off-mesh link arcs (a two-way link gives
+				    two), in the links file's order */
+	struct twz_link_arc *link; /* [link_count], or NULL */
+	uint32_t link_numbers;   /* links the file gave (numbers below it) */
+	uint32_t *arc_link;      /* [arc_count]: once the link arcs are
+				    among the arcs (twz_graph_with_links),
+				    an arc's link number or TWZ_LINK_NONE;
+				    NULL otherwise */
 	/* A grid's. */
 	uint32_t width;
 	uint32_t height;
@@ -122,6 +141,15 @@ int twz_graph_arcs(struct twz_graph *gr);
  */
 int twz_graph_order_dfs(const struct twz_graph *g, struct twz_graph *out,
 			uint32_t **order);
+
+/* g (flat arcs) with its off-mesh link arcs among its arcs, into out, so
+ * the node order, the regions and the searches take them like any arc:
+ * each node's own arcs, then its link arcs in the links file's order,
+ * out->arc_link telling them apart (twz_graph_order_dfs keeps that order
+ * and carries arc_link). Refuses more than 2^32 - 1 arcs and links. 0,
+ * or -1 with err set. */
+int twz_graph_with_links(const struct twz_graph *g, struct twz_graph *out,
+			 const char *name, struct twz_error *err);
 
 /* A node and its u64 distance, as the searches over flat arcs keep them
  * in the heap of twz_heap.h: lazy, stale items are skipped by the

@@ -12,6 +12,7 @@
 #include "level_map.h"
 #include "twz_format.h"
 #include "twz_graph_format.h"
+#include "twz_links_format.h"
 
 #define MAX_FIELDS 7
 
@@ -429,8 +430,12 @@ fail:
 	return -1;
 }
 
-int twz_coords_load(const char *path, struct twz_graph *g,
-		    struct twz_error *err)
+/* What adds to a graph from a file of its own (coordinates, links). */
+typedef int graph_part_parse(const uint8_t *buf, size_t len, const char *name,
+			     struct twz_graph *g, struct twz_error *err);
+
+static int graph_part_load(const char *path, struct twz_graph *g,
+			   graph_part_parse *parse, struct twz_error *err)
 {
 	size_t len;
 	uint8_t *buf = twz_read_file(path, TWZ_MAX_GRAPH_BYTES, &len, err);
@@ -438,9 +443,101 @@ int twz_coords_load(const char *path, struct twz_graph *g,
 
 	if (!buf)
 		return -1;
-	rc = twz_coords_parse(buf, len, path, g, err);
+	rc = parse(buf, len, path, g, err);
 	free(buf);
 	return rc;
+}
+
+int twz_coords_load(const char *path, struct twz_graph *g,
+		    struct twz_error *err)
+{
+	return graph_part_load(path, g, twz_coords_parse, err);
+}
+
+/* ---- links ---------------------------------------------------------------- */
+
+int twz_links_parse(const uint8_t *buf, size_t len, const char *name,
+		    struct twz_graph *g, struct twz_error *err)
+{
+	struct twz_lines it;
+	const char *s;
+	size_t n_len;
+	struct fields fl;
+	uint64_t max_w = g->max_cost;
+	uint32_t count = 0, numbers = 0, cap = 0;
+	struct twz_link_arc *link = NULL;
+
+	twz_lines_init(&it, buf, len);
+	while (twz_lines_next(&it, &s, &n_len)) {
+		if (blank(s, n_len) || (n_len && s[0] == '#'))
+			continue;
+		split(s, n_len, &fl);
+		uint32_t from, to;
+		uint64_t w;
+		int both = fl.count == 4 && field_is(&fl, 3, "both");
+		if (fl.count != 4 || (!both && !field_is(&fl, 3, "oneway"))) {
+			twz_error_set(err, "%s:%lu: a link line must be 'FROM TO COST "
+				      "oneway|both'", name, it.number);
+			goto fail;
+		}
+		if (parse_id(&fl, 0, g->node_count, name, it.number, "link's from",
+			     &from, err) != 0 ||
+		    parse_id(&fl, 1, g->node_count, name, it.number, "link's to",
+			     &to, err) != 0)
+			goto fail;
+		if (from == to) {
+			twz_error_set(err, "%s:%lu: a link from node %u to itself", name,
+				      it.number, from);
+			goto fail;
+		}
+		if (parse_u64(fl.f[2], fl.len[2], &w) != 0 || w == 0) {
+			twz_error_set(err, "%s:%lu: link cost '%.*s' is not a whole "
+				      "number of at least 1", name, it.number, QUOTE(fl, 2));
+			goto fail;
+		}
+		if (!twz_graph_weight_ok(w, g->node_count)) {
+			twz_error_set(err, "%s:%lu: a link cost of %llu could overflow a "
+				      "64-bit path cost over %u nodes", name, it.number,
+				      (unsigned long long)w, g->node_count);
+			goto fail;
+		}
+		if (count + 2 > TWZ_LINK_ARC_LIMIT) {
+			twz_error_set(err, "%s:%lu: more than %u link arcs (a link both "
+				      "ways is two)", name, it.number, TWZ_LINK_ARC_LIMIT);
+			goto fail;
+		}
+		if (count + 2 > cap) {
+			cap = cap ? 2 * cap : 64;
+			struct twz_link_arc *nl = realloc(link, (size_t)cap * sizeof *nl);
+			if (!nl) {
+				twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory",
+						   name);
+				goto fail;
+			}
+			link = nl;
+		}
+		/* Ids from 1: nodes from 0. */
+		link[count++] = (struct twz_link_arc){ from - 1, to - 1, w, numbers };
+		if (both)
+			link[count++] = (struct twz_link_arc){ to - 1, from - 1, w, numbers };
+		numbers++;
+		max_w = w > max_w ? w : max_w;
+	}
+	free(g->link);
+	g->link = link;
+	g->link_count = count;
+	g->link_numbers = numbers;
+	g->max_cost = max_w;
+	return 0;
+fail:
+	free(link);
+	return -1;
+}
+
+int twz_links_load(const char *path, struct twz_graph *g,
+		   struct twz_error *err)
+{
+	return graph_part_load(path, g, twz_links_parse, err);
 }
 
 /* ---- .p2p ------------------------------------------------------------------ */

@@ -37,6 +37,21 @@ int twz_coords_parse(const uint8_t *buf, size_t len, const char *name,
 int twz_coords_load(const char *path, struct twz_graph *g,
 		    struct twz_error *err);
 
+/*
+ * Off-mesh links for g (`twigz build LEVEL.gr --links FILE`, FORMAT.md
+ * 5l): one link a line, `FROM TO COST oneway|both`, FROM and TO ids of
+ * g (1..N, not equal), COST a whole weight of at least 1; blank lines
+ * and lines starting with '#' skipped. A link is numbered by its place
+ * among the file's links, from 0; `both` gives two link arcs of one
+ * number. Fills g->link, g->link_count, g->link_numbers and raises
+ * g->max_cost; refuses a weight that could overflow a path's cost and
+ * more than TWZ_LINK_ARC_LIMIT link arcs. 0 on success.
+ */
+int twz_links_parse(const uint8_t *buf, size_t len, const char *name,
+		    struct twz_graph *g, struct twz_error *err);
+int twz_links_load(const char *path, struct twz_graph *g,
+		   struct twz_error *err);
+
 /* A .p2p query list: pairs of ids (as written; 1..max_id). */
 struct twz_p2p {
 	uint32_t count;

@@ -112,6 +112,15 @@ uint64_t twz_level_hash(const uint8_t *buf, size_t len)
 int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 		   struct twz_grid *g, struct twz_error *err)
 {
+	return twz_grid_parse_letters(buf, len, name, g, NULL, err);
+}
+
+int twz_grid_parse_letters(const uint8_t *buf, size_t len, const char *name,
+			   struct twz_grid *g, uint8_t **letters,
+			   struct twz_error *err)
+{
+	if (letters)
+		*letters = NULL;
 	struct twz_lines it;
 	const char *line, *key, *val;
 	size_t line_len, key_len, val_len;
@@ -210,9 +219,11 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 		return -1;
 	}
 	g->walkable = malloc((size_t)width * height);
-	if (!g->walkable) {
+	if (letters)
+		*letters = malloc((size_t)width * height);
+	if (!g->walkable || (letters && !*letters)) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for a %ux%u map", name, width, height);
-		return -1;
+		goto fail;
 	}
 	g->width = width;
 	g->height = height;
@@ -236,6 +247,8 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 				goto fail;
 			}
 			g->walkable[(size_t)y * width + x] = (uint8_t)w;
+			if (letters)
+				(*letters)[(size_t)y * width + x] = (uint8_t)line[x];
 		}
 	}
 	while (twz_lines_next(&it, &line, &line_len)) {
@@ -250,18 +263,30 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 
 fail:
 	twz_grid_free(g);
+	if (letters) {
+		free(*letters);
+		*letters = NULL;
+	}
 	return -1;
 }
 
 int twz_grid_load(const char *path, struct twz_grid *g, struct twz_error *err)
 {
+	return twz_grid_load_letters(path, g, NULL, err);
+}
+
+int twz_grid_load_letters(const char *path, struct twz_grid *g,
+			  uint8_t **letters, struct twz_error *err)
+{
 	size_t len;
 	uint8_t *buf = twz_read_file(path, TWZ_MAX_LEVEL_BYTES, &len, err);
 
 	memset(g, 0, sizeof *g);
+	if (letters)
+		*letters = NULL;
 	if (!buf)
 		return -1;
-	int rc = twz_grid_parse(buf, len, path, g, err);
+	int rc = twz_grid_parse_letters(buf, len, path, g, letters, err);
 	free(buf);
 	return rc;
 }

@@ -32,6 +32,14 @@ int twz_grid_parse(const uint8_t *buf, size_t len, const char *name,
 /* Read and parse a level file. 0 on success. */
 int twz_grid_load(const char *path, struct twz_grid *g, struct twz_error *err);
 
+/* The same keeping the file's letters, [height][width] (malloc'd; the
+ * caller frees it), for the areas of level_costs.h. */
+int twz_grid_load_letters(const char *path, struct twz_grid *g,
+			  uint8_t **letters, struct twz_error *err);
+int twz_grid_parse_letters(const uint8_t *buf, size_t len, const char *name,
+			   struct twz_grid *g, uint8_t **letters,
+			   struct twz_error *err);
+
 void twz_grid_free(struct twz_grid *g);
 
 static inline int twz_grid_walkable(const struct twz_grid *g, int64_t x,

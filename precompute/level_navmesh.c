@@ -5,6 +5,7 @@
  * and build the polygon graph with its costs and exact integer keys.
  */
 #include "level_navmesh.h"
+#include "level_costs.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -47,6 +48,19 @@ static int vec_push(struct vec *v, const void *item)
 	return 0;
 }
 
+/* The index of a name (cut to 31 bytes) among names, added when new;
+ * UINT32_MAX out of memory. */
+static uint32_t find_name(struct vec *names, const char *s, size_t len)
+{
+	char name[32] = { 0 };
+
+	memcpy(name, s, len < 31 ? len : 31);
+	for (size_t i = 0; i < names->n; i++)
+		if (!memcmp((char *)names->p + 32 * i, name, 32))
+			return (uint32_t)i;
+	return vec_push(names, name) < 0 ? UINT32_MAX : (uint32_t)(names->n - 1);
+}
+
 int twz_navmesh_is_obj_path(const char *path)
 {
 	size_t n = strlen(path);
@@ -63,6 +77,8 @@ void twz_navmesh_free(struct twz_navmesh *m)
 	free(m->poly_first);
 	free(m->poly_vert);
 	free(m->poly_line);
+	free(m->poly_group);
+	free(m->group_name);
 	free(m->centroid);
 	free(m->area2);
 	free(m->arc_first);
@@ -403,6 +419,58 @@ static int winding(const struct twz_navmesh *m, const struct arc *arcs,
 	return 0;
 }
 
+/* The keys of m's arcs' costs (total: their sum): the largest power of
+ * two with total * scale <= budget / 2, so keys sum to at most budget / 2
+ * + arcs (each rounds up by < 1). */
+static void make_keys(struct twz_navmesh *m, double total)
+{
+	int ex = 0;
+
+	m->scale = 1;
+	if (total > 0) {
+		frexp(TWZ_NAVMESH_KEY_BUDGET / 2 / total, &ex);
+		m->scale = ldexp(1, ex - 1);
+	}
+	for (size_t i = 0; i < m->arc_count; i++) {
+		double key = nearbyint(m->arc_cost[i] * m->scale);
+		m->arc_key[i] = key < 1 ? 1 : (uint64_t)key;
+	}
+}
+
+int twz_navmesh_weigh(struct twz_navmesh *m, const struct twz_level_costs *lc,
+		      const char *name, struct twz_error *err)
+{
+	uint32_t kept = 0;
+	double total = 0;
+
+	(void)err, (void)name;
+	for (uint32_t f = 0, a = 0; f < m->poly_count; f++) {
+		uint32_t end = m->arc_first[f + 1];
+		m->arc_first[f] = kept;
+		for (; a < end; a++) {
+			uint32_t h = m->arc_head[a];
+			uint32_t mt = lc->place_milli[f], mh = lc->place_milli[h];
+			if (!mt || !mh)
+				continue;  /* a blocked face */
+			const double *l = m->vert + 3 * (size_t)m->arc_left[a];
+			const double *r = m->vert + 3 * (size_t)m->arc_right[a];
+			double mx = 0.5 * (l[0] + r[0]), mz = 0.5 * (l[2] + r[2]);
+			double in_tail = hypot(mx - m->centroid[2 * f], mz - m->centroid[2 * f + 1]);
+			double in_head = hypot(m->centroid[2 * h] - mx, m->centroid[2 * h + 1] - mz);
+			m->arc_head[kept] = h;
+			m->arc_left[kept] = m->arc_left[a];
+			m->arc_right[kept] = m->arc_right[a];
+			m->arc_cost[kept] = (in_tail * mt + in_head * mh) / 1000.0;
+			total += m->arc_cost[kept];
+			kept++;
+		}
+	}
+	m->arc_first[m->poly_count] = kept;
+	m->arc_count = kept;
+	make_keys(m, total);
+	return 0;
+}
+
 /* Shared edges -> arcs, keys and scale. */
 static int build_graph(struct twz_navmesh *m, const char *name,
 		       struct twz_error *err)
@@ -503,18 +571,7 @@ static int build_graph(struct twz_navmesh *m, const char *name,
 		m->arc_left[i] = w > 0 ? arcs[i].q : arcs[i].p;
 		m->arc_right[i] = w > 0 ? arcs[i].p : arcs[i].q;
 	}
-	/* The largest power of two with total * scale <= budget / 2: keys
-	 * then sum to at most budget / 2 + arcs (each rounds up by < 1). */
-	int ex = 0;
-	m->scale = 1;
-	if (total > 0) {
-		frexp(TWZ_NAVMESH_KEY_BUDGET / 2 / total, &ex);
-		m->scale = ldexp(1, ex - 1);
-	}
-	for (size_t i = 0; i < na; i++) {
-		double key = nearbyint(m->arc_cost[i] * m->scale);
-		m->arc_key[i] = key < 1 ? 1 : (uint64_t)key;
-	}
+	make_keys(m, total);
 	rc = 0;
 out:
 	free(e);
@@ -530,6 +587,9 @@ int twz_navmesh_parse(const uint8_t *buf, size_t len, const char *name,
 	struct vec refs = { .size = sizeof(int64_t) };   /* raw face indices */
 	struct vec faces = { .size = sizeof(uint32_t) }; /* first ref of each */
 	struct vec lines = { .size = sizeof(uint32_t) };
+	struct vec groups = { .size = sizeof(uint32_t) };  /* each face's */
+	struct vec names = { .size = 32 };
+	uint32_t group = UINT32_MAX;   /* none named yet: "default" */
 	struct twz_lines it;
 	const char *line;
 	size_t ll;
@@ -621,7 +681,16 @@ int twz_navmesh_parse(const uint8_t *buf, size_t len, const char *name,
 					      TWZ_NAVMESH_MAX_POLYS);
 				goto out;
 			}
-			if (vec_push(&faces, &first) < 0 || vec_push(&lines, &lno) < 0)
+			if (group == UINT32_MAX &&
+			    (group = find_name(&names, "default", 7)) == UINT32_MAX)
+				goto oom;
+			if (vec_push(&faces, &first) < 0 || vec_push(&lines, &lno) < 0 ||
+			    vec_push(&groups, &group) < 0)
+				goto oom;
+		} else if ((word_is(tok, tl, "usemtl") || word_is(tok, tl, "g")) &&
+			   next_token(&p, end, &tok, &tl)) {
+			group = find_name(&names, tok, tl);
+			if (group == UINT32_MAX)
 				goto oom;
 		} else if (!ignored_statement(tok, tl)) {
 			twz_error_set(err, "%s:%u: unknown statement '%.*s' (an OBJ mesh of v and f lines expected)",
@@ -640,6 +709,11 @@ int twz_navmesh_parse(const uint8_t *buf, size_t len, const char *name,
 	m->poly_count = (uint32_t)faces.n;
 	m->poly_line = lines.p;
 	lines.p = NULL;
+	m->poly_group = groups.p;
+	groups.p = NULL;
+	m->group_name = names.p;
+	m->group_count = (uint32_t)names.n;
+	names.p = NULL;
 	m->poly_first = malloc(((size_t)m->poly_count + 1) * sizeof *m->poly_first);
 	m->poly_vert = malloc(refs.n * sizeof *m->poly_vert);
 	m->centroid = malloc((size_t)m->poly_count * 2 * sizeof *m->centroid);
@@ -692,6 +766,8 @@ out:
 	free(refs.p);
 	free(faces.p);
 	free(lines.p);
+	free(groups.p);
+	free(names.p);
 	if (rc < 0)
 		twz_navmesh_free(m);
 	return rc;

@@ -51,7 +51,23 @@ struct twz_navmesh {
 	double scale;          /* a power of two (TWZ_NAVMESH_KEY_BUDGET) */
 	double min[3], max[3]; /* bounding box of the faces' vertices */
 	uint64_t level_hash;   /* twz_level_hash of the file bytes */
+	/* Areas: each face's material (usemtl) or group (g), whichever
+	 * statement came last before it ("default" before any), names cut
+	 * to 31 bytes, in the order of first use. */
+	uint32_t *poly_group;  /* [poly_count] */
+	char (*group_name)[32];
+	uint32_t group_count;
 };
+
+struct twz_level_costs;
+
+/* Weigh m's arcs by its faces' areas (level_costs.h): an arc costs the
+ * half of it in its tail times the tail's multiplier plus the half in
+ * its head times the head's; arcs into or out of a blocked face go. The
+ * keys and scale follow, by the rule of an unweighed mesh. 0, or -1 out
+ * of memory (err set). */
+int twz_navmesh_weigh(struct twz_navmesh *m, const struct twz_level_costs *lc,
+		      const char *name, struct twz_error *err);
 
 /* Parse a mesh from memory (buf NUL-terminated at len); name is used in
  * messages "NAME:LINE: problem". 0 on success. */

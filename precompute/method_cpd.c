@@ -18,6 +18,8 @@
 #include "bake_forecast.h"
 #include "bake_method.h"
 #include "first_moves.h"
+#include "level_costs.h"
+#include "search_costed.h"
 #include "rows.h"
 #include "rows_inline.h"
 #include "shard.h"
@@ -35,31 +37,57 @@ struct cpd_ctx {
 	const struct twz_apsp *apsp;    /* dense distances, or NULL: search */
 	struct twz_apsp dense;
 	struct twz_gather rows;         /* the rows joined in source order */
+	const uint32_t *cell_milli;     /* areas' costs, or NULL */
+};
+
+/* A worker's search: by the bucket ring, or, on a grid with areas, the
+ * costed one. */
+struct cpd_worker {
+	int costed;
+	union {
+		struct twz_search plain;
+		struct twz_costed_search costed;
+	} s;
 };
 
 static int cpd_worker_init(void *ctx, void *wk)
 {
 	const struct cpd_ctx *c = ctx;
+	struct cpd_worker *w = wk;
 
-	return twz_search_init(wk, c->graph);
+	w->costed = c->cell_milli != NULL;
+	if (w->costed)
+		return twz_costed_init(&w->s.costed, c->graph, c->cell_milli);
+	return twz_search_init(&w->s.plain, c->graph);
 }
 
 static void cpd_worker_fini(void *wk)
 {
-	twz_search_free(wk);
+	struct cpd_worker *w = wk;
+
+	if (w->costed)
+		twz_costed_free(&w->s.costed);
+	else
+		twz_search_free(&w->s.plain);
 }
 
 /* Source s's row, onto out. */
-static int cpd_row(const struct cpd_ctx *c, struct twz_search *ws, uint32_t s,
+static int cpd_row(const struct cpd_ctx *c, struct cpd_worker *w, uint32_t s,
 		   struct twz_runs *out)
 {
 	const struct twz_graph *gr = c->graph;
+	uint8_t *moves = w->costed ? w->s.costed.moves : w->s.plain.moves;
+	int searched = 0;
 
 	if (c->apsp)
-		twz_apsp_moves(c->apsp, s, ws->moves);
-	if ((!c->apsp && twz_search_run(ws, s) != 0) ||
-	    (c->direction ? twz_row_encode_direction(gr, s, ws->moves, out)
-			  : twz_row_encode(gr, s, ws->moves, out)) != 0)
+		twz_apsp_moves(c->apsp, s, moves);
+	else if (w->costed)
+		searched = twz_costed_run(&w->s.costed, s);
+	else
+		searched = twz_search_run(&w->s.plain, s);
+	if (searched != 0 ||
+	    (c->direction ? twz_row_encode_direction(gr, s, moves, out)
+			  : twz_row_encode(gr, s, moves, out)) != 0)
 		return -1;
 	return 0;
 }
@@ -268,12 +296,13 @@ static int cpd_bake(void *db, const struct twz_bake_options *opt,
 	uint32_t chunks = (end - first + CHUNK - 1) / CHUNK;
 	struct twz_pool pool = {
 		.opt = opt, .spool = cpd->spool, .items = end - first, .chunk = CHUNK,
-		.worker_size = sizeof(struct twz_search),
+		.worker_size = sizeof(struct cpd_worker),
 		.init = cpd_worker_init, .fini = cpd_worker_fini,
 		.run = cpd_chunk, .ctx = &c,
 	};
 
 	c.graph = gr;
+	c.cell_milli = opt->cell_milli;
 	c.first = first;
 	c.direction = cpd->layout != TWZ_LAYOUT_PLAIN;
 	c.chunk_runs = calloc(chunks ? chunks : 1, sizeof *c.chunk_runs);
@@ -625,9 +654,10 @@ fail:
 	return rc;
 }
 
-/* The sections of a CPD bake, into f. */
-static void cpd_emit(const void *db, const struct twz_grid *g,
-		     const struct twz_bake_options *opt, struct twz_out_file *f)
+/* The rows' sections of a CPD bake, into f. */
+static void cpd_emit_rows(const void *db, const struct twz_grid *g,
+			  const struct twz_bake_options *opt,
+			  struct twz_out_file *f)
 {
 	const struct twz_cpd *cpd = db;
 	const struct twz_graph *gr = &cpd->graph;
@@ -696,6 +726,32 @@ static void cpd_emit(const void *db, const struct twz_grid *g,
 		f->h.minor = 1;
 		f->h.required_features = TWZ_FEATURE_DIRECTION_SYMBOLS;
 	}
+}
+
+/* A file with areas holds them (FORMAT.md 5k): its costs are in units
+ * a reader must know, so a required feature bit and minor 5. */
+static void costs_sections(const struct twz_bake_options *opt,
+			   struct twz_out_file *f)
+{
+	const struct twz_level_costs *lc = opt->costs;
+	size_t size;
+
+	if (!lc)
+		return;
+	uint8_t *areas = twz_areas_section(lc, &size);
+	twz_out_add_owned(f, TWZ_SECTION_AREAS, areas, size);
+	twz_out_add(f, TWZ_SECTION_PLACE_AREA, lc->place_area, lc->places);
+	f->h.minor = 5;
+	f->h.required_features |= TWZ_FEATURE_AREAS;
+}
+
+/* The sections of a CPD bake, into f: the rows, and the areas of a
+ * level baked with their costs. */
+static void cpd_emit(const void *db, const struct twz_grid *g,
+		     const struct twz_bake_options *opt, struct twz_out_file *f)
+{
+	cpd_emit_rows(db, g, opt, f);
+	costs_sections(opt, f);
 }
 
 int twz_cpd_encode(const struct twz_cpd *cpd, const struct twz_grid *g,

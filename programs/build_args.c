@@ -137,6 +137,11 @@ static int bake_option(struct twz_cli_args *ar, const char *a,
 			"dijkstra, floyd or squaring");
 	else if (!strcmp(a, "--coords"))
 		opt->coords = twz_cli_value(ar, a, "a DIMACS .co file");
+	else if (!strcmp(a, "--links"))
+		opt->links = twz_cli_value(ar, a,
+			"a file of 'FROM TO COST oneway|both' lines");
+	else if (!strcmp(a, "--costs"))
+		opt->costs_file = twz_cli_value(ar, a, "a file of 'AREA COST' lines");
 	else if (!strcmp(a, "--chunk"))
 		opt->chunk = twz_cli_bytes(ar, a, TWZ_CHUNK_MIN_TARGET,
 			TWZ_CHUNK_MAX_RAW / 2,

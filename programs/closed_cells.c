@@ -120,3 +120,103 @@ uint8_t *twz_closed_cells_bits(const struct twz_closed_cells *c,
 	}
 	return bits;
 }
+
+/* Up to `max` numbers of a line, separated by blanks: their count, or -1
+ * when a word is no number. */
+static int numbers(const char *p, const char *end, double *v, int max)
+{
+	int n = 0;
+
+	for (p = skip_blanks(p, end); p < end; p = skip_blanks(p, end)) {
+		char word[64], *stop;
+		const char *w = p;
+		while (p < end && *p != ' ' && *p != '\t')
+			p++;
+		if (n == max || (size_t)(p - w) >= sizeof word)
+			return -1;
+		memcpy(word, w, (size_t)(p - w));
+		word[p - w] = 0;
+		v[n] = strtod(word, &stop);
+		if (*stop || stop == word || !(v[n] == v[n]))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+int twz_closed_places_shut(const char *path, const twz_db *db, twz_world *w,
+			   struct twz_error *err)
+{
+	twz_info in;
+
+	twz_get_info(db, &in);
+	if (in.level_kind == TWZ_KIND_GRID) {
+		struct twz_closed_cells cells;
+		if (twz_closed_cells_load(path, in.width, in.height, &cells, err) != 0)
+			return -1;
+		for (size_t i = 0; i < cells.count; i++)
+			twz_world_shut_cell(w, cells.xy[2 * i], cells.xy[2 * i + 1], 1);
+		twz_closed_cells_free(&cells);
+		return 0;
+	}
+	struct twz_lines it;
+	const char *line;
+	size_t len, file_len;
+	uint8_t *buf = twz_read_file(path, CLOSED_FILE_MAX, &file_len, err);
+	int navmesh = in.level_kind == TWZ_KIND_NAVMESH;
+
+	if (!buf)
+		return -1;
+	twz_lines_init(&it, buf, file_len);
+	while (twz_lines_next(&it, &line, &len)) {
+		const char *end = line + len, *p = skip_blanks(line, end);
+		double v[6];
+		if (p == end || *p == '#')
+			continue;
+		if (navmesh && end - p > 3 && !memcmp(p, "box", 3) &&
+		    (p[3] == ' ' || p[3] == '\t')) {
+			if (numbers(p + 3, end, v, 6) != 6 || v[0] > v[3] ||
+			    v[1] > v[4] || v[2] > v[5]) {
+				twz_error_set(err, "%s:%lu: a box is 'box X0 Y0 Z0 X1 Y1 "
+					      "Z1' with X0 <= X1, Y0 <= Y1, Z0 <= Z1",
+					      path, it.number);
+				goto fail;
+			}
+			if (twz_world_shut_box(w, v, v + 3, 1) != TWZ_OK) {
+				twz_error_set(err, "%s:%lu: a box needs finite "
+					      "corners", path, it.number);
+				goto fail;
+			}
+			continue;
+		}
+		uint32_t id;
+		const char *q = p;
+		twz_node n = TWZ_NONE;
+		if (!navmesh && end - p > 4 && !memcmp(p, "link", 4) &&
+		    (p[4] == ' ' || p[4] == '\t')) {
+			q = skip_blanks(p + 4, end);
+			if (number(&q, end, &id) != 0 || skip_blanks(q, end) != end ||
+			    twz_world_shut_link(w, id, 1) != TWZ_OK) {
+				twz_error_set(err, "%s:%lu: a link is 'link K', K from 0 "
+					      "to %u", path, it.number,
+					      twz_link_count(db) ? twz_link_count(db) - 1 : 0);
+				goto fail;
+			}
+			continue;
+		}
+		if (number(&q, end, &id) == 0 && skip_blanks(q, end) == end)
+			n = twz_node_of_id(db, id);
+		if (n == TWZ_NONE) {
+			twz_error_set(err, "%s:%lu: '%.*s' is no %s of this level",
+				      path, it.number, (int)(end - p > 40 ? 40 : end - p),
+				      p, navmesh ? "face index (or box)" : "vertex id");
+			goto fail;
+		}
+		twz_world_shut_node(w, n, 1);
+	}
+	free(buf);
+	return 0;
+fail:
+	free(buf);
+	return -1;
+}

@@ -1,10 +1,11 @@
 /*
  * cmd_query.c - `twigz query DB SX SY GX GY [--json]` and
  * `twigz query DB --scen FILE.scen [--json]`: prints each path, as text
- * or as one JSON object a line; with `--closed FILE`, around the cells
- * that file closes. --agent-size K asks the database of an agent of size
- * K (a file baked with --agent-sizes); with --smooth, its any-angle
- * waypoints (twz_smooth) instead of its cells.
+ * or as one JSON object a line; with `--closed FILE`, around the places
+ * that file shuts, and with `--exclude AREA,...` outside those areas.
+ * --agent-size K asks the database of an agent of size K (a file baked
+ * with --agent-sizes; shut cells are widened to its square); with
+ * --smooth, its any-angle waypoints instead of its cells.
  */
 #include <errno.h>
 #include <math.h>
@@ -38,8 +39,9 @@ static void print_json(const twz_db *db, const twz_node *buf, uint32_t sx,
 {
 	printf("{\"start\":[%u,%u],\"goal\":[%u,%u],", sx, sy, gx, gy);
 	if (r->status != TWZ_OK) {
-		printf(smooth ? "\"cost\":null,\"length\":null,\"path\":[]}\n"
-			      : "\"cost\":null,\"path\":[]}\n");
+		printf(smooth ? "\"cost\":null,\"length\":null,\"path\":[],"
+			      : "\"cost\":null,\"path\":[],");
+		printf("\"status\":\"%s\"}\n", twz_status_word(r->status));
 		return;
 	}
 	printf("\"cost\":%.10g,", r->cost);
@@ -59,7 +61,9 @@ static void print_plain(const twz_db *db, const twz_node *buf, uint32_t sx,
 			const struct twz_path_result *r, int smooth)
 {
 	if (r->status != TWZ_OK) {
-		printf("(%u,%u) -> (%u,%u): unreachable\n", sx, sy, gx, gy);
+		printf("(%u,%u) -> (%u,%u): %s\n", sx, sy, gx, gy,
+		       r->status == TWZ_E_UNREACHABLE ? "unreachable"
+						      : twz_strerror(r->status));
 		return;
 	}
 	if (smooth)
@@ -110,11 +114,12 @@ int twz_cmd_query(int argc, char **argv)
 	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
 	/* The database, then SX SY GX GY. */
 	const char *words[5] = { NULL, NULL, NULL, NULL, NULL };
-	const char *scen = NULL, *closed = NULL, *a;
+	const char *scen = NULL, *closed = NULL, *exclude = NULL, *a;
 	int json = 0, smooth = 0;
 	unsigned agent = 0;
 	static const char *const valued[] = { "--agent-size", "--scen", "--closed",
-					      "--p2p", "--points", "--waypoints", "--cache", NULL };
+					      "--exclude", "--p2p", "--points",
+					      "--waypoints", "--cache", NULL };
 	uint64_t cache = 0;
 
 	/* A graph's database answers by vertex ids (graph_query.c). */
@@ -136,6 +141,8 @@ int twz_cmd_query(int argc, char **argv)
 			scen = twz_cli_value(&ar, a, "a scenario file");
 		else if (!strcmp(a, "--closed"))
 			closed = twz_cli_value(&ar, a, "a file of closed cells");
+		else if (!strcmp(a, "--exclude"))
+			exclude = twz_cli_value(&ar, a, "area names, such as W,S");
 		else if (!strcmp(a, "--cache"))
 			cache = twz_cli_bytes(&ar, a, 1, UINT64_MAX >> 10,
 				"a cache size in bytes, such as 64M");
@@ -156,9 +163,6 @@ int twz_cmd_query(int argc, char **argv)
 		return twz_cli_usage("%s", "query needs SX SY GX GY or --scen FILE");
 	if (scen && npos)
 		return twz_cli_usage("%s", "query takes either SX SY GX GY or --scen FILE");
-	/* twz_smooth sees the database's walls, not the closed cells. */
-	if (smooth && closed)
-		return twz_cli_usage("%s", "--smooth does not see --closed cells: use one or the other");
 
 	uint32_t c[4];
 	for (int k = 0; k < npos; k++) {
@@ -179,19 +183,22 @@ int twz_cmd_query(int argc, char **argv)
 		goto out;
 	if (closed && (rc = twz_session_close_cells(&qs, closed)) != 0)
 		goto out;
+	if (exclude && (rc = twz_session_exclude(&qs, exclude)) != 0)
+		goto out;
 	for (size_t i = 0; i < qs.sc.count; i++) {
 		const struct twz_scen_entry *e = &qs.sc.entries[i];
 		struct twz_path_result r;
 		twz_session_solve(&qs, e->sx, e->sy, e->gx, e->gy, &r);
-		if (r.status != TWZ_OK && r.status != TWZ_E_UNREACHABLE) {
+		if (!twz_session_answered(r.status)) {
 			fprintf(stderr, "twigz: %s: %s\n", dbpath, twz_strerror(r.status));
 			rc = EXIT_INPUT;
 			goto out;
 		}
 		/* The grid path's cost stays the optimum; the path becomes
-		 * its corners. */
+		 * its corners, as the filter leaves the level. */
 		if (smooth && r.status == TWZ_OK &&
-		    twz_smooth(qs.db, qs.buf, r.len, &r.len) != TWZ_OK) {
+		    twz_smooth_filtered(qs.db, qs.filtered ? &qs.filter : NULL,
+					qs.buf, r.len, &r.len) != TWZ_OK) {
 			fprintf(stderr, "twigz: %s: %s\n", dbpath,
 				twz_strerror(TWZ_E_DAMAGED));
 			rc = EXIT_INPUT;

@@ -28,7 +28,9 @@ static const char *judge_path(const struct twz_scen_entry *e,
 		/* Printed as -1: right when there is no path. */
 		if (r->status == TWZ_OK)
 			return "found a path where the scenario has none";
-		if (r->status != TWZ_E_UNREACHABLE)
+		/* An agent's size may leave an end off its level. */
+		if (r->status != TWZ_E_UNREACHABLE &&
+		    r->status != TWZ_E_START_OFF && r->status != TWZ_E_GOAL_OFF)
 			return twz_strerror(r->status);
 		return NULL;
 	}

@@ -3,7 +3,7 @@
  * .gr file (with its .co), answer queries by the file's own vertex ids
  * (one S T pair or a DIMACS .p2p list, as text or one JSON object a
  * line), and check a database against a plain Dijkstra over the arcs it
- * stores.
+ * stores; with --closed FILE, around the vertices it shuts.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,10 +13,12 @@
 
 #include "bake_graph.h"
 #include "cli_common.h"
+#include "closed_cells.h"
 #include "first_moves.h"
 #include "graph.h"
 #include "graph_cli.h"
 #include "level_graph.h"
+#include "query_session.h"
 #include "twz_format.h"
 
 unsigned twz_cli_db_kind(const char *path)
@@ -53,33 +55,84 @@ const char *twz_cli_db_word(int argc, char **argv,
 
 /* ---- query ------------------------------------------------------------------ */
 
-/* One answer: the path as nodes in buf (len of them), its cost. */
-static twz_status answer(const twz_db *db, uint32_t sid, uint32_t tid,
-			 twz_node *buf, size_t cap, size_t *len, uint64_t *cost)
+/* The weight of the way a path's step a -> b takes under f: the arc, or
+ * the link twz_step_link names (heads, w and links hold the most arcs
+ * or link arcs a node has). 0 when there is none. */
+static uint64_t step_weight(const twz_db *db, const twz_filter *f, twz_node a,
+			    twz_node b, size_t cap, twz_node *heads, uint64_t *w,
+			    uint32_t *links)
+{
+	uint32_t link;
+	size_t count;
+
+	if (twz_step_link(db, f, a, b, &link) != TWZ_OK)
+		return 0;
+	if (link == TWZ_NO_LINK) {
+		if (twz_node_arcs(db, a, heads, w, cap, &count) == TWZ_OK)
+			for (size_t k = 0; k < count; k++)
+				if (heads[k] == b)
+					return w[k];
+		return 0;
+	}
+	if (twz_node_links(db, a, heads, w, links, cap, &count) == TWZ_OK)
+		for (size_t k = 0; k < count; k++)
+			if (links[k] == link)
+				return w[k];
+	return 0;
+}
+
+/* The exact cost of a path under f: its steps' weights. */
+static uint64_t path_weight(const twz_db *db, const twz_filter *f,
+			    const twz_node *p, size_t len, size_t cap,
+			    twz_node *heads, uint64_t *w, uint32_t *links)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 1; i < len; i++)
+		sum += step_weight(db, f, p[i - 1], p[i], cap, heads, w, links);
+	return sum;
+}
+
+/* One answer: the path as nodes in buf (len of them), its cost; around
+ * the places the filter shuts when there is one (sc then set). */
+static twz_status answer(const twz_db *db, twz_scratch *sc,
+			 const twz_filter *f, uint32_t sid, uint32_t tid,
+			 twz_node *buf, size_t cap, size_t *len, uint64_t *cost,
+			 size_t arcs_cap, twz_node *heads, uint64_t *w,
+			 uint32_t *links)
 {
 	twz_node s = twz_node_of_id(db, sid), t = twz_node_of_id(db, tid);
 	twz_status st;
 
 	*len = 0;
 	*cost = 0;
-	st = twz_path(db, s, t, buf, cap, len);
-	if (st == TWZ_OK)
-		st = twz_cost_u64(db, s, t, cost);
+	if (sc) {
+		st = twz_find_path(db, sc, f, s, t, 0, buf, cap, len, NULL);
+		if (st == TWZ_OK)
+			*cost = path_weight(db, f, buf, *len, arcs_cap, heads, w,
+					    links);
+	} else {
+		st = twz_path(db, s, t, buf, cap, len);
+		if (st == TWZ_OK)
+			st = twz_cost_u64(db, s, t, cost);
+	}
 	if (st != TWZ_OK)
 		*len = 0;
 	return st;
 }
 
-static void print_answer(const twz_db *db, uint32_t sid, uint32_t tid,
-			 const twz_node *buf, size_t len, uint64_t cost,
-			 twz_status st, int json)
+static void print_answer(const twz_db *db, const twz_filter *f, uint32_t sid,
+			 uint32_t tid, const twz_node *buf, size_t len,
+			 uint64_t cost, twz_status st, int json)
 {
 	int64_t id;
+	uint32_t link;
 
 	if (json) {
 		printf("{\"source\":%u,\"target\":%u,", sid, tid);
 		if (st != TWZ_OK) {
-			printf("\"cost\":null,\"path\":[]}\n");
+			printf("\"cost\":null,\"path\":[],\"status\":\"%s\"}\n",
+			       twz_status_word(st));
 			return;
 		}
 		printf("\"cost\":%" PRIu64 ",\"path\":[", cost);
@@ -87,16 +140,30 @@ static void print_answer(const twz_db *db, uint32_t sid, uint32_t tid,
 			twz_node_id(db, buf[i], &id);
 			printf(i ? ",%" PRId64 : "%" PRId64, id);
 		}
+		/* With off-mesh links: each step's link, or null for an arc. */
+		for (size_t i = 0; twz_link_count(db) && i + 1 < len; i++) {
+			if (twz_step_link(db, f, buf[i], buf[i + 1], &link) != TWZ_OK)
+				link = TWZ_NO_LINK;
+			printf(i ? "," : "],\"links\":[");
+			if (link == TWZ_NO_LINK)
+				printf("null");
+			else
+				printf("%" PRIu32, link);
+		}
 		printf("]}\n");
 		return;
 	}
 	if (st != TWZ_OK) {
-		printf("%u -> %u: unreachable\n", sid, tid);
+		printf("%u -> %u: %s\n", sid, tid, st == TWZ_E_UNREACHABLE
+		       ? "unreachable" : twz_strerror(st));
 		return;
 	}
 	printf("%u -> %u: cost %" PRIu64 ", %zu arcs:", sid, tid, cost, len - 1);
 	for (size_t i = 0; i < len; i++) {
 		twz_node_id(db, buf[i], &id);
+		if (i && twz_step_link(db, f, buf[i - 1], buf[i], &link) == TWZ_OK &&
+		    link != TWZ_NO_LINK)
+			printf(" (link %" PRIu32 ")", link);
 		printf(" %" PRId64, id);
 	}
 	printf("\n");
@@ -117,7 +184,7 @@ int twz_graph_query_cmd(int argc, char **argv)
 {
 	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
 	const char *words[3] = { NULL, NULL, NULL };
-	const char *p2p = NULL, *a;
+	const char *p2p = NULL, *closed = NULL, *a;
 	int json = 0, rc = 0;
 
 	while ((a = twz_cli_next(&ar))) {
@@ -125,6 +192,8 @@ int twz_graph_query_cmd(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(a, "--p2p"))
 			p2p = twz_cli_value(&ar, a, "a DIMACS .p2p file");
+		else if (!strcmp(a, "--closed"))
+			closed = twz_cli_value(&ar, a, "a file of shut vertex ids");
 		else
 			twz_cli_operand(&ar, a, words, 3);
 	}
@@ -144,12 +213,28 @@ int twz_graph_query_cmd(int argc, char **argv)
 	struct twz_p2p q = { 0 };
 	struct twz_error err = { { 0 }, 0 };
 	uint32_t one[2];
+	twz_world *world = NULL;
+	twz_scratch *sc = NULL;
+	twz_filter filter;
+	memset(&filter, 0, sizeof filter);
 	twz_node *buf = malloc(((size_t)n + 1) * sizeof *buf);
-	if (!buf) {
+	/* A node's arcs, or its link arcs (two a link at most). */
+	size_t arcs_cap = (size_t)n + 2 * (size_t)twz_link_count(db) + 1;
+	twz_node *heads = malloc(arcs_cap * sizeof *heads);
+	uint64_t *w = malloc(arcs_cap * sizeof *w);
+	uint32_t *links = malloc(arcs_cap * sizeof *links);
+	if (!buf || !heads || !w || !links ||
+	    (closed && (twz_world_create(db, &world) != TWZ_OK ||
+				twz_scratch_create(db, &sc) != TWZ_OK))) {
 		fprintf(stderr, "twigz: %s: out of memory\n", words[0]);
 		rc = EXIT_NOMEM;
 		goto out;
 	}
+	if (closed && twz_closed_places_shut(closed, db, world, &err) != 0) {
+		rc = twz_cli_error(&err);
+		goto out;
+	}
+	filter.world = world;
 	if (p2p) {
 		if (twz_p2p_load(p2p, n, &q, &err) != 0) {
 			rc = twz_cli_error(&err);
@@ -171,13 +256,14 @@ int twz_graph_query_cmd(int argc, char **argv)
 		size_t len;
 		uint64_t cost;
 		uint32_t sid = q.pair[2 * (size_t)i], tid = q.pair[2 * (size_t)i + 1];
-		twz_status st = answer(db, sid, tid, buf, (size_t)n + 1, &len, &cost);
-		if (st != TWZ_OK && st != TWZ_E_UNREACHABLE) {
+		twz_status st = answer(db, sc, &filter, sid, tid, buf, (size_t)n + 1,
+				       &len, &cost, arcs_cap, heads, w, links);
+		if (!twz_session_answered(st)) {
 			fprintf(stderr, "twigz: %s: %s\n", words[0], twz_strerror(st));
 			rc = EXIT_INPUT;
 			goto out;
 		}
-		print_answer(db, sid, tid, buf, len, cost, st, json);
+		print_answer(db, &filter, sid, tid, buf, len, cost, st, json);
 	}
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "twigz: cannot write the output: %s\n", strerror(errno));
@@ -187,38 +273,54 @@ out:
 	if (p2p)
 		twz_p2p_free(&q);
 	free(buf);
+	free(heads);
+	free(w);
+	free(links);
+	twz_scratch_free(sc);
+	twz_world_free(world);
 	twz_close(db);
 	return rc;
 }
 
 /* ---- verify ------------------------------------------------------------------ */
 
-/* The database's own arcs as a digraph of its node ids. */
+/* The database's own arcs as a graph of its node ids, each node's link
+ * arcs after its arcs (so the check's search takes them too). */
 static int graph_of_db(const twz_db *db, struct twz_graph *g)
 {
 	uint32_t n = twz_node_count(db);
 	twz_info in;
-	size_t count;
+	size_t count, cap;
+	uint32_t *number;
 
 	memset(g, 0, sizeof *g);
 	twz_get_info(db, &in);
+	/* A link gives at most two link arcs. */
+	cap = (size_t)in.arc_count + 2 * (size_t)twz_link_count(db);
 	g->node_count = n;
-	g->arc_count = (uint32_t)in.arc_count;
 	g->arc_first = malloc(((size_t)n + 1) * sizeof *g->arc_first);
-	g->arc_head = malloc((in.arc_count + 1) * sizeof *g->arc_head);
-	g->arc_cost = malloc((in.arc_count + 1) * sizeof *g->arc_cost);
-	if (!g->arc_first || !g->arc_head || !g->arc_cost)
-		return -1;
+	g->arc_head = malloc((cap + 1) * sizeof *g->arc_head);
+	g->arc_cost = malloc((cap + 1) * sizeof *g->arc_cost);
+	number = malloc((cap + 1) * sizeof *number);
+	int rc = g->arc_first && g->arc_head && g->arc_cost && number ? 0 : -1;
 	uint32_t at = 0;
-	for (uint32_t v = 0; v < n; v++) {
+	for (uint32_t v = 0; rc == 0 && v < n; v++) {
 		g->arc_first[v] = at;
-		if (twz_node_arcs(db, v, g->arc_head + at, g->arc_cost + at,
-				  in.arc_count - at, &count) != TWZ_OK)
-			return -1;
+		rc = twz_node_arcs(db, v, g->arc_head + at, g->arc_cost + at,
+				   cap - at, &count) == TWZ_OK ? 0 : -1;
+		at += (uint32_t)count;
+		if (rc == 0)
+			rc = twz_node_links(db, v, g->arc_head + at, g->arc_cost + at,
+					    number + at, cap - at, &count) == TWZ_OK
+				? 0 : -1;
 		at += (uint32_t)count;
 	}
-	g->arc_first[n] = at;
-	return 0;
+	if (rc == 0) {
+		g->arc_first[n] = at;
+		g->arc_count = at;
+	}
+	free(number);
+	return rc;
 }
 
 static int cmp_query(const void *a, const void *b)
@@ -246,11 +348,12 @@ static const char *judge(const twz_db *db, const struct twz_graph *g,
 		return "path does not join the two vertices";
 	for (size_t i = 0; i + 1 < len; i++) {
 		uint32_t a = g->arc_first[buf[i]], b = g->arc_first[buf[i] + 1];
-		uint64_t w = 0;
+		uint64_t w = UINT64_MAX;
+		/* The cheapest arc or link arc that way. */
 		for (uint32_t k = a; k < b; k++)
 			if (g->arc_head[k] == buf[i + 1])
-				w = g->arc_cost[k];
-		if (!w)
+				w = g->arc_cost[k] < w ? g->arc_cost[k] : w;
+		if (w == UINT64_MAX)
 			return "path takes an arc the graph does not have";
 		sum += w;
 	}
@@ -350,10 +453,17 @@ void twz_graph_info_print(const twz_db *db, int json)
 	twz_get_info(db, &in);
 	int coords = in.node_count && twz_node_coords(db, 0, &x, &x) == TWZ_OK;
 	const char *kind = in.level_kind == TWZ_KIND_NAVMESH ? "navmesh" : "graph";
-	if (json)
+	uint32_t links = twz_link_count(db);
+	if (json) {
 		printf(",\"level_kind\":\"%s\",\"arc_count\":%" PRIu64
 		       ",\"coordinates\":%s", kind, in.arc_count, coords ? "true" : "false");
-	else
-		printf("level kind   %s (%" PRIu64 " arcs%s)\n", kind, in.arc_count,
+		if (links)  /* off-mesh links, only where there are some */
+			printf(",\"link_count\":%" PRIu32, links);
+	} else {
+		printf("level kind   %s (%" PRIu64 " arcs%s", kind, in.arc_count,
 		       coords ? ", with coordinates" : "");
+		if (links)
+			printf(", %" PRIu32 " off-mesh link%s", links, links == 1 ? "" : "s");
+		printf(")\n");
+	}
 }

@@ -17,8 +17,11 @@
 
 #include "bake_navmesh.h"
 #include "cli_common.h"
+#include "closed_cells.h"
 #include "file_read.h"
+#include "level_costs.h"
 #include "level_navmesh.h"
+#include "query_session.h"
 #include "twz_heap.h"
 #include "twz_navmesh_geom.h"
 
@@ -148,32 +151,37 @@ static void bufs_free(struct nm_bufs *b)
 	free(b->pts);
 }
 
-/* Solve one query; TWZ_OK, or the status that stopped it (why says
- * what the user sees). */
-static twz_status solve(const twz_db *db, const float s[3], const float g[3],
-			unsigned mode, struct nm_bufs *b, struct nm_answer *a)
+/* What the user sees of a status. */
+static const char *why_of(twz_status st)
+{
+	switch (st) {
+	case TWZ_E_START_OFF: return "start is off the mesh";
+	case TWZ_E_GOAL_OFF: return "goal is off the mesh";
+	case TWZ_E_UNREACHABLE: return "unreachable";
+	default: return twz_strerror(st);
+	}
+}
+
+/* Solve one query, around what the filter takes away when sc is set;
+ * TWZ_OK, or the status that stopped it (why says what the user sees). */
+static twz_status solve(const twz_db *db, twz_scratch *sc, const twz_filter *f,
+			const float s[3], const float g[3], unsigned mode,
+			struct nm_bufs *b, struct nm_answer *a)
 {
 	twz_status st;
 
 	memset(a, 0, sizeof *a);
-	if (twz_navmesh_locate(db, s) == TWZ_NONE) {
-		a->why = "start is off the mesh";
-		return TWZ_E_ARGUMENT;
-	}
-	if (twz_navmesh_locate(db, g) == TWZ_NONE) {
-		a->why = "goal is off the mesh";
-		return TWZ_E_ARGUMENT;
-	}
-	st = twz_navmesh_path(db, s, g, mode, b->corridor, b->cap, &a->clen,
-			      b->pts, b->cap + 1, &a->plen);
-	if (st == TWZ_E_UNREACHABLE) {
-		a->why = "unreachable";
-		return st;
-	}
+	if (sc)
+		st = twz_navmesh_find_path(db, sc, f, s, g, mode, 0, b->corridor,
+					   b->cap, &a->clen, b->pts, b->cap + 1,
+					   &a->plen);
+	else
+		st = twz_navmesh_path(db, s, g, mode, b->corridor, b->cap,
+				      &a->clen, b->pts, b->cap + 1, &a->plen);
 	if (st == TWZ_OK)
 		st = twz_navmesh_cost(db, b->corridor, a->clen, &a->cost);
 	if (st != TWZ_OK)
-		a->why = twz_strerror(st);
+		a->why = why_of(st);
 	return st;
 }
 
@@ -193,8 +201,9 @@ static void print_answer(const twz_db *db, const float s[3], const float g[3],
 		printf("{\"start\":[%.9g,%.9g,%.9g],\"goal\":[%.9g,%.9g,%.9g],",
 		       s[0], s[1], s[2], g[0], g[1], g[2]);
 		if (st != TWZ_OK) {
-			printf("\"cost\":null,\"polygons\":[],\"path\":[],\"error\":\"%s\"}\n",
-			       a->why);
+			printf("\"cost\":null,\"polygons\":[],\"path\":[],\"error\":"
+			       "\"%s\",\"status\":\"%s\"}\n", a->why,
+			       twz_status_word(st));
 			return;
 		}
 		printf("\"cost\":%.17g,\"polygons\":[", a->cost);
@@ -228,13 +237,17 @@ int twz_navmesh_query_cmd(int argc, char **argv)
 	static const char *const modes[] = { "funnel", "midpoints", NULL };
 	struct twz_cli_args ar = TWZ_CLI_ARGS(argc, argv);
 	const char *words[7] = { NULL };
-	const char *points = NULL, *a;
+	const char *points = NULL, *closed = NULL, *exclude = NULL, *a;
 	int json = 0, rc;
 	unsigned mode = TWZ_WAYPOINTS_FUNNEL;
 
 	while ((a = twz_cli_next(&ar))) {
 		if (!strcmp(a, "--json"))
 			json = 1;
+		else if (!strcmp(a, "--closed"))
+			closed = twz_cli_value(&ar, a, "a file of shut faces or boxes");
+		else if (!strcmp(a, "--exclude"))
+			exclude = twz_cli_value(&ar, a, "area names, such as water,lava");
 		else if (!strcmp(a, "--points"))
 			points = twz_cli_value(&ar, a, "a points file");
 		else if (!strcmp(a, "--waypoints"))
@@ -286,11 +299,24 @@ int twz_navmesh_query_cmd(int argc, char **argv)
 		return rc;
 	}
 	struct nm_bufs b;
-	if (bufs_init(&b, db) != 0) {
+	twz_world *world = NULL;
+	twz_scratch *sc = NULL;
+	twz_filter filter;
+	memset(&filter, 0, sizeof filter);
+	if (bufs_init(&b, db) != 0 ||
+	    ((closed || exclude) && (twz_world_create(db, &world) != TWZ_OK ||
+				     twz_scratch_create(db, &sc) != TWZ_OK))) {
 		fprintf(stderr, "twigz: %s: out of memory\n", words[0]);
 		rc = EXIT_NOMEM;
 		goto out;
 	}
+	if (closed && twz_closed_places_shut(closed, db, world, &err) != 0) {
+		rc = twz_cli_error(&err);
+		goto out;
+	}
+	filter.world = world;
+	if (exclude && (rc = twz_exclude_areas(db, exclude, &filter)) != 0)
+		goto out;
 	for (size_t i = 0; i < q.count; i++) {
 		float s[3], g[3];
 		struct nm_answer an;
@@ -298,8 +324,8 @@ int twz_navmesh_query_cmd(int argc, char **argv)
 			s[k] = (float)q.p[6 * i + k];
 			g[k] = (float)q.p[6 * i + 3 + k];
 		}
-		twz_status st = solve(db, s, g, mode, &b, &an);
-		if (st != TWZ_OK && st != TWZ_E_UNREACHABLE && st != TWZ_E_ARGUMENT) {
+		twz_status st = solve(db, sc, &filter, s, g, mode, &b, &an);
+		if (!twz_session_answered(st)) {
 			fprintf(stderr, "twigz: %s: %s\n", words[0], twz_strerror(st));
 			rc = EXIT_INPUT;
 			goto out;
@@ -312,6 +338,8 @@ int twz_navmesh_query_cmd(int argc, char **argv)
 	}
 out:
 	bufs_free(&b);
+	twz_scratch_free(sc);
+	twz_world_free(world);
 	twz_points_free(&q);
 	twz_close(db);
 	return rc;
@@ -524,7 +552,7 @@ int twz_navmesh_verify_cmd(int argc, char **argv)
 			continue;
 		}
 		dijkstra(&g, ps, dist, heap);
-		twz_status st = solve(db, s, t, TWZ_WAYPOINTS_FUNNEL, &b, &an);
+		twz_status st = solve(db, NULL, NULL, s, t, TWZ_WAYPOINTS_FUNNEL, &b, &an);
 		if (st == TWZ_E_UNREACHABLE) {
 			if (isfinite(dist[pt]))
 				snprintf(why, sizeof why, "unreachable, Dijkstra's cost %.9f",

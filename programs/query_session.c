@@ -18,8 +18,8 @@ static int db_walkable(const void *ctx, uint32_t x, uint32_t y)
 	return twz_node_at(ctx, x, y) != TWZ_NONE;
 }
 
-/* The same for the corner rule, which asks off the grid too; a closed
- * cell is a wall. */
+/* The same for the corner rule, which asks off the grid too; a shut
+ * place is a wall. */
 static int cell_walkable(const void *ctx, int64_t x, int64_t y)
 {
 	const struct twz_query_session *qs = ctx;
@@ -27,7 +27,35 @@ static int cell_walkable(const void *ctx, int64_t x, int64_t y)
 
 	if (n == TWZ_NONE)
 		return 0;
-	return !qs->closed.bits || !(qs->closed.bits[n >> 3] >> (n & 7) & 1);
+	return !qs->world || !twz_world_is_shut(qs->world, qs->db, n);
+}
+
+const char *twz_status_word(twz_status st)
+{
+	switch (st) {
+	case TWZ_OK: return "ok";
+	case TWZ_E_UNREACHABLE: return "unreachable";
+	case TWZ_E_START_OFF: return "start_off";
+	case TWZ_E_GOAL_OFF: return "goal_off";
+	case TWZ_E_START_SHUT: return "start_shut";
+	case TWZ_E_GOAL_SHUT: return "goal_shut";
+	case TWZ_E_OUT_OF_RANGE: return "out_of_range";
+	case TWZ_E_BUDGET: return "budget";
+	case TWZ_PARTIAL: return "partial";
+	default: return "error";
+	}
+}
+
+int twz_session_answered(twz_status st)
+{
+	switch (st) {
+	case TWZ_OK: case TWZ_E_UNREACHABLE: case TWZ_E_START_OFF:
+	case TWZ_E_GOAL_OFF: case TWZ_E_START_SHUT: case TWZ_E_GOAL_SHUT:
+	case TWZ_PARTIAL:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 int twz_db_load_scen(const twz_db *db, const char *path, unsigned flags,
@@ -49,7 +77,7 @@ int twz_db_load_scen(const twz_db *db, const char *path, unsigned flags,
 void twz_session_close(struct twz_query_session *qs)
 {
 	twz_scratch_free(qs->scratch);
-	free((void *)qs->closed.bits);
+	twz_world_free(qs->world);
 	twz_scen_free(&qs->sc);
 	free(qs->buf);
 	twz_close(qs->root);
@@ -117,23 +145,67 @@ int twz_session_open_cache(struct twz_query_session *qs, const char *dbpath,
 	return 0;
 }
 
-int twz_session_close_cells(struct twz_query_session *qs, const char *path)
+/* The scratch the filtered solves search with, once. */
+static int session_scratch(struct twz_query_session *qs, const char *what)
 {
-	struct twz_error err = { { 0 }, 0 };
-	struct twz_closed_cells cells;
+	twz_status st = TWZ_OK;
 
-	if (twz_closed_cells_load(path, qs->info.width, qs->info.height,
-				  &cells, &err) != 0)
-		return twz_cli_error(&err);
-	qs->closed.bits = twz_closed_cells_bits(&cells, qs->db);
-	twz_closed_cells_free(&cells);
-	twz_status st = qs->closed.bits ? twz_scratch_create(qs->db, &qs->scratch)
-					: TWZ_E_NOMEM;
+	qs->filtered = 1;
+	if (!qs->scratch)
+		st = twz_scratch_create(qs->db, &qs->scratch);
 	if (st != TWZ_OK) {
-		fprintf(stderr, "twigz: %s: %s\n", path, twz_strerror(st));
+		fprintf(stderr, "twigz: %s: %s\n", what, twz_strerror(st));
 		return st == TWZ_E_NOMEM ? EXIT_NOMEM : EXIT_INPUT;
 	}
 	return 0;
+}
+
+int twz_session_close_cells(struct twz_query_session *qs, const char *path)
+{
+	struct twz_error err = { { 0 }, 0 };
+
+	if (!qs->world && twz_world_create(qs->root, &qs->world) != TWZ_OK) {
+		fprintf(stderr, "twigz: %s: out of memory\n", path);
+		return EXIT_NOMEM;
+	}
+	if (twz_closed_places_shut(path, qs->root, qs->world, &err) != 0)
+		return twz_cli_error(&err);
+	qs->filter.world = qs->world;
+	return session_scratch(qs, path);
+}
+
+int twz_exclude_areas(const twz_db *db, const char *list, twz_filter *f)
+{
+	const char *p = list;
+
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char name[TWZ_AREA_NAME_MAX + 1];
+		unsigned area;
+		if (!len || len > TWZ_AREA_NAME_MAX) {
+			fprintf(stderr, "twigz: --exclude: '%s' is not a list of area "
+				"names\n", list);
+			return EXIT_USAGE;
+		}
+		memcpy(name, p, len);
+		name[len] = 0;
+		if (twz_area_find(db, name, &area) != TWZ_OK) {
+			fprintf(stderr, "twigz: --exclude: the database has no area '%s'\n",
+				name);
+			return EXIT_INPUT;
+		}
+		f->exclude_areas |= UINT64_C(1) << area;
+		p += len + (comma != NULL);
+	}
+	return 0;
+}
+
+int twz_session_exclude(struct twz_query_session *qs, const char *list)
+{
+	int rc = twz_exclude_areas(qs->db, list, &qs->filter);
+
+	return rc ? rc : session_scratch(qs, "--exclude");
 }
 
 void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
@@ -145,17 +217,19 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 	twz_node s = twz_node_at(db, sx, sy), t = twz_node_at(db, gx, gy);
 	uint32_t straight = 0, diagonal = 0;
 
-	/* Only an agent's view lacks cells the scenario's checks admit. */
+	/* Only an agent's view lacks cells the scenario's checks admit: a
+	 * place the agent cannot stand on is none of its level. */
 	if (s == TWZ_NONE || t == TWZ_NONE) {
-		r->status = TWZ_E_UNREACHABLE;
+		r->status = s == TWZ_NONE ? TWZ_E_START_OFF : TWZ_E_GOAL_OFF;
 		r->len = 0;
 		r->cost = 0;
 		r->legal = 0;
 		return;
 	}
-	if (qs->closed.bits)
-		r->status = twz_path_closed(db, qs->scratch, &qs->closed, s, t,
-					    buf, qs->cap, &r->len, NULL, NULL);
+	double found = 0;
+	if (qs->filtered)
+		r->status = twz_find_path(db, qs->scratch, &qs->filter, s, t, 0,
+					  buf, qs->cap, &r->len, &found);
 	else
 		r->status = twz_path(db, s, t, buf, qs->cap, &r->len);
 	r->cost = 0;
@@ -187,6 +261,9 @@ void twz_session_solve(struct twz_query_session *qs, uint32_t sx,
 	r->straight = straight;
 	r->diagonal = diagonal;
 	r->cost = straight + diagonal * 1.41421356237309504880;
+	/* With areas a move costs by the cells it crosses: the runtime's. */
+	if (twz_area_count(db))
+		r->cost = qs->filtered ? found : twz_cost(db, s, t);
 }
 
 const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
@@ -200,6 +277,8 @@ const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
 	twz_status st = twz_cost_exact(db, s, t, &straight, &diagonal);
 	double cost = twz_cost(db, s, t);
 
+	if (r->status == TWZ_E_START_OFF || r->status == TWZ_E_GOAL_OFF)
+		return NULL;  /* no node to ask about */
 	if (r->status == TWZ_E_UNREACHABLE) {
 		if (st != TWZ_E_UNREACHABLE || cost != INFINITY)
 			return "twz_cost finds a path where twz_path finds none";
@@ -209,6 +288,9 @@ const char *twz_session_cost_disagrees(const struct twz_query_session *qs,
 		return NULL;  /* the path's own failure says it */
 	if (st != TWZ_OK)
 		return twz_strerror(st);
+	/* With areas the exact cost is in units, not moves. */
+	if (twz_area_count(db))
+		return NULL;
 	if (straight != r->straight || diagonal != r->diagonal)
 		return "twz_cost_exact differs from the cost of the path";
 	/* The runtime's own double of the exact figures. */

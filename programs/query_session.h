@@ -27,9 +27,12 @@ struct twz_query_session {
 	twz_node *buf;            /* node_count + 1 nodes */
 	size_t cap;
 	struct twz_scen sc;       /* empty without a scenario */
-	/* Cells closed right now (--closed FILE): paths go round them. */
-	twz_closed closed;        /* closed.bits NULL without */
-	twz_scratch *scratch;
+	/* Places shut right now (--closed FILE) and areas the agent stays
+	 * out of (--exclude): paths go round them. */
+	twz_world *world;         /* NULL without --closed */
+	twz_filter filter;
+	int filtered;             /* whether the filter takes anything away */
+	twz_scratch *scratch;     /* made with the filter */
 };
 
 /* The database at dbpath and the scenario scen opened for an agent of
@@ -46,9 +49,26 @@ int twz_session_open_cache(struct twz_query_session *qs, const char *dbpath,
 			   unsigned agent_size, uint64_t cache);
 void twz_session_close(struct twz_query_session *qs);
 
-/* Close the cells listed in path (closed_cells.h) for every later
- * solve. 0, or an exit status after a one-line error. */
+/* Shut the places listed in path (closed_cells.h) for every later
+ * solve, for the session's agent size. 0, or an exit status after a
+ * one-line error. */
 int twz_session_close_cells(struct twz_query_session *qs, const char *path);
+
+/* Stay out of the areas named in list ("water,lava") in every later
+ * solve. 0, or an exit status after a one-line error. */
+int twz_session_exclude(struct twz_query_session *qs, const char *list);
+
+/* The same for any filter of db: the areas' bits into f. */
+int twz_exclude_areas(const twz_db *db, const char *list, twz_filter *f);
+
+/* The word a JSON answer's "status" gives a status: "unreachable",
+ * "start_off", "goal_off", "start_shut", "goal_shut", "out_of_range",
+ * "budget", "partial", or "error" for anything else. */
+const char *twz_status_word(twz_status st);
+
+/* Whether a query's status is an answer to print (a path, or why there
+ * is none), not a failure of the database or the tool. */
+int twz_session_answered(twz_status st);
 
 struct twz_path_result {
 	twz_status status;

@@ -83,6 +83,9 @@ twz_status twz_scene_path(const struct twz_scene *sc, twz_node s, twz_node t,
 					len, straight, diagonal);
 	twz_scratch_free(scratch);
 	free(bits);
+	/* A picture draws a shut end as no path. */
+	if (st == TWZ_E_START_SHUT || st == TWZ_E_GOAL_SHUT)
+		st = TWZ_E_UNREACHABLE;
 	return st;
 }
 

@@ -4,7 +4,7 @@
  * Node lookups, versions, messages and info are answered here. No
  * allocation, no locks, no I/O.
  */
-#include "twz_backend.h"
+#include "twz_geometry.h"
 #include "twz_cpd_inline.h"
 
 #include <math.h>
@@ -40,6 +40,14 @@ const char *twz_strerror(twz_status status)
 	case TWZ_E_UNREACHABLE: return "goal unreachable";
 	case TWZ_E_BUFFER_TOO_SMALL: return "buffer too small";
 	case TWZ_E_LIMIT: return "database exceeds a size limit";
+	case TWZ_E_START_OFF: return "start is not on the level";
+	case TWZ_E_GOAL_OFF: return "goal is not on the level";
+	case TWZ_E_START_SHUT: return "start is shut";
+	case TWZ_E_GOAL_SHUT: return "goal is shut";
+	case TWZ_E_OUT_OF_RANGE: return "nothing within range";
+	case TWZ_IN_PROGRESS: return "search in progress";
+	case TWZ_PARTIAL: return "goal unreachable: partial path to the nearest place reached";
+	case TWZ_E_BUDGET: return "search budget spent";
 	}
 	return "unknown status";
 }
@@ -100,6 +108,36 @@ twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 	return next_cold(db, s, t);
 }
 
+twz_status twz_next_status(const twz_db *db, twz_node s, twz_node t,
+			   twz_node *next)
+{
+	struct twz_span r;
+
+	if (next)
+		*next = TWZ_NONE;
+	if (!db || !next || s >= db->c.node_count || t >= db->c.node_count)
+		return TWZ_E_ARGUMENT;
+	twz__region_of(db, s, &r);
+	if (s != t && !twz__in_region(db, &r, t))
+		return TWZ_E_UNREACHABLE;
+	twz_node n = twz_next(db, s, t);
+	if (n != TWZ_NONE) {
+		*next = n;
+		return TWZ_OK;
+	}
+	/* A graph's rows say "no path" explicitly; a grid region's every
+	 * node reaches every other, so a grid's NONE is damage. */
+	return twz__is_graph(db) ? TWZ_E_UNREACHABLE : TWZ_E_DAMAGED;
+}
+
+twz_status twz_node_position(const twz_db *db, twz_node n, double pos[3])
+{
+	if (!db || !pos || n >= db->c.node_count)
+		return TWZ_E_ARGUMENT;
+	return twz__geometry(db)->position(db, n, pos) == 0 ? TWZ_OK
+							     : TWZ_E_ARGUMENT;
+}
+
 /* Walk s -> t: twz_path and twz_cost_exact share it so they agree. */
 static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 		       twz_node *buf, size_t cap, size_t *len,
@@ -117,6 +155,19 @@ static twz_status walk(const twz_db *db, twz_node s, twz_node t,
 	twz__span_of(db, s, &r);
 	if (!twz__in_span(db, &r, t))
 		return TWZ_E_UNREACHABLE;
+	if (db->node_milli) {
+		/* Moves cost by area: the cost's parts in units. */
+		uint64_t a, b;
+		twz_status st = twz__areas_walk(db, s, t, &r, buf, cap, len, &a, &b);
+		if ((st == TWZ_OK || st == TWZ_E_BUFFER_TOO_SMALL) &&
+		    (straight || diagonal) && (a > UINT32_MAX || b > UINT32_MAX))
+			return TWZ_E_LIMIT;
+		if (straight)
+			*straight = (uint32_t)a;
+		if (diagonal)
+			*diagonal = (uint32_t)b;
+		return st;
+	}
 	return db->backend->walk(db, s, t, &r, buf, cap, len, straight,
 				diagonal);
 }
@@ -160,7 +211,8 @@ double twz_cost(const twz_db *db, twz_node s, twz_node t)
 	r = twz_cost_exact(db, s, t, &st, &dg);
 
 	if (r == TWZ_OK)
-		return st + dg * 1.41421356237309504880;
+		return (st + dg * 1.41421356237309504880) /
+		       (db->cost_units ? db->cost_units : 1);
 	if (r == TWZ_E_UNREACHABLE)
 		return INFINITY;
 	return -1.0;

@@ -53,6 +53,18 @@ static inline int twz__walkable(const void *ctx, int64_t x, int64_t y)
 	return twz__cell_node(db, (size_t)y * db->c.width + (size_t)x) != TWZ_NONE;
 }
 
+/* The legal moves from cell (x, y) of db's grid, a bit each. */
+static inline unsigned twz__legal_moves(const struct twz_db *db, uint32_t x,
+					uint32_t y)
+{
+	unsigned bits = 0;
+
+	for (unsigned m = 0; m < db->c.connectivity; m++)
+		if (twz_move_legal(twz__walkable, db, x, y, m))
+			bits |= 1u << m;
+	return bits;
+}
+
 /* A plain row (format 1.0 RUNS, TRANSIT local rows): the symbol of the
  * last run of row s whose start is <= t. A row's first run starts at or
  * before every target it serves, so one always does; the runs rise, so
@@ -92,6 +104,12 @@ static inline void twz__trail_move(struct twz_trail *tr, unsigned m)
 	else
 		tr->straight++;
 }
+
+/* A walk s -> t on a grid whose moves cost by area (twz_areas.c): as the
+ * back end's walk, the cost's parts, in units, into *a and *b. */
+twz_status twz__areas_walk(const struct twz_db *db, twz_node s, twz_node t,
+			   const struct twz_span *r, twz_node *buf, size_t cap,
+			   size_t *len, uint64_t *a, uint64_t *b);
 
 /* The walk reached t: hand its figures over. */
 static inline twz_status twz__trail_end(const struct twz_trail *tr,

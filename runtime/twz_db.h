@@ -86,6 +86,22 @@ struct twz_db {
 	 * twz_open made; parent, on a layer's view, is that handle. */
 	struct twz_layers *layers;
 	const struct twz_db *parent;
+	unsigned layer;             /* this view's layer (0: the handle) */
+	unsigned agent_size;        /* the size it answers for (0: 1) */
+	/* Areas (the file's, when it has them). */
+	unsigned area_count;
+	char area_name[64][32];     /* NUL-terminated */
+	uint32_t area_milli[64];    /* cost multipliers, in thousandths */
+	uint64_t *node_areas;       /* [node_count]: the areas under each
+				     * node (its square's cells), a bit each,
+				     * or NULL */
+	uint32_t *node_milli;       /* grids with areas: [node_count], each
+				     * node's cost multiplier (thousandths:
+				     * its square's dearest cell), or NULL */
+	uint32_t milli_lo, milli_hi;  /* the least and most of them */
+	uint64_t areas_present;     /* the areas any node is in */
+	unsigned cost_units;        /* a grid's cost units a cell (2000 with
+				     * areas), 0: 1 */
 	/* twz_open_ex with a cache budget (twz_chunks.h): chunked sections
 	 * inflated on use; rows_lazy is ROWS then, and rows NULL. */
 	struct twz_chunk_cache *cache;
@@ -209,6 +225,11 @@ static inline uint32_t twz__row_run_count(const struct twz_row_view *v)
 {
 	return (uint32_t)twz_le16(v->index + 2 * (size_t)v->buckets) + 1;
 }
+
+/* Areas (twz_areas.c): each view's nodes' areas and costs, after its
+ * layers are open; freed at close. */
+twz_status twz__areas_open(struct twz_db *db);
+void twz__areas_close(struct twz_db *db);
 
 /* Navmesh levels (twz_navmesh_api.c): decode the mesh after the back
  * end's init, free it at close. */

@@ -39,6 +39,17 @@ static twz_status graph_init(twz_db *db)
 	g->run_start = d[TWZ_SECTION_GRAPH_RUN_START];
 	g->run_arc = d[TWZ_SECTION_GRAPH_RUN_ARC];
 	g->coords = (p.flags & TWZ_GF_COORDS) ? d[TWZ_SECTION_GRAPH_COORDS] : NULL;
+	if (db->c.required_features & TWZ_FEATURE_LINKS) {
+		g->link_first = d[TWZ_SECTION_LINK_FIRST];
+		g->link_arcs = d[TWZ_SECTION_LINK_ARCS];
+		g->link_arc_count = (uint32_t)(db->content.size[TWZ_SECTION_LINK_ARCS] /
+					       TWZ_LA_SIZE);
+		/* Numbers lie below the arcs' count (L3); the links are
+		 * as many as the largest number says. */
+		for (uint32_t i = 0; i < g->link_arc_count; i++)
+			if (twz__link_number(g, i) >= g->link_count)
+				g->link_count = twz__link_number(g, i) + 1;
+	}
 	db->run_count = p.run_count;
 	return TWZ_OK;
 }
@@ -75,28 +86,42 @@ static inline uint32_t row_arc(const struct twz_graph_view *g, uint32_t s,
 	return twz_graph_run_arc(g->run_arc, g->arc_bytes, lo);
 }
 
-/* One step from s toward t in s's region; *arc gets the arc taken. */
+/* One step from s toward t in s's region, over an arc or, past s's
+ * arcs, a link arc; *weight gets its weight. */
 static inline twz_node step(const twz_db *db, uint32_t s, uint32_t t,
-			    uint32_t *arc)
+			    uint64_t *weight)
 {
 	const struct twz_graph_view *g = &db->graph;
 	uint32_t m = row_arc(g, s, t);
 
 	if (m == g->unreachable)
 		return TWZ_NONE;
-	*arc = twz_le32(g->arc_first + 4 * (size_t)s) + m;
-	return twz_le32(g->arc_head + 4 * (size_t)*arc);
+	uint32_t a = twz_le32(g->arc_first + 4 * (size_t)s);
+	uint32_t deg = twz_le32(g->arc_first + 4 * ((size_t)s + 1)) - a;
+	if (m >= deg) {
+		uint32_t lo, hi;
+		twz__links_of(g, s, &lo, &hi);
+		*weight = twz__link_weight(g, lo + m - deg);
+		return twz__link_head(g, lo + m - deg);
+	}
+	*weight = twz_le64(g->arc_weight + 8 * ((size_t)a + m));
+	return twz_le32(g->arc_head + 4 * ((size_t)a + m));
+}
+
+uint32_t twz__graph_region(const struct twz_db *db, twz_node n)
+{
+	return region_of(db, n);
 }
 
 twz_node twz__graph_next(const struct twz_db *db, twz_node s, twz_node t)
 {
-	uint32_t arc;
+	uint64_t weight;
 
 	if (s == t)
 		return t;
 	if (region_of(db, s) != region_of(db, t))
 		return TWZ_NONE;
-	return step(db, s, t, &arc);
+	return step(db, s, t, &weight);
 }
 
 twz_status twz__graph_walk(const struct twz_db *db, twz_node s, twz_node t,
@@ -113,8 +138,8 @@ twz_status twz__graph_walk(const struct twz_db *db, twz_node s, twz_node t,
 		return TWZ_E_UNREACHABLE;
 	twz__trail_visit(&tr, at);
 	while (at != t) {
-		uint32_t arc;
-		twz_node nx = step(db, at, t, &arc);
+		uint64_t weight;
+		twz_node nx = step(db, at, t, &weight);
 		if (nx == TWZ_NONE) {
 			if (at == s)
 				return TWZ_E_UNREACHABLE;
@@ -124,7 +149,7 @@ twz_status twz__graph_walk(const struct twz_db *db, twz_node s, twz_node t,
 		 * weight bound open checked, the sum cannot overflow. */
 		if (tr.n >= db->c.node_count)
 			return TWZ_E_DAMAGED;
-		sum += twz_le64(db->graph.arc_weight + 8 * (size_t)arc);
+		sum += weight;
 		at = nx;
 		twz__trail_visit(&tr, at);
 	}
@@ -143,11 +168,11 @@ void twz__graph_flow_field(const struct twz_db *db, twz_node t,
 	uint32_t hi = twz_le32(db->graph.regions + 4 * ((size_t)r + 1));
 
 	for (uint32_t n = 0; n < db->c.node_count; n++) {
-		uint32_t arc;
+		uint64_t weight;
 		if (n < lo || n >= hi)
 			next[n] = TWZ_NONE;
 		else
-			next[n] = n == t ? t : step(db, n, t, &arc);
+			next[n] = n == t ? t : step(db, n, t, &weight);
 	}
 }
 
@@ -246,6 +271,26 @@ twz_status twz_node_arcs(const twz_db *db, twz_node n, twz_node *heads,
 	for (uint32_t i = a; i < b && i - a < cap; i++) {
 		heads[i - a] = twz_le32(g->arc_head + 4 * (size_t)i);
 		weights[i - a] = twz_le64(g->arc_weight + 8 * (size_t)i);
+	}
+	*count = b - a;
+	return b - a > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+}
+
+twz_status twz_node_links(const twz_db *db, twz_node n, twz_node *heads,
+			  uint64_t *weights, uint32_t *links, size_t cap,
+			  size_t *count)
+{
+	if (count)
+		*count = 0;
+	if (!db || !count || !twz__is_graph(db) || n >= db->c.node_count ||
+	    ((!heads || !weights || !links) && cap))
+		return TWZ_E_ARGUMENT;
+	uint32_t a, b;
+	twz__links_of(&db->graph, n, &a, &b);
+	for (uint32_t i = a; i < b && i - a < cap; i++) {
+		heads[i - a] = twz__link_head(&db->graph, i);
+		weights[i - a] = twz__link_weight(&db->graph, i);
+		links[i - a] = twz__link_number(&db->graph, i);
 	}
 	*count = b - a;
 	return b - a > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "twigz.h"
+#include "twz_format.h"
+#include "twz_links_format.h"
 
 struct twz_db;
 
@@ -31,10 +33,49 @@ struct twz_graph_view {
 	const uint8_t *run_start;   /* u32[run_count] */
 	const uint8_t *run_arc;     /* arc_bytes a run */
 	const uint8_t *coords;      /* i64[2 * node_count], or NULL */
+	/* Off-mesh links (FORMAT.md 5l), or NULL and 0: a row's arc index
+	 * past a node's arcs names its link arc (index - degree) among
+	 * [link_first[n], link_first[n + 1]). */
+	const uint8_t *link_first;  /* u32[node_count + 1] */
+	const uint8_t *link_arcs;   /* TWZ_LA_SIZE bytes a link arc */
+	uint32_t link_arc_count;
+	uint32_t link_count;        /* links (numbers 0 .. link_count - 1) */
 };
+
+/* Link arc i's head, link number and weight. */
+static inline twz_node twz__link_head(const struct twz_graph_view *g, uint32_t i)
+{
+	return twz_le32(g->link_arcs + (size_t)i * TWZ_LA_SIZE + TWZ_LA_HEAD);
+}
+
+static inline uint32_t twz__link_number(const struct twz_graph_view *g,
+					uint32_t i)
+{
+	return twz_le32(g->link_arcs + (size_t)i * TWZ_LA_SIZE + TWZ_LA_LINK);
+}
+
+static inline uint64_t twz__link_weight(const struct twz_graph_view *g,
+					uint32_t i)
+{
+	return twz_le64(g->link_arcs + (size_t)i * TWZ_LA_SIZE + TWZ_LA_WEIGHT);
+}
+
+/* Node n's link arcs: [*lo, *hi) (none without links). */
+static inline void twz__links_of(const struct twz_graph_view *g, uint32_t n,
+				 uint32_t *lo, uint32_t *hi)
+{
+	*lo = *hi = 0;
+	if (g->link_first) {
+		*lo = twz_le32(g->link_first + 4 * (size_t)n);
+		*hi = twz_le32(g->link_first + 4 * ((size_t)n + 1));
+	}
+}
 
 /* Whether db's nodes are a graph's (a graph level or a navmesh). */
 int twz__is_graph(const struct twz_db *db);
+
+/* The region of node n (valid). */
+uint32_t twz__graph_region(const struct twz_db *db, twz_node n);
 
 /* The next node from s toward t (both valid): t when s == t, TWZ_NONE
  * when t is unreachable from s. */

@@ -1,8 +1,8 @@
 /*
  * twz_layers.c - agent sizes: the AGENT_SIZES section of a file baked
- * with `twigz build --agent-sizes`, and one database a layer, opened and
- * validated like a whole file when the file is opened, sharing its
- * mapping (format section 5c). twz_view_agent hands them out; they live
+ * with `twigz build --agent-sizes` (format section 5c) and its layers,
+ * one database a layer that twz_open.c opens and validates like a whole
+ * file, sharing its mapping. twz_view_agent hands them out; they live
  * until twz_close of the handle they came from.
  */
 #include "twz_layers.h"
@@ -15,72 +15,61 @@ struct twz_layers {
 	twz_db *layer[TWZ_MAX_LAYERS];   /* [0]: the handle itself */
 };
 
-/* Layer l of db's file, as a database of its own. */
-static twz_status open_layer(twz_db *db, struct twz_layers *ls, unsigned l,
-			     unsigned flags)
+/* The smallest size layer l answers for. */
+static unsigned layer_size(const struct twz_layer_table *t, unsigned l)
 {
-	twz_db *v = calloc(1, sizeof *v);
-
-	if (!v)
-		return TWZ_E_NOMEM;
-	ls->layer[l] = v;
-	v->file = db->file;
-	v->file_len = db->file_len;
-	v->parent = db;
-	twz_layer_container(&db->c, &ls->t, l, &v->c);
-	twz_status st = twz__load_sections(v, flags);
-	if (st != TWZ_OK)
-		return st;
-	return twz__db_finish(v);
+	for (unsigned i = 0; i < t->size_count; i++)
+		if (t->layer_of[i] == l)
+			return t->size[i];
+	return 1;
 }
 
-twz_status twz__layers_open(twz_db *db, unsigned flags)
+twz_status twz__layers_read(twz_db *db)
 {
-	const struct twz_section_ref *as = NULL;
-	twz_status st;
-
-	for (uint32_t i = 0; i < db->c.section_count; i++)
-		if (db->c.sections[i].kind == TWZ_SECTION_AGENT_SIZES)
-			as = &db->c.sections[i];
-	if (!as)
-		return TWZ_OK;
-	/* Agent sizes are a grid's: no graph level has them (G2). */
-	if (db->c.level_kind != TWZ_LEVEL_GRID)
-		return TWZ_E_DAMAGED;
-	if (!db->content.data[TWZ_SECTION_AGENT_SIZES]) {
-		st = twz__load_section(db, as, NULL, flags);
-		if (st != TWZ_OK)
-			return st;
-	}
 	struct twz_layers *ls = calloc(1, sizeof *ls);
+
 	if (!ls)
 		return TWZ_E_NOMEM;
 	db->layers = ls;
-	st = twz_validate_agent_sizes(&db->c,
-				      db->content.data[TWZ_SECTION_AGENT_SIZES],
-				      db->content.size[TWZ_SECTION_AGENT_SIZES],
-				      &ls->t);
+	twz_status st = twz_validate_agent_sizes(
+		&db->c, db->content.data[TWZ_SECTION_AGENT_SIZES],
+		db->content.size[TWZ_SECTION_AGENT_SIZES], &ls->t);
 	if (st != TWZ_OK)
 		return st;
 	ls->layer[0] = db;
-	for (unsigned l = 1; l < ls->t.layer_count; l++) {
-		st = open_layer(db, ls, l, flags);
-		if (st != TWZ_OK)
-			return st;
-	}
+	db->agent_size = layer_size(&ls->t, 0);
 	return TWZ_OK;
 }
 
-void twz__layers_close(twz_db *db)
+unsigned twz__layers_count(const twz_db *db)
 {
-	struct twz_layers *ls = db->layers;
+	return db->layers ? db->layers->t.layer_count : 1;
+}
 
-	if (!ls)
-		return;
-	for (unsigned l = 1; l < TWZ_MAX_LAYERS; l++)
-		if (ls->layer[l])
-			twz__db_free(ls->layer[l]);
-	free(ls);
+void twz__layers_container(const twz_db *db, unsigned l,
+			   struct twz_container *out)
+{
+	twz_layer_container(&db->c, &db->layers->t, l, out);
+}
+
+void twz__layers_set(twz_db *db, unsigned l, twz_db *v)
+{
+	db->layers->layer[l] = v;
+	v->parent = db;
+	v->layer = l;
+	v->agent_size = layer_size(&db->layers->t, l);
+}
+
+twz_db *twz__layers_view(const twz_db *db, unsigned l)
+{
+	if (!db->layers)
+		return l == 0 ? (twz_db *)db : NULL;
+	return l < TWZ_MAX_LAYERS ? db->layers->layer[l] : NULL;
+}
+
+void twz__layers_free(twz_db *db)
+{
+	free(db->layers);
 	db->layers = NULL;
 }
 

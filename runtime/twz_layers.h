@@ -1,35 +1,38 @@
 /*
- * twz_layers.h - agent sizes in the runtime (twz_layers.c): the layers
- * of a file baked for several agent sizes, each opened as a database of
- * its own that shares the file's mapping, and what twz_open.c lends them
- * to do it. Private to runtime/.
+ * twz_layers.h - agent sizes in the runtime (twz_layers.c): the table of
+ * a file baked for several agent sizes, and its layers, each opened by
+ * twz_open.c as a database of its own that shares the file's mapping.
+ * Private to runtime/.
  */
 #ifndef TWZ_LAYERS_H
 #define TWZ_LAYERS_H
 
 #include "twz_db.h"
 
-/* After db itself is open: read AGENT_SIZES, when the file has it, and
- * open every further layer (format section 5c). */
-twz_status twz__layers_open(twz_db *db, unsigned flags);
-/* Free what twz__layers_open made (also after it failed). */
-void twz__layers_close(twz_db *db);
+/* Check db's decoded AGENT_SIZES section (format section 5c) and make
+ * its table db->layers; db then answers for the smallest size listed. */
+twz_status twz__layers_read(twz_db *db);
+
+/* Layers of db's file (1 without agent sizes). */
+unsigned twz__layers_count(const twz_db *db);
+
+/* Layer l's database as a container of its own (l >= 1). */
+void twz__layers_container(const twz_db *db, unsigned l,
+			   struct twz_container *out);
+
+/* Record v, opened by the caller, as db's layer l (l >= 1): v's parent,
+ * layer and agent size are set. */
+void twz__layers_set(twz_db *db, unsigned l, twz_db *v);
+
+/* db's layer l (0: db itself), or NULL when it was not opened. */
+twz_db *twz__layers_view(const twz_db *db, unsigned l);
+
+/* Free db's table (the caller frees the layers' databases first). */
+void twz__layers_free(twz_db *db);
 
 /* The layer database holding the file's section of kind `kind` (256 l +
  * k), and that section's index in its table; NULL when none does. */
 const twz_db *twz__layer_section(const twz_db *db, uint32_t kind,
 				 uint32_t *index);
-
-/* twz_open.c: decode section s into db's content, its size first
- * checked against what db's counts and pr (TRANSIT parameters, or NULL)
- * allow. */
-twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
-			     const struct twz_tparams *pr, unsigned flags);
-/* twz_open.c: decode every section of db's container this version reads. */
-twz_status twz__load_sections(twz_db *db, unsigned flags);
-/* twz_open.c: validate db's decoded sections, then set up its queries. */
-twz_status twz__db_finish(twz_db *db);
-/* twz_open.c: free db whether a handle or a layer. */
-void twz__db_free(twz_db *db);
 
 #endif /* TWZ_LAYERS_H */

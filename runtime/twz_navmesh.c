@@ -219,7 +219,9 @@ static double closest_on_poly(const struct twz_nm *nm, uint32_t p, double x,
 }
 
 uint32_t twz__nm_nearest(const struct twz_nm *nm, double x, double y,
-			 double z, double max_dist, double *pt)
+			 double z, double max_dist, double *pt,
+			 int (*counts)(const void *ctx, uint32_t poly),
+			 const void *ctx)
 {
 	uint32_t best = TWZ_NONE, c0, c1, r0, r1;
 	double best_d = INFINITY;
@@ -240,7 +242,7 @@ uint32_t twz__nm_nearest(const struct twz_nm *nm, double x, double y,
 			for (uint32_t k = nm->cell_first[cell]; k < nm->cell_first[cell + 1]; k++) {
 				uint32_t p = nm->cell_poly[k];
 				double q[3];
-				if (p == best)
+				if (p == best || (counts && !counts(ctx, p)))
 					continue;
 				double d2 = closest_on_poly(nm, p, x, z, q);
 				if (d2 > best_d)
@@ -434,4 +436,84 @@ twz_status twz__nm_waypoints(const struct twz_nm *nm, const double *start,
 	}
 	*count = o.n;
 	return o.n > cap ? TWZ_E_BUFFER_TOO_SMALL : TWZ_OK;
+}
+
+void twz__nm_centre(const struct twz_nm *nm, uint32_t p, double pos[3])
+{
+	uint32_t n;
+	const uint32_t *idx = poly_idx(nm, p, &n);
+
+	pos[0] = nm->centroid[2 * (size_t)p];
+	pos[2] = nm->centroid[2 * (size_t)p + 1];
+	pos[1] = twz_nm_poly_height(nm->vert, idx, n, pos[0], pos[2]);
+}
+
+int twz__nm_contains(const struct twz_nm *nm, uint32_t p, double x, double z)
+{
+	uint32_t n;
+	const uint32_t *idx = poly_idx(nm, p, &n);
+	double h;
+
+	if (nm->sign[p] == 0)
+		return on_sliver(nm, p, x, z, &h);
+	return twz_nm_poly_contains(nm->vert, idx, n, nm->sign[p], x, z);
+}
+
+/* The arc of polygon p across its edge from vertex u to vertex v (either
+ * way round), or -1. */
+static int64_t arc_across(const struct twz_nm *nm, uint32_t p, uint32_t u,
+			  uint32_t v)
+{
+	for (uint32_t k = nm->arc_first[p]; k < nm->arc_first[p + 1]; k++)
+		if ((nm->arc_left[k] == u && nm->arc_right[k] == v) ||
+		    (nm->arc_left[k] == v && nm->arc_right[k] == u))
+			return k;
+	return -1;
+}
+
+int twz__nm_ray(const struct twz_nm *nm, uint32_t p, const double *a,
+		const double *b, uint32_t goal,
+		int (*open)(const void *ctx, uint32_t poly), const void *ctx)
+{
+	uint32_t came_from = TWZ_NONE;
+	double t_cur = 0;
+
+	for (uint32_t steps = 0; steps <= nm->poly_count; steps++) {
+		if (!open(ctx, p))
+			return 0;
+		if (goal != TWZ_NONE ? p == goal : twz__nm_contains(nm, p, b[0], b[2]))
+			return 1;
+		uint32_t n;
+		const uint32_t *idx = poly_idx(nm, p, &n);
+		double sign = nm->sign[p] != 0 ? nm->sign[p] : 1, best_t = INFINITY;
+		int64_t best_arc = -1;
+		/* The edge the segment leaves p by (Cyrus-Beck), not the one
+		 * it came in by; a corner tries both of its edges. */
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t u = idx[i], v = idx[i + 1 == n ? 0 : i + 1];
+			const double *va = nm->vert + 3 * (size_t)u;
+			const double *vb = nm->vert + 3 * (size_t)v;
+			double da = sign * twz_nm_area2(va, vb, a);
+			double db = sign * twz_nm_area2(va, vb, b);
+			if (!(db < 0 && db < da))
+				continue;
+			double t = da / (da - db);
+			int64_t k = arc_across(nm, p, u, v);
+			if (k >= 0 && nm->arc_head[k] == came_from)
+				continue;
+			if (t < t_cur - 1e-9 || t > best_t + 1e-12)
+				continue;
+			/* Of two edges at one corner, one with a neighbour. */
+			if (t >= best_t - 1e-12 && (k < 0 || best_arc >= 0))
+				continue;
+			best_t = t;
+			best_arc = k;
+		}
+		if (best_arc < 0)
+			return 0;  /* the segment leaves the mesh */
+		came_from = p;
+		p = nm->arc_head[best_arc];
+		t_cur = best_t;
+	}
+	return 0;
 }

@@ -56,10 +56,13 @@ void twz__nm_fini(struct twz_nm *nm);
 uint32_t twz__nm_locate(const struct twz_nm *nm, double x, double y, double z);
 
 /* The polygon nearest (x, y, z) in 3D, measured to its closest point
- * (nearest in x-z, at the polygon's height there), within max_dist;
- * *px, *py, *pz get that point. TWZ_NONE when none is that near. */
+ * (nearest in x-z, at the polygon's height there), within max_dist,
+ * among those counts(ctx, poly) accepts (counts NULL: all); pt gets
+ * that point. TWZ_NONE when none is that near. */
 uint32_t twz__nm_nearest(const struct twz_nm *nm, double x, double y,
-			 double z, double max_dist, double *pt);
+			 double z, double max_dist, double *pt,
+			 int (*counts)(const void *ctx, uint32_t poly),
+			 const void *ctx);
 
 /* The arc a -> b: its portal's left and right vertex ids. -1 when the
  * two are not adjacent. */
@@ -79,5 +82,19 @@ twz_status twz__nm_waypoints(const struct twz_nm *nm, const double *start,
 			     const double *goal, const twz_node *poly,
 			     size_t n, int funnel, float (*out)[3],
 			     size_t cap, size_t *count);
+
+/* Polygon p's centre: its centroid in x-z, at its height there. */
+void twz__nm_centre(const struct twz_nm *nm, uint32_t p, double pos[3]);
+
+/* Whether polygon p holds (x, z) (boundary included). */
+int twz__nm_contains(const struct twz_nm *nm, uint32_t p, double x, double z);
+
+/* Whether the segment a -> b in x-z, a in polygon p, stays on the mesh
+ * through polygons open(ctx, poly) accepts, until it enters goal (or,
+ * goal TWZ_NONE, a polygon holding b): the polygons it crosses, entered
+ * by their shared edges. */
+int twz__nm_ray(const struct twz_nm *nm, uint32_t p, const double *a,
+		const double *b, uint32_t goal,
+		int (*open)(const void *ctx, uint32_t poly), const void *ctx);
 
 #endif

@@ -63,9 +63,9 @@ twz_status twz_navmesh_nearest(const twz_db *db, const float pos[3],
 	if (!db || !db->navmesh || !finite3(pos) || !poly || !(max_dist >= 0))
 		return TWZ_E_ARGUMENT;
 	uint32_t p = twz__nm_nearest(db->navmesh, pos[0], pos[1], pos[2],
-				     max_dist, pt);
+				     max_dist, pt, NULL, NULL);
 	if (p == TWZ_NONE)
-		return TWZ_E_UNREACHABLE;
+		return TWZ_E_OUT_OF_RANGE;
 	*poly = db->navmesh->poly_node[p];
 	if (nearest)
 		for (int a = 0; a < 3; a++)
@@ -166,9 +166,51 @@ twz_status twz_navmesh_path(const twz_db *db, const float start[3],
 		return TWZ_E_ARGUMENT;
 	twz_node s = twz_navmesh_locate(db, start);
 	twz_node t = twz_navmesh_locate(db, goal);
-	if (s == TWZ_NONE || t == TWZ_NONE)
+	if (!finite3(start) || !finite3(goal))
 		return TWZ_E_ARGUMENT;
+	if (s == TWZ_NONE)
+		return TWZ_E_START_OFF;
+	if (t == TWZ_NONE)
+		return TWZ_E_GOAL_OFF;
 	twz_status st = twz_path(db, s, t, corridor, corridor_cap, &clen);
+	*corridor_len = clen;
+	if (st != TWZ_OK)
+		return st;
+	return twz_navmesh_waypoints(db, start, goal, corridor, clen, mode,
+				     points, points_cap, points_len);
+}
+
+double twz_navmesh_scale(const twz_db *db)
+{
+	return db && db->navmesh ? db->navmesh->scale : 0;
+}
+
+twz_status twz_navmesh_find_path(const twz_db *db, twz_scratch *sc,
+				 const twz_filter *f, const float start[3],
+				 const float goal[3], unsigned mode,
+				 uint64_t budget, twz_node *corridor,
+				 size_t corridor_cap, size_t *corridor_len,
+				 float (*points)[3], size_t points_cap,
+				 size_t *points_len)
+{
+	size_t clen = 0;
+
+	if (corridor_len)
+		*corridor_len = 0;
+	if (points_len)
+		*points_len = 0;
+	if (!db || !db->navmesh || !corridor_len || !points_len ||
+	    mode > TWZ_WAYPOINTS_MIDPOINTS || (corridor_cap && !corridor) ||
+	    !finite3(start) || !finite3(goal))
+		return TWZ_E_ARGUMENT;
+	twz_node s = twz_navmesh_locate(db, start);
+	twz_node t = twz_navmesh_locate(db, goal);
+	if (s == TWZ_NONE)
+		return TWZ_E_START_OFF;
+	if (t == TWZ_NONE)
+		return TWZ_E_GOAL_OFF;
+	twz_status st = twz_find_path(db, sc, f, s, t, budget, corridor,
+				      corridor_cap, &clen, NULL);
 	*corridor_len = clen;
 	if (st != TWZ_OK)
 		return st;

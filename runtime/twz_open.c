@@ -7,9 +7,11 @@
 #include "twz_chunks.h"
 #include "twz_platform.h"
 #include "twz_layers.h"
+#include "twz_validate_layers.h"
 #include "twz_graph_format.h"
 #include "twz_navmesh_format.h"
 #include "twz_cpd_inline.h"
+#include "twz_costs_format.h"
 
 #include "twz_section_load.h"
 
@@ -20,7 +22,7 @@
  * then its bytes in place, or inflated into a buffer the database owns,
  * by the loader format/ shares with the merge of partial files.
  * pr: the TRANSIT parameters, once decoded. */
-twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
+static twz_status twz__load_section(twz_db *db, const struct twz_section_ref *s,
 			     const struct twz_tparams *pr, unsigned flags)
 {
 	const uint8_t *raw;
@@ -85,7 +87,7 @@ static int decoded_kind(const twz_db *db, uint32_t kind)
  * from them; then every claim, before any section is inflated, so one
  * false claim costs nothing; then the sections. Used for the file and
  * for each agent-size layer. */
-twz_status twz__load_sections(twz_db *db, unsigned flags)
+static twz_status twz__load_sections(twz_db *db, unsigned flags)
 {
 	struct twz_tparams params, *pr = NULL;
 	twz_status st;
@@ -113,6 +115,46 @@ twz_status twz__load_sections(twz_db *db, unsigned flags)
 	return TWZ_OK;
 }
 
+static twz_status twz__db_finish(twz_db *db);
+static void twz__db_free(twz_db *db);
+
+/* After db itself is open: read AGENT_SIZES, when the file has it, and
+ * open every further layer as a database of its own over the same bytes
+ * (format section 5c). */
+static twz_status open_layers(twz_db *db, unsigned flags)
+{
+	const struct twz_section_ref *as = NULL;
+	twz_status st;
+
+	for (uint32_t i = 0; i < db->c.section_count; i++)
+		if (db->c.sections[i].kind == TWZ_SECTION_AGENT_SIZES)
+			as = &db->c.sections[i];
+	if (!as)
+		return TWZ_OK;
+	/* Agent sizes are a grid's: no graph level has them (G2). */
+	if (db->c.level_kind != TWZ_LEVEL_GRID)
+		return TWZ_E_DAMAGED;
+	if (!db->content.data[TWZ_SECTION_AGENT_SIZES]) {
+		st = twz__load_section(db, as, NULL, flags);
+		if (st != TWZ_OK)
+			return st;
+	}
+	st = twz__layers_read(db);
+	for (unsigned l = 1; st == TWZ_OK && l < twz__layers_count(db); l++) {
+		twz_db *v = calloc(1, sizeof *v);
+		if (!v)
+			return TWZ_E_NOMEM;
+		v->file = db->file;
+		v->file_len = db->file_len;
+		twz__layers_container(db, l, &v->c);
+		twz__layers_set(db, l, v);
+		st = twz__load_sections(v, flags);
+		if (st == TWZ_OK)
+			st = twz__db_finish(v);
+	}
+	return st;
+}
+
 static twz_status load(twz_db *db, unsigned flags)
 {
 	twz_status st = twz_parse_container(db->file, db->file_len, &db->c);
@@ -124,10 +166,13 @@ static twz_status load(twz_db *db, unsigned flags)
 	st = twz__db_finish(db);
 	if (st != TWZ_OK)
 		return st;
-	return twz__layers_open(db, flags);
+	st = open_layers(db, flags);
+	for (unsigned l = 0; st == TWZ_OK && l < twz__layers_count(db); l++)
+		st = twz__areas_open(twz__layers_view(db, l));
+	return st;
 }
 
-twz_status twz__db_finish(twz_db *db)
+static twz_status twz__db_finish(twz_db *db)
 {
 	twz_status st;
 
@@ -350,14 +395,20 @@ void twz_close(twz_db *db)
 	twz__db_free(db);
 }
 
-void twz__db_free(twz_db *db)
+static void twz__db_free(twz_db *db)
 {
-	twz__layers_close(db);
+	for (unsigned l = 1; db->layers && l < TWZ_MAX_LAYERS; l++) {
+		twz_db *v = twz__layers_view(db, l);
+		if (v)
+			twz__db_free(v);
+	}
+	twz__layers_free(db);
 	for (unsigned k = 0; k < TWZ_SECTION_KIND_LIMIT; k++)
 		free(db->inflated[k]);
 	if (db->backend)
 		db->backend->fini(db);
 	twz__navmesh_close(db);
+	twz__areas_close(db);
 	twz__chunks_free(db->cache);
 	if (db->mapped)
 		twz_unmap_file(db->file, db->file_len);

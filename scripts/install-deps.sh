@@ -17,16 +17,16 @@ set -eu
 # Compiler and build: gcc libc6-dev meson ninja-build pkg-config.
 # Runtime and tool: libzstd-dev libxxhash-dev.
 DEMO="gcc libc6-dev meson ninja-build pkg-config libzstd-dev libxxhash-dev"
-# Tests: check. Optional features: libpng-dev (pictures), clang and its
-# sanitizer and libFuzzer runtimes libclang-rt-dev (fuzzing,
-# ThreadSanitizer). The runtime for Windows (scripts/test.sh, step
-# windows): the MinGW-w64 cross compiler gcc-mingw-w64-x86-64-win32, Wine
-# for 64-bit programs, wine64 (no i386 architecture needed) with its wine
-# command, and xz-utils to unpack zstd's source (scripts/mingw-deps.sh).
-# twigz build --mpi (step mpi): Open MPI, libopenmpi-dev and openmpi-bin
-# (mpirun). A CMake project finding the installed library (step
-# consumers): cmake.
-TESTS="check libpng-dev clang libclang-rt-dev gcc-mingw-w64-x86-64-win32
+# Tests: check; g++ (a test compiles twigz.h as C++). Optional features:
+# libpng-dev (pictures), clang and its sanitizer and libFuzzer runtimes
+# libclang-rt-dev (fuzzing, ThreadSanitizer). The runtime for Windows
+# (scripts/test.sh, step windows): the MinGW-w64 cross compiler
+# gcc-mingw-w64-x86-64-win32, Wine for 64-bit programs, wine64 (no i386
+# architecture needed) with its wine command, and xz-utils to unpack
+# zstd's source (scripts/mingw-deps.sh). twigz build --mpi (step mpi):
+# Open MPI, libopenmpi-dev and openmpi-bin (mpirun). A CMake project
+# finding the installed library (step consumers): cmake.
+TESTS="check g++ libpng-dev clang libclang-rt-dev gcc-mingw-w64-x86-64-win32
 wine64 wine xz-utils libopenmpi-dev openmpi-bin cmake"
 
 case "${1:-all}" in

@@ -795,10 +795,15 @@ START_TEST(test_agents_tool)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_msg(strstr(r.out, "(2,2) -> (18,4): cost 17.414214, 17 moves"), "%s", r.out);
 	twz_test_run_free(&r);
-	/* A cell a size-3 agent cannot stand on: no path for it. */
+	/* A cell a size-3 agent cannot stand on: no place of its level. */
 	TOOL(&r, "query", out, "2", "2", "20", "3", "--agent-size", "3");
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_msg(strstr(r.out, "(2,2) -> (20,3): unreachable"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "(2,2) -> (20,3): goal is not on the level"),
+		      "%s", r.out);
+	twz_test_run_free(&r);
+	TOOL(&r, "query", out, "2", "2", "20", "3", "--agent-size", "3", "--json");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, "\"status\":\"goal_off\""), "%s", r.out);
 	twz_test_run_free(&r);
 	TOOL(&r, "query", out, "2", "2", "20", "3", "--agent-size", "1", "--json");
 	ck_assert_int_eq(r.status, 0);

@@ -52,15 +52,6 @@ static uint8_t *bake(const struct twz_grid *g, unsigned connectivity,
 	return buf;
 }
 
-static twz_db *open_buf(const uint8_t *buf, size_t len)
-{
-	twz_db *db = NULL;
-	twz_status st = twz_open_memory(buf, len, 0, &db);
-
-	ck_assert_msg(st == TWZ_OK, "open: %s", twz_strerror(st));
-	return db;
-}
-
 /* The file is 1.4 with inline rows (and narrow cells below 0xFFFF nodes). */
 static void expect_inline(const twz_db *db)
 {
@@ -158,7 +149,7 @@ START_TEST(test_inline_all_pairs)
 	twz_test_generate(&g, kind, 24, 16, 11 + (uint64_t)_i);
 	uint8_t *buf = bake(&g, conn, TWZ_LAYOUT_INLINE, scan, 2, &len);
 	uint8_t *ref = bake(&g, conn, TWZ_LAYOUT_NARROW, scan, 2, &rlen);
-	twz_db *db = open_buf(buf, len), *rdb = open_buf(ref, rlen);
+	twz_db *db = twz_test_open_buf(buf, len), *rdb = twz_test_open_buf(ref, rlen);
 	expect_inline(db);
 	check_all_pairs(&g, conn, db, rdb);
 	twz_close(db);
@@ -181,7 +172,7 @@ START_TEST(test_inline_unpacks_to_the_same_runs)
 	twz_test_generate(&g, (enum twz_test_level_kind)_i, 45, 31, 5);
 	uint8_t *buf = bake(&g, 8, TWZ_LAYOUT_INLINE, 0, 1, &len);
 	uint8_t *ref = bake(&g, 8, TWZ_LAYOUT_NARROW, 0, 1, &rlen);
-	twz_db *db = open_buf(buf, len), *rdb = open_buf(ref, rlen);
+	twz_db *db = twz_test_open_buf(buf, len), *rdb = twz_test_open_buf(ref, rlen);
 	struct twz_plain_rows a, b;
 	ck_assert_int_eq(twz_inspect_plain_rows(db, &a), 0);
 	ck_assert_int_eq(twz_inspect_plain_rows(rdb, &b), 0);
@@ -257,7 +248,7 @@ START_TEST(test_inline_shards_merge)
 	uint8_t *a = twz_test_read_file(one, &la), *b = twz_test_read_file(merged, &lb);
 	ck_assert_msg(la == lb && memcmp(a, b, la) == 0,
 		      "merged shards differ from the single bake");
-	twz_db *db = open_buf(a, la);
+	twz_db *db = twz_test_open_buf(a, la);
 	expect_inline(db);
 	twz_close(db);
 	free(a);
@@ -285,7 +276,7 @@ START_TEST(test_inline_movingai_optimal)
 		return;
 	}
 	uint8_t *buf = bake(&g, 8, TWZ_LAYOUT_INLINE, 0, 0, &len);
-	twz_db *db = open_buf(buf, len);
+	twz_db *db = twz_test_open_buf(buf, len);
 	expect_inline(db);
 	twz_test_check_scenarios(db, &g, &sc, scen);
 	twz_close(db);
@@ -317,11 +308,11 @@ START_TEST(test_inline_golden)
 	ck_assert_msg(twz_grid_load(twz_test_source_file("tests/golden/v1_0.map"),
 				    &g, &err) == 0, "%s", err.msg);
 	uint8_t *ref = bake(&g, 8, TWZ_LAYOUT_NARROW, 0, 1, &len);
-	twz_db *rdb = open_buf(ref, len);
+	twz_db *rdb = twz_test_open_buf(ref, len);
 	for (unsigned f = 0; f < 2; f++) {
 		uint8_t *gold = twz_test_read_file(twz_test_source_file(files[f]),
 						   &glen);
-		twz_db *db = open_buf(gold, glen);
+		twz_db *db = twz_test_open_buf(gold, glen);
 		expect_inline(db);
 		const uint8_t *a;
 		size_t sa;
@@ -337,9 +328,9 @@ START_TEST(test_inline_golden)
 
 	/* Section by section (the golden file also holds BUILD_INFO). */
 	uint8_t *gold = twz_test_read_file(twz_test_source_file(files[1]), &glen);
-	twz_db *db = open_buf(gold, glen);
+	twz_db *db = twz_test_open_buf(gold, glen);
 	uint8_t *now = bake(&g, 8, TWZ_LAYOUT_INLINE, 0, 1, &len);
-	twz_db *ndb = open_buf(now, len);
+	twz_db *ndb = twz_test_open_buf(now, len);
 	static const unsigned kinds[] = {
 		TWZ_SECTION_CELL_NODE, TWZ_SECTION_REGIONS,
 		TWZ_SECTION_INLINE_RECORDS_WIDE, TWZ_SECTION_INLINE_ROWS
@@ -492,7 +483,7 @@ START_TEST(test_inline_crafted_refused)
 			if (st == TWZ_OK) {
 				/* Still valid: then every query stays in
 				 * bounds and ends (ASan sees the reads). */
-				twz_db *db = open_buf(f.buf, f.len);
+				twz_db *db = twz_test_open_buf(f.buf, f.len);
 				for (twz_node t = 0; t < f.nodes; t++)
 					(void)twz_next(db, n, t);
 				twz_close(db);
@@ -572,7 +563,7 @@ START_TEST(test_inline_crafted_bytes)
 		f.buf[at] ^= (uint8_t)(0x5A + i);
 		if (crafted_status(&f) != TWZ_OK)
 			continue;
-		twz_db *db = open_buf(f.buf, f.len);
+		twz_db *db = twz_test_open_buf(f.buf, f.len);
 		twz_node path[2048];
 		size_t len;
 		twz_node s = (twz_node)(i % f.nodes);

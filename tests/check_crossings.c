@@ -674,6 +674,11 @@ START_TEST(test_refusals_every_pair)
 		{ GRID8, { "--method", "transit", "--transit-inner", "3", "--transit-outer", "4" },
 		  "--transit-outer must be at least twice --transit-inner" },
 		{ MESH, { "--coords", "level.co" }, "--coords goes with a graph level (.gr)" },
+		{ GRID8, { "--links", "level.links" }, "--links goes with a graph level (.gr)" },
+		{ GRID8, { "--costs", "level.costs", "--method", "transit" },
+		  "--costs bakes a grid or a navmesh with --method cpd in memory: not with "
+		  "--method transit, --junctions, --apsp, --memory-limit, --shard, --mpi "
+		  "or a graph (.gr)" },
 		{ GRID8, { "--mpi", "--shard", "1/2" },
 		  "--mpi makes each rank a shard: not with --shard" },
 	};

@@ -261,7 +261,7 @@ static const char *parse_line(const char *p, struct parsed *q, const char **why)
 	if (!lit(&p, "null")) {
 		q->reachable = 0;
 		*why = "unreachable path";
-		if (lit(&p, ",\"path\":[]}\n"))
+		if (lit(&p, ",\"path\":[],\"status\":\"unreachable\"}\n"))
 			return NULL;
 		return p;
 	}
@@ -599,7 +599,8 @@ START_TEST(test_tool_query_json_form)
 	/* The exact bytes of the two short forms. */
 	struct twz_test_run r;
 	TOOL(&r, "query", in_work("rooms.twz"), "0", "0", "4", "7", "--json");
-	ck_assert_str_eq(r.out, "{\"start\":[0,0],\"goal\":[4,7],\"cost\":null,\"path\":[]}\n");
+	ck_assert_str_eq(r.out, "{\"start\":[0,0],\"goal\":[4,7],\"cost\":null,"
+			 "\"path\":[],\"status\":\"unreachable\"}\n");
 	twz_test_run_free(&r);
 	TOOL(&r, "query", in_work("rooms.twz"), "--json", "4", "7", "4", "7");
 	ck_assert_str_eq(r.out, "{\"start\":[4,7],\"goal\":[4,7],\"cost\":0,\"path\":[[4,7]]}\n");

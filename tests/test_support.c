@@ -990,6 +990,15 @@ uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len)
 	return copy;
 }
 
+twz_db *twz_test_open_buf(const uint8_t *buf, size_t len)
+{
+	twz_db *db = NULL;
+	twz_status st = twz_open_memory(buf, len, 0, &db);
+
+	ck_assert_msg(st == TWZ_OK, "open: %s", twz_strerror(st));
+	return db;
+}
+
 twz_status twz_test_try_open(const uint8_t *buf, size_t len, unsigned flags)
 {
 	uint8_t *copy = twz_test_dup_bytes(buf, len);
@@ -1292,3 +1301,4 @@ int twz_test_pairs_threaded(const twz_db *db, unsigned threads,
 	}
 	return most;
 }
+

@@ -61,7 +61,7 @@ const char *twz_test_kind_name(enum twz_test_level_kind kind);
 
 /* A random navmesh: a jittered grid of w x h quads, some left out, the
  * rest split into two triangles along a random diagonal or kept whole.
- * The text of an OBJ file, malloc'd. */
+ * The text of an OBJ file, malloc'd; the same seed gives the same mesh. */
 char *twz_test_random_obj(uint64_t seed, unsigned w, unsigned h);
 
 /* Bake g into an in-memory .twz (malloc'd); aborts the test on failure. */
@@ -221,6 +221,10 @@ void twz_test_reseal(uint8_t *buf);
 
 /* A malloc'd exact-size copy (AddressSanitizer sees a read past its end). */
 uint8_t *twz_test_dup_bytes(const uint8_t *buf, size_t len);
+
+/* buf opened in place (twz_open_memory); fails the test unless it
+ * opens. */
+twz_db *twz_test_open_buf(const uint8_t *buf, size_t len);
 
 /* Open an exact-size copy of buf and close it again; an accepted file
  * must give a handle, a refused one leave it NULL. */
