@@ -79,15 +79,15 @@ twz_status twz_node_xy(const twz_db *db, twz_node node, uint32_t *x,
 	return TWZ_OK;
 }
 
-twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
+/* twz_next's every case but the hot one, kept apart so that the hot
+ * one's code stays short. */
+static __attribute__((noinline)) twz_node next_cold(const twz_db *db,
+						     twz_node s, twz_node t)
 {
 	struct twz_span r;
 
 	if (!db || s >= db->c.node_count || t >= db->c.node_count)
 		return TWZ_NONE;
-	/* 1.4 CPD grids: one pass, no back end call. */
-	if (db->inline_rows && db->c.level_kind == TWZ_LEVEL_GRID)
-		return s == t ? t : twz__inline_next(db, s, t);
 	if (twz__is_graph(db))
 		return twz__graph_next(db, s, t);
 	if (s == t)
@@ -96,6 +96,16 @@ twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
 	if (!twz__in_span(db, &r, t))
 		return TWZ_NONE;
 	return db->backend->next(db, s, t, &r);
+}
+
+twz_node twz_next(const twz_db *db, twz_node s, twz_node t)
+{
+	/* 1.4 CPD grids with wide records: one pass over the handle's
+	 * first cache line, no back end call. */
+	if (db && db->hot.wide_grid && s < db->hot.node_count &&
+	    t < db->hot.node_count && s != t)
+		return twz__hot_next(db, s, t);
+	return next_cold(db, s, t);
 }
 
 twz_status twz_next_status(const twz_db *db, twz_node s, twz_node t,

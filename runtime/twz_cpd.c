@@ -44,24 +44,21 @@ static twz_status region_dir_init(twz_db *db)
 	return TWZ_OK;
 }
 
-/* The legal moves of every node, for direction symbols: a direction is
- * decoded from coordinates at query time, so its move is checked there,
- * and one byte a node makes that check a single read. */
-static twz_status node_moves_init(twz_db *db)
+/* The handle's hot line (twz_db.h), for grids with wide records. */
+static void hot_init(twz_db *db)
 {
-	uint32_t n = db->c.node_count;
-
-	db->node_moves = malloc(n ? n : 1);
-	if (!db->node_moves)
-		return TWZ_E_NOMEM;
-	for (uint32_t v = 0; v < n; v++) {
-		uint32_t x, y;
-
-		twz__node_xy(db, v, &x, &y);
-		db->node_moves[v] = (uint8_t)twz__legal_moves(db, x, y);
-	}
-	db->memory_size += n;
-	return TWZ_OK;
+	db->hot = (struct twz_cpd_hot){
+		.records = db->records,
+		.cell_node = db->cell_node,
+		.node_count = db->c.node_count,
+		.width = db->c.width,
+		.height = db->c.height,
+		.component_count = db->c.component_count,
+		.wide_grid = db->inline_rows && db->direction &&
+			     db->inline_buckets == TWZ_INLINE_WIDE_BUCKETS &&
+			     db->c.level_kind == TWZ_LEVEL_GRID,
+		.narrow = (uint8_t)db->narrow,
+	};
 }
 
 static twz_status cpd_init(twz_db *db)
@@ -73,16 +70,13 @@ static twz_status cpd_init(twz_db *db)
 		if (st != TWZ_OK)
 			return st;
 	}
-	if (db->direction)
-		return node_moves_init(db);
+	hot_init(db);
 	return TWZ_OK;
 }
 
 static void cpd_fini(twz_db *db)
 {
-	free(db->node_moves);
 	free(db->region_dir);
-	db->node_moves = NULL;
 	db->region_dir = NULL;
 }
 
@@ -179,24 +173,12 @@ static inline void goal_of(const twz_db *db, twz_node t,
 	g->region.id = r->id;
 }
 
-/* The move a symbol stands for at node `at` in cell (x, y), or
- * TWZ_SYMBOL_NONE when the file is damaged. Plain moves were checked legal
- * at open. A direction symbol's move is decoded from coordinates and
- * checked here against the node's legal moves (only a crafted file makes
- * it illegal). Whether a run holds a plain move or a direction is a coin
- * toss along a path, so both are worked out without branches and one is
- * picked. */
-static inline unsigned move_of(const twz_db *db, unsigned sym, twz_node at,
-			       uint32_t x, uint32_t y, const struct twz_goal *g)
-{
-	return twz__inline_move(db, sym, at, x, y, g->tx, g->ty);
-}
-
 /*
  * One step from `at` toward the goal (at != t, both in the region): the
  * next node, or TWZ_NONE when the file is damaged. *move receives the
- * move. Plain moves were checked legal at open; a direction symbol's move
- * is checked here: on the grid, not cutting a corner, onto a node.
+ * move. A direction symbol's move is decoded from the offset to the goal
+ * and checked by twz__grid_step: on the grid, not cutting a corner, onto
+ * a node (plain moves pass, checked at open).
  * For 1.1 files the node's 8-byte record gives both its row and its cell,
  * so a step reads the record, the row's index and runs, and CELL_NODE.
  */
@@ -226,12 +208,12 @@ static inline twz_node advance(const twz_db *db, twz_node at,
 		sym = symbol_by_bisection(db, at, g->t);
 		twz__node_xy(db, at, &x, &y);
 	}
-	sym = move_of(db, sym, at, x, y, g);
-	if (sym == TWZ_SYMBOL_NONE)
-		return TWZ_NONE;
-	*move = sym;
-	int64_t cell = (int64_t)y * db->c.width + x + db->move_offset[sym];
-	return twz__cell_node(db, (size_t)cell);
+	unsigned m = !db->direction ? sym
+		     : twz__symbol_move(sym, (int32_t)g->tx - (int32_t)x,
+					(int32_t)g->ty - (int32_t)y);
+	*move = m;
+	return twz__grid_step(db->cell_node, db->narrow, db->c.width,
+			      db->c.height, x, y, m);
 }
 
 static twz_node cpd_next(const twz_db *db, twz_node s, twz_node t,
@@ -242,6 +224,40 @@ static twz_node cpd_next(const twz_db *db, twz_node s, twz_node t,
 
 	goal_of(db, t, r, &goal);
 	return advance(db, s, &goal, &move);
+}
+
+/*
+ * cpd_walk for a grid with wide records (db->hot.wide_grid): the same
+ * steps as advance, with the walker's cell kept in registers, so that a
+ * step waits for its node's record and the cell map only.
+ */
+static twz_status hot_walk(const twz_db *db, twz_node s, twz_node t,
+			   const struct twz_span *r, struct twz_trail *tr)
+{
+	const struct twz_cpd_hot *h = &db->hot;
+	const uint8_t *rt = twz__wide_record(h, t), *rs = twz__wide_record(h, s);
+	int32_t tx = twz_le16(rt + TWZ_IR_X), ty = twz_le16(rt + TWZ_IR_Y);
+	uint32_t x = twz_le16(rs + TWZ_IR_X), y = twz_le16(rs + TWZ_IR_Y);
+	uint32_t rel = t - r->lo;
+
+	for (twz_node at = s;; ) {
+		twz__trail_visit(tr, at);
+		if (at == t)
+			return TWZ_OK;
+		if (tr->n > h->node_count)
+			return TWZ_E_DAMAGED;
+		unsigned sym = twz__wide_nibble(twz__wide_record(h, at), rel);
+		if (__builtin_expect(sym == TWZ_INLINE_ESCAPE, 0))
+			sym = twz__inline_escaped(db, at, r->lo, r->len, t);
+		unsigned m = twz__symbol_move(sym, tx - (int32_t)x, ty - (int32_t)y);
+		at = twz__grid_step(h->cell_node, h->narrow, h->width,
+				    h->height, x, y, m);
+		if (at == TWZ_NONE)
+			return TWZ_E_DAMAGED;
+		x += (uint32_t)twz__step_x(m);
+		y += (uint32_t)twz__step_y(m);
+		twz__trail_move(tr, m);
+	}
 }
 
 /*
@@ -256,6 +272,12 @@ static twz_status cpd_walk(const twz_db *db, twz_node s, twz_node t,
 	struct twz_goal goal;
 	struct twz_trail tr = { buf, cap, 0, 0, 0 };
 
+	if (db->hot.wide_grid) {
+		twz_status st = hot_walk(db, s, t, r, &tr);
+		if (st != TWZ_OK)
+			return st;
+		return twz__trail_end(&tr, len, straight, diagonal);
+	}
 	goal_of(db, t, r, &goal);
 	for (twz_node at = s;; ) {
 		twz__trail_visit(&tr, at);

@@ -91,73 +91,130 @@ static inline unsigned twz__inline_symbol(const twz_db *db, uint32_t n,
 	return twz__inline_escaped(db, n, lo, len, t);
 }
 
-/* The move symbol sym stands for at node n in cell (x, y) toward the
- * cell (tx, ty), or TWZ_SYMBOL_NONE when the file is damaged (every
- * bucketed CPD layout's steps decode symbols here).
- * Plain moves were checked legal at open; a direction is decoded from
- * the signs of the offsets (NEAREST snapping to the major axis under
- * tan 22.5 deg, as twz_direction_move) and checked against the node's
- * legal moves. Which kind a run holds is a coin toss along a path, so
- * both are worked out without branches. */
-static inline unsigned twz__inline_move(const twz_db *db, unsigned sym,
-					uint32_t n, uint32_t x, uint32_t y,
-					uint32_t tx, uint32_t ty)
-{
-	/* twz_direction_move's [sign dx + 1][sign dy + 1], flattened. */
-	static const uint8_t by_sign[16] = { 7, 3, 6, 0, TWZ_SYMBOL_NONE, 2,
-					     4, 1, 5 };
+/*
+ * Moves and their steps as nibbles and bit pairs of constants, so that a
+ * query works them out in registers: a cold query would otherwise wait
+ * for the table's cache line (and page) before its next read.
+ * TWZ__BY_SIGN: twz_direction_move's [sign dx + 1][sign dy + 1], nibble
+ * 3 (sign dx + 1) + sign dy + 1 (TWZ_SYMBOL_NONE at (0, 0)).
+ * TWZ__STEP_X, TWZ__STEP_Y: twz_move_dx[m] + 1 and twz_move_dy[m] + 1,
+ * two bits a move.
+ */
+#define TWZ__BY_SIGN 0x514280637ull
+#define TWZ__STEP_X 0x0A19u
+#define TWZ__STEP_Y 0x2864u
 
-	if (!db->direction)
-		return sym < TWZ_MOVE_COUNT ? sym : TWZ_SYMBOL_NONE;
-	int32_t dx = (int32_t)tx - (int32_t)x, dy = (int32_t)ty - (int32_t)y;
-	uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx);
-	uint32_t ay = (uint32_t)(dy < 0 ? -dy : dy);
-	/* Masks, not conditions: a compiler turns conditions on the
-	 * symbol's kind into branches the predictor cannot learn. Cells
-	 * are below 2^14 apart, so the products fit 32 bits. */
-	uint32_t near = 0u - (uint32_t)(sym == TWZ_SYMBOL_NEAREST);
-	uint32_t keep_y = ~(near & (0u - (uint32_t)(ay * 1000 < ax * 414)));
-	uint32_t keep_x = ~(near & (0u - (uint32_t)(ax * 1000 < ay * 414)));
-	uint32_t sx = (uint32_t)((dx > 0) - (dx < 0)) & keep_x;
-	uint32_t sy = (uint32_t)((dy > 0) - (dy < 0)) & keep_y;
-	uint32_t plain = 0u - (uint32_t)(sym < TWZ_MOVE_COUNT);
-	uint32_t m = (sym & plain) | (by_sign[(3 * sx + sy + 4) & 0xF] & ~plain);
-	/* Symbols past NEAREST were refused at open, and "no move" (8)
-	 * sits only in one-node regions, where no step is taken. */
-	uint32_t ok = (uint32_t)(db->node_moves[n] >> (m & 7)) & 1 &
-		      (uint32_t)(m < TWZ_MOVE_COUNT);
-	return ok ? m : TWZ_SYMBOL_NONE;
+static inline int32_t twz__step_x(unsigned m)
+{
+	return (int32_t)(TWZ__STEP_X >> (2 * m) & 3) - 1;
 }
 
-/* The next node from s toward t (s != t), or TWZ_NONE when t is in
- * another region or the file is damaged: the first move of a 1.4 file
- * in one pass, from s's record (its cell, its row's place and summary),
- * s's region and t's cell, all independent reads, then the cell map.
- * Arguments were checked by the caller. */
-static inline twz_node twz__inline_next(const twz_db *db, uint32_t s,
-					uint32_t t)
+static inline int32_t twz__step_y(unsigned m)
 {
-	const uint8_t *rec = twz__record(db, s), *rt = twz__record(db, t);
-	uint32_t lo = 0, len = db->c.node_count;
+	return (int32_t)(TWZ__STEP_Y >> (2 * m) & 3) - 1;
+}
 
-	if (db->c.component_count != 1) {
+/* The move symbol sym stands for toward a target at offset (dx, dy)
+ * (FORMAT.md 5a), or a move of 8 or more when it stands for none; the
+ * node's legal moves are not consulted. TOWARD is the move of the
+ * signs; NEAREST the same, or the straight move along x (along y) when
+ * 1000 |dy| < 414 |dx| (1000 |dx| < 414 |dy|). Which kind a run holds is
+ * a coin toss along a path, so both are worked out and one selected, not
+ * branched on. Cells are below 2^14 apart, so the products fit 32 bits. */
+static inline unsigned twz__symbol_move(unsigned sym, int32_t dx, int32_t dy)
+{
+	uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx);
+	uint32_t ay = (uint32_t)(dy < 0 ? -dy : dy);
+	unsigned sx = (unsigned)((dx > 0) - (dx < 0) + 1);
+	unsigned sy = (unsigned)((dy > 0) - (dy < 0) + 1);
+	unsigned toward_at = 3 * sx + sy;
+	/* Masks, not conditions, which a compiler may make branches; the
+	 * two cannot hold together. */
+	unsigned along_x = 0u - (unsigned)(ay * 1000 < ax * 414);
+	unsigned along_y = 0u - (unsigned)(ax * 1000 < ay * 414);
+	unsigned nearest_at = (toward_at & ~(along_x | along_y)) |
+			      ((3 * sx + 1) & along_x) | ((3 + sy) & along_y);
+	unsigned toward = (unsigned)(TWZ__BY_SIGN >> (4 * toward_at) & 0xF);
+	unsigned nearest = (unsigned)(TWZ__BY_SIGN >> (4 * nearest_at) & 0xF);
+	unsigned dir = sym == TWZ_SYMBOL_NEAREST ? nearest : toward;
+
+	return sym < TWZ_MOVE_COUNT ? sym : dir;
+}
+
+/* The symbol of a wide record's summary for target t of its region,
+ * t - lo == rel, or TWZ_INLINE_ESCAPE when the row holds t's bucket:
+ * both summary words are read, so the nibble's read does not wait for
+ * the bucket's number. */
+static inline unsigned twz__wide_nibble(const uint8_t *rec, uint32_t rel)
+{
+	uint32_t b = rel >> (twz_le32(rec + TWZ_IR_ROW) >> TWZ_ROW_OFFSET_BITS);
+	uint64_t w0 = twz_le64(rec + TWZ_IR_SUMMARY);
+	uint64_t w1 = twz_le64(rec + TWZ_IR_SUMMARY + 8);
+	uint64_t w = b & 16 ? w1 : w0;
+	unsigned nib = (unsigned)(w >> (4 * (b & 15)) & 0xF);
+
+	return b < TWZ_INLINE_WIDE_BUCKETS ? nib : TWZ_INLINE_ESCAPE;
+}
+
+/* Node n's wide record. */
+static inline const uint8_t *twz__wide_record(const struct twz_cpd_hot *h,
+					      uint32_t n)
+{
+	return h->records + (size_t)n * TWZ_INLINE_WIDE_RECORD_SIZE;
+}
+
+/*
+ * The node moved onto from cell (x, y) of a width x height grid by move
+ * m, or TWZ_NONE when m is no move, leaves the grid, lands on no node
+ * or cuts a corner: the move's cell and the two cells beside the
+ * diagonal (for a straight move they are the two ends) must all hold
+ * nodes. Plain moves were checked legal at open, but a direction
+ * symbol's move depends on the target, so every step checks it here,
+ * on the cell map's lines that the step reads anyway, without branches.
+ */
+static inline twz_node twz__grid_step(const uint8_t *cell_node, int narrow,
+				      uint32_t width, uint32_t height,
+				      uint32_t x, uint32_t y, unsigned m)
+{
+	if (m >= TWZ_MOVE_COUNT)
+		return TWZ_NONE;
+	uint32_t nx = x + (uint32_t)twz__step_x(m);
+	uint32_t ny = y + (uint32_t)twz__step_y(m);
+	if (nx >= width || ny >= height)
+		return TWZ_NONE;
+	size_t row = (size_t)y * width, next_row = (size_t)ny * width;
+	twz_node to = twz_cell_node_at(cell_node, narrow, next_row + nx);
+	twz_node side_x = twz_cell_node_at(cell_node, narrow, row + nx);
+	twz_node side_y = twz_cell_node_at(cell_node, narrow, next_row + x);
+	return (side_x == TWZ_NONE) | (side_y == TWZ_NONE) ? TWZ_NONE : to;
+}
+
+/* The next node from s toward t (s != t) in a grid with wide records
+ * (db->hot.wide_grid), or TWZ_NONE when t is in another region or the
+ * file is damaged: s's record (its cell, its row's place and summary)
+ * and t's cell are independent reads, then the cell map.
+ * Only the handle's first cache line is read, and nothing of it but the
+ * region when the level has more than one. Arguments were checked by the
+ * caller. */
+static inline twz_node twz__hot_next(const twz_db *db, uint32_t s, uint32_t t)
+{
+	const struct twz_cpd_hot *h = &db->hot;
+	const uint8_t *rec = twz__wide_record(h, s), *rt = twz__wide_record(h, t);
+	uint32_t lo = 0, len = h->node_count;
+
+	if (h->component_count != 1) {
 		twz__region_range(db, s, &lo, &len);
 		if (t - lo >= len)
 			return TWZ_NONE;
 	}
-	uint32_t word = twz_le32(rec + TWZ_IR_ROW);
-	uint32_t b = (t - lo) >> (word >> TWZ_ROW_OFFSET_BITS);
-	unsigned sym = twz__inline_nibble(db, rec, b);
+	unsigned sym = twz__wide_nibble(rec, t - lo);
 	if (__builtin_expect(sym == TWZ_INLINE_ESCAPE, 0))
 		sym = twz__inline_escaped(db, s, lo, len, t);
 	uint32_t x = twz_le16(rec + TWZ_IR_X), y = twz_le16(rec + TWZ_IR_Y);
-	unsigned m = twz__inline_move(db, sym, s, x, y,
-				      twz_le16(rt + TWZ_IR_X),
-				      twz_le16(rt + TWZ_IR_Y));
-	if (m >= TWZ_MOVE_COUNT)
-		return TWZ_NONE;
-	return twz__cell_node(db, (size_t)y * db->c.width + x +
-				  (size_t)(int64_t)db->move_offset[m]);
+	int32_t dx = (int32_t)twz_le16(rt + TWZ_IR_X) - (int32_t)x;
+	int32_t dy = (int32_t)twz_le16(rt + TWZ_IR_Y) - (int32_t)y;
+	return twz__grid_step(h->cell_node, h->narrow, h->width, h->height, x,
+			      y, twz__symbol_move(sym, dx, dy));
 }
 
 /* Off the query path (twz_cpd_inline.c): node n's row as plain runs

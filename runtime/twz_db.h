@@ -23,7 +23,23 @@ struct twz_junctions;
 struct twz_chunk_cache;
 struct twz_lazy;
 
+/* What a first move or a walk of a 1.4 grid database reads of the
+ * handle, first in it so that a query touches one of its cache lines:
+ * copies of fields below, set by the CPD back end's init. */
+struct twz_cpd_hot {
+	const uint8_t *records;     /* INLINE_RECORDS_WIDE */
+	const uint8_t *cell_node;   /* CELL_NODE, u16 when narrow */
+	uint32_t node_count;
+	uint32_t width;
+	uint32_t height;
+	uint32_t component_count;
+	uint8_t wide_grid;          /* a grid with wide inline records: the
+				     * only layout twz__hot_next reads */
+	uint8_t narrow;             /* CELL_NODE holds u16 */
+};
+
 struct twz_db {
+	struct twz_cpd_hot hot;
 	struct twz_container c;
 	const struct twz_backend *backend; /* chosen at open (twz_backend.h) */
 	const uint8_t *file;        /* the whole file's bytes */
@@ -60,10 +76,6 @@ struct twz_db {
 	 * found with a read or two instead of a search. */
 	uint32_t *region_dir;
 	unsigned region_shift;
-	uint8_t *node_moves;        /* [node_count], direction-symbol files:
-				     * the legal moves from each node, a bit
-				     * each, so a decoded direction is checked
-				     * with one byte read */
 	struct twz_transit_view transit; /* method TWZ_METHOD_TRANSIT */
 	struct twz_junctions *junctions; /* TWZ_FEATURE_JUNCTIONS
 					  * (twz_junctions.c) */
