@@ -409,7 +409,7 @@ START_TEST(test_apsp_tool)
 
 	const char *const bad[] = { "build", level, "-o", path[0], "--apsp", "bellman", NULL };
 	twz_test_run_tool(bad, NULL, 0, &r);
-	ck_assert_msg(r.status == 2 && strstr(r.err, "dijkstra, floyd or squaring"),
+	ck_assert_msg(r.status == 2 && strstr(r.err, "dijkstra, floyd, squaring or lines"),
 		      "status %d: %s", r.status, r.err);
 	twz_test_run_free(&r);
 	const char *const tr[] = { "build", level, "-o", path[0], "--apsp", "floyd",
