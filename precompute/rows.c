@@ -157,10 +157,20 @@ stream_feed(struct twz_row_stream *rs, const struct twz_entry *first,
 
 	for (uint32_t t = lo; t < hi; t++) {
 		uint64_t m = all;
-		if (t != src->source && (!known || (known[t] & src->known_bit)))
+		if (t != src->source && (!known || (known[t] & src->known_bit))) {
+			/* A run that has lost its direction symbols keeps
+			 * only moves: the target's symbols need not be
+			 * worked out while it shares one. */
+			if ((f & ROW_DIRECTION) &&
+			    !(cur & (SET_TOWARD | SET_NEAREST)) &&
+			    (cur & moves[t - base])) {
+				cur &= moves[t - base];
+				continue;
+			}
 			m = target_set(src, first, t,
 				       f & ROW_ARCS ? 0 : moves[t - base],
 				       rs->sx, rs->sy, f);
+		}
 		if (f & ROW_LOWEST) {
 			if (cur == all || m == all || m == cur) {
 				cur = cur == all ? m : cur;
