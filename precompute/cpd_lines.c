@@ -319,8 +319,9 @@ static int line_row(struct lines_worker *wk, uint32_t x, uint32_t y,
 	if (owned) {
 		struct twz_runs *out = wk->runs;
 		uint64_t before = out->len;
-		if ((lv->direction ? twz_row_encode_direction(gr, u, wk->ws.moves, out)
-				   : twz_row_encode(gr, u, wk->ws.moves, out)) != 0)
+		const uint8_t *moves = wk->ws.moves;
+		if ((lv->direction ? twz_row_encode_direction(gr, u, moves, out)
+				   : twz_row_encode(gr, u, moves, out)) != 0)
 			return -1;
 		lv->row_strip[u] = wk->strip;
 		lv->row_at[u] = before;
@@ -1116,7 +1117,8 @@ int twz_lines_rows(const struct twz_graph *gr,
 			      (unsigned long long)total);
 		goto out_free;
 	}
-	out->runs = twz_big_alloc(out->spool, (total ? total : 1) * sizeof *out->runs);
+	out->runs = twz_big_alloc(out->spool,
+				  (total ? total : 1) * sizeof *out->runs);
 	if (!out->runs) {
 		twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory for %llu runs",
 				   opt->name, (unsigned long long)total);

@@ -156,21 +156,6 @@ static void check_level(const struct twz_grid *g, const char *what)
 	}
 }
 
-static void cut(struct twz_grid *out, const struct twz_grid *g, uint32_t x0,
-		uint32_t y0, uint32_t w, uint32_t h)
-{
-	memset(out, 0, sizeof *out);
-	out->width = w;
-	out->height = h;
-	out->walkable = malloc((size_t)w * h);
-	ck_assert(out->walkable);
-	for (uint32_t y = 0; y < h; y++)
-		for (uint32_t x = 0; x < w; x++)
-			out->walkable[(size_t)y * w + x] =
-				x0 + x < g->width && y0 + y < g->height &&
-				g->walkable[(size_t)(y0 + y) * g->width + x0 + x];
-}
-
 static const char *const project_levels[] = {
 	"data/demo.map", "data/caves.map", "data/maze.map", "data/open.map",
 	"data/junctions.map",
@@ -184,7 +169,7 @@ START_TEST(test_lines_project_levels)
 
 	ck_assert_msg(twz_grid_load(twz_test_source_file(project_levels[_i]), &g,
 				    &err) == 0, "%s", err.msg);
-	cut(&w, &g, g.width / 4, g.height / 4, 29, 23);
+	twz_test_grid_window(&w, &g, g.width / 4, g.height / 4, 29, 23);
 	snprintf(what, sizeof what, "%s cut out", project_levels[_i]);
 	check_level(&w, what);
 	twz_grid_free(&w);
@@ -363,7 +348,7 @@ START_TEST(test_lines_movingai_corner)
 		return;
 	}
 	ck_assert_msg(twz_grid_load(path, &g, &err) == 0, "%s", err.msg);
-	cut(&w, &g, 0, 0, 100, 100);
+	twz_test_grid_window(&w, &g, 0, 0, 100, 100);
 	check_same_file(&w, "den011d's corner");
 	twz_grid_free(&w);
 	twz_grid_free(&g);
