@@ -490,11 +490,12 @@ void twz_apsp_first_arcs(const struct twz_apsp *ap, uint32_t s, int lowest,
 
 /* ---- options and limits ---------------------------------------------- */
 
-static const char *const solver_names[] = { "dijkstra", "floyd", "squaring" };
+static const char *const solver_names[] = { "dijkstra", "floyd", "squaring",
+					     "lines" };
 
 int twz_apsp_solver_parse(const char *s)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (!strcmp(s, solver_names[i]))
 			return i;
 	return -1;
@@ -502,12 +503,12 @@ int twz_apsp_solver_parse(const char *s)
 
 const char *twz_apsp_solver_name(unsigned solver)
 {
-	return solver < 3 ? solver_names[solver] : "unknown";
+	return solver < 4 ? solver_names[solver] : "unknown";
 }
 
 uint64_t twz_apsp_estimate_bytes(uint64_t nodes, unsigned solver)
 {
-	if (solver == TWZ_APSP_DIJKSTRA)
+	if (solver == TWZ_APSP_DIJKSTRA || solver == TWZ_APSP_LINES)
 		return 0;
 	uint64_t p = nodes <= TILE ? nodes : (nodes + TILE - 1) / TILE * TILE;
 	uint64_t m = p * p * sizeof(double);
@@ -521,7 +522,7 @@ int twz_apsp_check_level(const struct twz_grid *g,
 {
 	uint64_t cells = (uint64_t)g->width * g->height, nodes = 0;
 
-	if (opt->apsp == TWZ_APSP_DIJKSTRA)
+	if (opt->apsp == TWZ_APSP_DIJKSTRA || opt->apsp == TWZ_APSP_LINES)
 		return 0;
 	for (uint64_t c = 0; c < cells; c++)
 		nodes += g->walkable[c] != 0;

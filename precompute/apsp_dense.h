@@ -31,6 +31,7 @@ enum twz_apsp_solver {
 	TWZ_APSP_DIJKSTRA = 0,  /* one search per source (first_moves.c) */
 	TWZ_APSP_FLOYD = 1,     /* blocked Floyd-Warshall */
 	TWZ_APSP_SQUARING = 2,  /* min-plus squaring, about log2 N products */
+	TWZ_APSP_LINES = 3,     /* grids: line separators (cpd_lines.h) */
 };
 
 /* The most nodes a level may have for the dense solvers: its distances

@@ -71,6 +71,13 @@ const char *twz_bake_refusal(const struct twz_bake_options *opt,
 		return "--chunk stores zstd chunks: not with --codec raw";
 	if (opt->apsp != TWZ_APSP_DIJKSTRA && transit)
 		return "--apsp is for --method cpd";
+	/* Its rows come a box at a time, all in memory, and the forecast
+	 * samples searches a source, not its work. */
+	if (opt->apsp == TWZ_APSP_LINES &&
+	    (sharded || opt->max_memory || opt->max_seconds > 0 ||
+	     kind != TWZ_LEVEL_GRID))
+		return "--apsp lines bakes a grid level in memory: not with --shard, "
+		       "--mpi, --memory-limit, --max-seconds, a graph or a navmesh";
 	if (kind != TWZ_LEVEL_GRID &&
 	    (transit || sharded || opt->agent_sizes || junctions))
 		return "a graph (.gr) or navmesh (.obj) level bakes with --method cpd, "

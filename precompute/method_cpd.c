@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "apsp_dense.h"
+#include "cpd_lines.h"
 #include "bake_forecast.h"
 #include "bake_method.h"
 #include "first_moves.h"
@@ -146,6 +147,16 @@ static double cpd_pairs(const struct twz_graph *gr, uint32_t first,
 
 /* ---- the estimates ---------------------------------------------------- */
 
+/* What the solver of opt->apsp holds beyond the searches' bake. */
+static uint64_t solver_estimate(const struct twz_grid *g, uint64_t nodes,
+				const struct twz_bake_options *opt)
+{
+	if (opt->apsp == TWZ_APSP_LINES)
+		return twz_lines_estimate_bytes(g->width, g->height, nodes,
+						twz_bake_threads(opt));
+	return twz_apsp_estimate_bytes(nodes, opt->apsp);
+}
+
 uint64_t twz_bake_stream_estimate_bytes(const struct twz_grid *g,
 					uint64_t nodes,
 					const struct twz_bake_options *opt)
@@ -158,7 +169,7 @@ uint64_t twz_bake_stream_estimate_bytes(const struct twz_grid *g,
 	double row = 32.0 + sqrt(n) / 2.0;
 	double rows_bytes = n * row * 2.0;
 	double base = 5.0 * cells + 80.0 * n + 8.0 * n + 8.0 * n
-		      + (double)twz_apsp_estimate_bytes(nodes, opt->apsp)
+		      + (double)solver_estimate(g, nodes, opt)
 		      + (8 << 20);   /* the program itself */
 	/* While searching: a workspace and a few chunks of rows (with
 	 * growth slack) a thread, some waiting to be joined. */
@@ -197,7 +208,7 @@ static uint64_t cpd_estimate(const struct twz_grid *g, uint64_t nodes,
 	return twz_bake_estimate_bytes((uint64_t)g->width * g->height, nodes,
 				       twz_bake_threads(opt), opt->codec,
 				       opt->level) +
-	       twz_apsp_estimate_bytes(nodes, opt->apsp);
+	       solver_estimate(g, nodes, opt);
 }
 
 int twz_bake_check_limits(const struct twz_grid *g,
@@ -292,6 +303,15 @@ static int cpd_bake(void *db, const struct twz_bake_options *opt,
 	uint32_t first, end;
 	int rc = -1;
 
+	if (opt->apsp == TWZ_APSP_LINES && count == 1) {
+		/* Shards are refused (twz_bake_refusal): rows come a box at a
+		 * time, not in node order. */
+		int r = twz_lines_rows(gr, opt, NULL, cpd->layout != TWZ_LAYOUT_PLAIN,
+				       cpd, err);
+		if (r <= 0)
+			return r;
+		/* Distances too long for its keys: one search a source. */
+	}
 	twz_cpd_shard_range(gr, index, count, &first, &end);
 	uint32_t chunks = (end - first + CHUNK - 1) / CHUNK;
 	struct twz_pool pool = {
@@ -316,7 +336,9 @@ static int cpd_bake(void *db, const struct twz_bake_options *opt,
 			      NULL, err) != 0)
 		goto out_free;
 	double started = twz_now_seconds();
-	if (opt->apsp != TWZ_APSP_DIJKSTRA) {
+	/* Only the dense solvers build the matrix; lines that fell back
+	 * search as dijkstra does. */
+	if (opt->apsp == TWZ_APSP_FLOYD || opt->apsp == TWZ_APSP_SQUARING) {
 		if (twz_graph_arcs(&cpd->graph) != 0) {
 			twz_error_kind_set(err, TWZ_ERR_NOMEM, "%s: out of memory", opt->name);
 			goto out_free;

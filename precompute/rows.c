@@ -92,10 +92,10 @@ pick(uint64_t set, uint64_t all, const unsigned f)
 }
 
 /* The set of symbols target t admits (t is neither the source nor
- * unknown). */
+ * unknown); m its first moves on a grid. */
 static inline __attribute__((always_inline)) uint64_t
 target_set(const struct twz_row_source *src, const struct twz_entry *first,
-	   uint32_t t, int32_t sx, int32_t sy, const unsigned f)
+	   uint32_t t, unsigned m, int32_t sx, int32_t sy, const unsigned f)
 {
 	if (f & ROW_ARCS) {
 		const struct twz_entry *e = &first[t];
@@ -103,7 +103,6 @@ target_set(const struct twz_row_source *src, const struct twz_entry *first,
 			return f & ROW_LOWEST ? TWZ_ROW_NO_ARC : SET_UNREACHED;
 		return e->sets;
 	}
-	unsigned m = src->moves[t];
 	if (!(f & ROW_DIRECTION))
 		return m;
 	int32_t dx = src->node_x[t] - sx, dy = src->node_y[t] - sy;
@@ -117,56 +116,102 @@ target_set(const struct twz_row_source *src, const struct twz_entry *first,
 }
 
 /*
- * The one encoder. Over the targets of the ranges, in order: the source,
- * and with `known` the targets whose known[t] & known_bit is clear, are
- * wildcards (as are all targets outside the ranges); every other target
- * admits its set of symbols (target_set: from src's moves, or with
- * ROW_ARCS from a graph search's entries, first). Greedy: a run grows while its
- * targets' sets share a symbol (in a row of one arc a target, while they
- * have the same arc), which gives the fewest runs. The flags are
- * constants at each call, so each use compiles to its own copy.
+ * The one encoder, a stretch of targets at a time: begin, feed the
+ * targets in order, end. The source, and with `known` the targets whose
+ * known[t] & known_bit is clear, are wildcards (as are all targets not
+ * fed); every other target admits its set of symbols (target_set: from
+ * the moves fed, or with ROW_ARCS from a graph search's entries, first).
+ * Greedy: a run grows while its targets' sets share a symbol (in a row
+ * of one arc a target, while they have the same arc), which gives the
+ * fewest runs. The flags are constants at each call, so each use
+ * compiles to its own copy.
  */
+static inline __attribute__((always_inline)) void
+stream_begin(struct twz_row_stream *rs, const struct twz_row_source *src,
+	     uint32_t start, const unsigned f)
+{
+	rs->src = *src;
+	rs->all = f & ROW_ARCS ? SET_ALL
+		  : ((1u << src->connectivity) - 1) |
+		    (f & ROW_DIRECTION ? SET_TOWARD | SET_NEAREST : 0);
+	rs->cur = rs->all;
+	rs->start = start;
+	rs->sx = rs->sy = 0;
+	if (!(f & ROW_ARCS)) {
+		rs->sx = src->node_x[src->source];
+		rs->sy = src->node_y[src->source];
+	}
+}
+
+/* Targets [lo, hi): on a grid, moves[t - base] their first moves. */
+static inline __attribute__((always_inline)) int
+stream_feed(struct twz_row_stream *rs, const struct twz_entry *first,
+	    uint32_t lo, uint32_t hi, const uint8_t *moves, uint32_t base,
+	    const unsigned f, struct twz_runs *out)
+{
+	const struct twz_row_source *src = &rs->src;
+	const uint8_t *known = src->known;
+	const uint64_t all = rs->all;
+	uint64_t cur = rs->cur;
+	uint32_t start = rs->start;
+
+	for (uint32_t t = lo; t < hi; t++) {
+		uint64_t m = all;
+		if (t != src->source && (!known || (known[t] & src->known_bit))) {
+			/* A run that has lost its direction symbols keeps
+			 * only moves: the target's symbols need not be
+			 * worked out while it shares one. */
+			if ((f & ROW_DIRECTION) &&
+			    !(cur & (SET_TOWARD | SET_NEAREST)) &&
+			    (cur & moves[t - base])) {
+				cur &= moves[t - base];
+				continue;
+			}
+			m = target_set(src, first, t,
+				       f & ROW_ARCS ? 0 : moves[t - base],
+				       rs->sx, rs->sy, f);
+		}
+		if (f & ROW_LOWEST) {
+			if (cur == all || m == all || m == cur) {
+				cur = cur == all ? m : cur;
+				continue;
+			}
+		} else if (cur & m) {
+			cur &= m;
+			continue;
+		}
+		if (append(out, start, pick(cur, all, f), f) != 0)
+			return -1;
+		start = t;
+		cur = m;
+	}
+	rs->cur = cur;
+	rs->start = start;
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int
+stream_end(const struct twz_row_stream *rs, const unsigned f,
+	   struct twz_runs *out)
+{
+	return append(out, rs->start, pick(rs->cur, rs->all, f), f);
+}
+
+/* The row over the ranges, in order. A grid row's targets before the
+ * first range are wildcards; a graph row starts at its region. */
 static inline __attribute__((always_inline)) int
 encode(const struct twz_row_source *src, const struct twz_entry *first,
        const uint32_t *range, uint32_t ranges, const unsigned f,
        struct twz_runs *out)
 {
-	const uint8_t *known = src->known;
-	const uint64_t all = f & ROW_ARCS ? SET_ALL
-			     : ((1u << src->connectivity) - 1) |
-			       (f & ROW_DIRECTION ? SET_TOWARD | SET_NEAREST : 0);
-	uint32_t source = src->source;
-	int32_t sx = 0, sy = 0;
-	uint64_t cur = all;
-	/* A grid row's targets before the first range are wildcards; a
-	 * graph row starts at its region. */
-	uint32_t start = f & ROW_ARCS ? range[0] : 0;
+	struct twz_row_stream rs;
 
-	if (!(f & ROW_ARCS)) {
-		sx = src->node_x[source];
-		sy = src->node_y[source];
-	}
-	for (uint32_t r = 0; r < ranges; r++) {
-		for (uint32_t t = range[2 * r]; t < range[2 * r + 1]; t++) {
-			uint64_t m = all;
-			if (t != source && (!known || (known[t] & src->known_bit)))
-				m = target_set(src, first, t, sx, sy, f);
-			if (f & ROW_LOWEST) {
-				if (cur == all || m == all || m == cur) {
-					cur = cur == all ? m : cur;
-					continue;
-				}
-			} else if (cur & m) {
-				cur &= m;
-				continue;
-			}
-			if (append(out, start, pick(cur, all, f), f) != 0)
-				return -1;
-			start = t;
-			cur = m;
-		}
-	}
-	return append(out, start, pick(cur, all, f), f);
+	stream_begin(&rs, src, f & ROW_ARCS ? range[0] : 0, f);
+	for (uint32_t r = 0; r < ranges; r++)
+		if (stream_feed(&rs, first, range[2 * r], range[2 * r + 1],
+				src->moves, 0, f, out) != 0)
+			return -1;
+	return stream_end(&rs, f, out);
 }
 
 /* A CPD row: the source's region, one range. */
@@ -193,6 +238,30 @@ int twz_row_encode_direction(const struct twz_graph *gr, uint32_t source,
 			     const uint8_t *moves, struct twz_runs *out)
 {
 	return encode_region(gr, source, moves, NULL, ROW_DIRECTION, out);
+}
+
+void twz_row_stream_begin(struct twz_row_stream *rs,
+			  const struct twz_graph *gr, uint32_t source,
+			  int direction)
+{
+	struct twz_row_source src = { source, gr->node_x, gr->node_y,
+				      gr->connectivity, NULL, NULL, 0 };
+
+	stream_begin(rs, &src, 0, direction ? ROW_DIRECTION : 0);
+	rs->direction = direction != 0;
+}
+
+int twz_row_stream_feed(struct twz_row_stream *rs, uint32_t lo, uint32_t hi,
+			const uint8_t *moves, struct twz_runs *out)
+{
+	if (rs->direction)
+		return stream_feed(rs, NULL, lo, hi, moves, lo, ROW_DIRECTION, out);
+	return stream_feed(rs, NULL, lo, hi, moves, lo, 0, out);
+}
+
+int twz_row_stream_end(struct twz_row_stream *rs, struct twz_runs *out)
+{
+	return stream_end(rs, rs->direction ? ROW_DIRECTION : 0, out);
 }
 
 int twz_row_encode_ranges(const struct twz_row_source *src,

@@ -60,6 +60,33 @@ struct twz_row_source {
 	uint8_t known_bit;
 };
 
+/* A row encoded a stretch of targets at a time: begin, feed stretches
+ * of the source's region in order (targets between them, and before
+ * the first, are wildcards), end. The runs are those twz_row_encode
+ * (direction 0) or twz_row_encode_direction (1) makes of the same
+ * moves. */
+struct twz_row_stream {
+	struct twz_row_source src;
+	uint64_t all;               /* the symbols a wildcard admits */
+	uint64_t cur;               /* those the open run may still store */
+	uint32_t start;             /* where the open run starts */
+	int32_t sx, sy;             /* the source's cell */
+	int direction;              /* direction symbols are choices */
+};
+
+void twz_row_stream_begin(struct twz_row_stream *rs,
+			  const struct twz_graph *gr, uint32_t source,
+			  int direction);
+
+/* Targets [lo, hi), after those fed before: moves[t - lo] their optimal
+ * first moves (t == source is a wildcard whatever its entry). 0, or -1
+ * out of memory. */
+int twz_row_stream_feed(struct twz_row_stream *rs, uint32_t lo, uint32_t hi,
+			const uint8_t *moves, struct twz_runs *out);
+
+/* The row's last run. 0, or -1 out of memory. */
+int twz_row_stream_end(struct twz_row_stream *rs, struct twz_runs *out);
+
 /*
  * A graph's row (format 1.4, FORMAT.md 5e) over the source's region from
  * the entries the search of first_moves.h left (first[t]: t's cost key

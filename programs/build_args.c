@@ -21,7 +21,7 @@ static const char *const methods[] = { "cpd", "transit", NULL };
 static const char *const codecs[] = { "zstd", "raw", NULL };
 static const unsigned codec_id[] = { TWZ_CODEC_ZSTD, TWZ_CODEC_RAW };
 /* In TWZ_APSP_* order. */
-static const char *const apsp_solvers[] = { "dijkstra", "floyd", "squaring", NULL };
+static const char *const apsp_solvers[] = { "dijkstra", "floyd", "squaring", "lines", NULL };
 
 /* --method: its own message for an unknown method. */
 static void method_option(struct twz_cli_args *ar, const char *a,
@@ -134,7 +134,7 @@ static int bake_option(struct twz_cli_args *ar, const char *a,
 		shard_option(ar, a, opt);
 	else if (!strcmp(a, "--apsp"))
 		opt->apsp = (unsigned)twz_cli_choice(ar, a, apsp_solvers,
-			"dijkstra, floyd or squaring");
+			"dijkstra, floyd, squaring or lines");
 	else if (!strcmp(a, "--coords"))
 		opt->coords = twz_cli_value(ar, a, "a DIMACS .co file");
 	else if (!strcmp(a, "--links"))

@@ -19,7 +19,7 @@ const char twz_usage_text[] =
 	"              [--codec zstd|raw] [--level N] [--connectivity 8|4]\n"
 	"              [--format 1.2|1.4|1.1|1.0] [--max-nodes N] [--max-seconds N]\n"
 	"              [--quiet] [--memory-limit SIZE]\n"
-	"              [--apsp dijkstra|floyd|squaring] [--junctions]\n"
+	"              [--apsp dijkstra|floyd|squaring|lines] [--junctions]\n"
 	"              [--transit-grid G] [--transit-inner R] [--transit-outer R]\n"
 	"              [--agent-sizes 1,2,3] [--chunk SIZE] [--costs FILE]\n"
 	"              [--shard I/N] (OUT is then a partial file for merge)\n"

@@ -154,22 +154,6 @@ static void check_level(const struct twz_grid *g, const char *what)
 	}
 }
 
-/* The window (x0, y0, w, h) of g. */
-static void cut(struct twz_grid *out, const struct twz_grid *g, uint32_t x0,
-		uint32_t y0, uint32_t w, uint32_t h)
-{
-	memset(out, 0, sizeof *out);
-	out->width = w;
-	out->height = h;
-	out->walkable = malloc((size_t)w * h);
-	ck_assert(out->walkable);
-	for (uint32_t y = 0; y < h; y++)
-		for (uint32_t x = 0; x < w; x++)
-			out->walkable[(size_t)y * w + x] =
-				x0 + x < g->width && y0 + y < g->height &&
-				g->walkable[(size_t)(y0 + y) * g->width + x0 + x];
-}
-
 static void open_grid(struct twz_grid *g, uint32_t w, uint32_t h)
 {
 	memset(g, 0, sizeof *g);
@@ -196,12 +180,12 @@ START_TEST(test_apsp_project_levels)
 				    &err) == 0, "%s", err.msg);
 	uint32_t side = 18;
 	uint32_t x0 = g.width / 3, y0 = g.height / 3;
-	cut(&w, &g, x0, y0, side, side);
+	twz_test_grid_window(&w, &g, x0, y0, side, side);
 	snprintf(what, sizeof what, "%s at %u,%u", project_levels[_i], x0, y0);
 	check_level(&w, what);
 	twz_grid_free(&w);
 	/* A larger window, bytes only, compressed as the tool writes. */
-	cut(&w, &g, 0, 0, 30, 30);
+	twz_test_grid_window(&w, &g, 0, 0, 30, 30);
 	snprintf(what, sizeof what, "%s 30x30", project_levels[_i]);
 	check_bytes(&w, 8, TWZ_CODEC_ZSTD, what);
 	twz_grid_free(&w);
@@ -409,7 +393,7 @@ START_TEST(test_apsp_tool)
 
 	const char *const bad[] = { "build", level, "-o", path[0], "--apsp", "bellman", NULL };
 	twz_test_run_tool(bad, NULL, 0, &r);
-	ck_assert_msg(r.status == 2 && strstr(r.err, "dijkstra, floyd or squaring"),
+	ck_assert_msg(r.status == 2 && strstr(r.err, "dijkstra, floyd, squaring or lines"),
 		      "status %d: %s", r.status, r.err);
 	twz_test_run_free(&r);
 	const char *const tr[] = { "build", level, "-o", path[0], "--apsp", "floyd",

@@ -640,6 +640,9 @@ START_TEST(test_refusals_documented)
 }
 END_TEST
 
+#define LINES_REFUSED "--apsp lines bakes a grid level in memory: not with " \
+	"--shard, --mpi, --memory-limit, --max-seconds, a graph or a navmesh"
+
 /* Every refusal of the bake's options, beyond the recipes above: the
  * tool exits 2 with the message on its first line and writes nothing,
  * and docs/commands.md lists the message. */
@@ -681,6 +684,12 @@ START_TEST(test_refusals_every_pair)
 		  "or a graph (.gr)" },
 		{ GRID8, { "--mpi", "--shard", "1/2" },
 		  "--mpi makes each rank a shard: not with --shard" },
+		{ GRID8, { "--apsp", "lines", "--shard", "1/2" }, LINES_REFUSED },
+		{ GRID8, { "--apsp", "lines", "--mpi" }, LINES_REFUSED },
+		{ GRID8, { "--apsp", "lines", "--memory-limit", "100M" }, LINES_REFUSED },
+		{ GRID8, { "--apsp", "lines", "--max-seconds", "60" }, LINES_REFUSED },
+		{ GRAPH, { "--apsp", "lines" }, LINES_REFUSED },
+		{ MESH, { "--apsp", "lines" }, LINES_REFUSED },
 	};
 	size_t len;
 	char *readme = (char *)twz_test_read_file(twz_test_source_file("docs/commands.md"), &len);

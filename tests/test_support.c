@@ -38,6 +38,21 @@ const char *const twz_test_small_level =
 	"..@.@.@@@.\n"
 	"..@@@.@.@.\n";
 
+void twz_test_grid_window(struct twz_grid *out, const struct twz_grid *g,
+			  uint32_t x0, uint32_t y0, uint32_t w, uint32_t h)
+{
+	memset(out, 0, sizeof *out);
+	out->width = w;
+	out->height = h;
+	out->walkable = malloc((size_t)w * h);
+	ck_assert(out->walkable);
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++)
+			out->walkable[(size_t)y * w + x] =
+				x0 + x < g->width && y0 + y < g->height &&
+				g->walkable[(size_t)(y0 + y) * g->width + x0 + x];
+}
+
 void twz_test_grid_from_text(struct twz_grid *g, const char *text)
 {
 	size_t len = strlen(text);

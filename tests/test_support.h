@@ -42,6 +42,11 @@ extern const char *const twz_test_small_level;
  * aborts the test on malformed text. */
 void twz_test_grid_from_text(struct twz_grid *g, const char *text);
 
+/* The window (x0, y0, w, h) of g into out (cells past g's edge
+ * blocked). */
+void twz_test_grid_window(struct twz_grid *out, const struct twz_grid *g,
+			  uint32_t x0, uint32_t y0, uint32_t w, uint32_t h);
+
 /* Level kinds the generator makes, each with its own failure modes. */
 enum twz_test_level_kind {
 	TWZ_TEST_ROOMS,        /* rooms joined by one-cell doors */
