@@ -45,6 +45,14 @@ struct twz_stream {
 	uint64_t size;             /* bytes */
 };
 
+/* base + offset bytes for a stream's bytes, or NULL while base is: a
+ * merge asks a database that is only prepared, whose arrays do not
+ * exist yet, for its streams' items (C has no NULL + offset). */
+static inline void *twz_stream_bytes(void *base, uint64_t offset)
+{
+	return base ? (uint8_t *)base + offset : NULL;
+}
+
 /* Most streams a method has. */
 #define TWZ_MAX_STREAMS 4
 

@@ -388,7 +388,7 @@ static unsigned cpd_results(const void *db, unsigned index, unsigned count,
 	twz_cpd_shard_range(&cpd->graph, index, count, &first, &end);
 	s[0] = (struct twz_stream){
 		first, end, cpd->row_offsets, 4,
-		cpd->runs + cpd->row_offsets[first],
+		twz_stream_bytes(cpd->runs, 4 * (uint64_t)cpd->row_offsets[first]),
 		4 * (uint64_t)(cpd->row_offsets[end] - cpd->row_offsets[first]),
 	};
 	return 1;

@@ -857,13 +857,16 @@ static unsigned transit_results(const void *dbp, unsigned index, unsigned count,
 	uint64_t t_lo = twz_transit_table_row(m, r.table_lo);
 	uint64_t t_hi = twz_transit_table_row(m, r.table_hi);
 	s[0] = (struct twz_stream){
-		first, end, db->row_offsets, 4, db->runs + db->row_offsets[first],
+		first, end, db->row_offsets, 4,
+		twz_stream_bytes(db->runs, 4 * (uint64_t)db->row_offsets[first]),
 		4 * (uint64_t)(db->row_offsets[end] - db->row_offsets[first]),
 	};
 	s[1] = (struct twz_stream){ r.block_lo, r.block_hi, NULL, 8,
-				    db->node_dist + d_lo, 8 * (d_hi - d_lo) };
+				    twz_stream_bytes(db->node_dist, 8 * d_lo),
+				    8 * (d_hi - d_lo) };
 	s[2] = (struct twz_stream){ r.table_lo, r.table_hi, NULL, 8,
-				    db->table + t_lo, 8 * (t_hi - t_lo) };
+				    twz_stream_bytes(db->table, 8 * t_lo),
+				    8 * (t_hi - t_lo) };
 	return 3;
 }
 

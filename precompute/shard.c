@@ -203,29 +203,42 @@ static const struct twz_section_ref *section_of(const struct part *p,
 	return NULL;
 }
 
+/* Section kind of p, which must exist and claim a raw size of want (or
+ * at most want when !exact): held to what the shard's description
+ * allows before memory is taken for it or a byte is inflated. The
+ * section, or NULL with err set. */
+static const struct twz_section_ref *part_claim(const struct part *p,
+						uint32_t kind, uint64_t want,
+						int exact, struct twz_error *err)
+{
+	const struct twz_section_ref *s = section_of(p, kind);
+
+	if (!s) {
+		twz_error_set(err, "%s: damaged partial file (section %u missing)",
+			      p->name, kind);
+		return NULL;
+	}
+	if (twz_section_fits(s, want, exact) != TWZ_OK) {
+		twz_error_set(err, "%s: damaged partial file (section %u claims %llu bytes, %s %llu)",
+			      p->name, kind, (unsigned long long)s->raw_size,
+			      exact ? "not" : "more than", (unsigned long long)want);
+		return NULL;
+	}
+	return s;
+}
+
 /* Section kind of p, whose raw size must be want (or at most want when
  * !exact), read through the section loader into dst (raw_size bytes, or
  * malloc'd when dst is NULL: then *out). 0, or -1 with err set. */
 static int part_bytes(const struct part *p, uint32_t kind, uint64_t want,
 		      int exact, void *dst, uint8_t **out, struct twz_error *err)
 {
-	const struct twz_section_ref *s = section_of(p, kind);
+	const struct twz_section_ref *s = part_claim(p, kind, want, exact, err);
 	const uint8_t *raw = NULL;
 	void *owned = NULL;
 
-	if (!s) {
-		twz_error_set(err, "%s: damaged partial file (section %u missing)",
-			      p->name, kind);
+	if (!s)
 		return -1;
-	}
-	/* Held to what the shard's description allows before a byte is
-	 * inflated. */
-	if (twz_section_fits(s, want, exact) != TWZ_OK) {
-		twz_error_set(err, "%s: damaged partial file (section %u claims %llu bytes, %s %llu)",
-			      p->name, kind, (unsigned long long)s->raw_size,
-			      exact ? "not" : "more than", (unsigned long long)want);
-		return -1;
-	}
 	twz_status st = twz_section_decode(p->buf, s, 0, &raw, &owned);
 	if (st == TWZ_OK && !dst) {
 		dst = malloc(s->raw_size + 1);
@@ -451,11 +464,18 @@ static int merge_stream(const struct twz_bake_method *m, void *db,
 			goto out;
 		}
 		whole->unit = want[s].unit;
-		if (want[s].at)
+		uint64_t part_size = want[s].size;
+		if (want[s].at) {
+			part_size = 0;
 			for (uint64_t i = 0; i < n; i++)
-				total += (uint64_t)twz_le32(sizes[k] + 8 + 4 * i) * want[s].unit;
-		else
-			total += want[s].size;
+				part_size += (uint64_t)twz_le32(sizes[k] + 8 + 4 * i) *
+					     want[s].unit;
+		}
+		/* The sizes are the part's word: its bytes must claim as
+		 * much before the whole stream's memory is taken. */
+		if (!part_claim(p, kind + 1, part_size, 1, err))
+			goto out;
+		total += part_size;
 		items = hi;
 	}
 	if (want[s].at) {

@@ -1866,10 +1866,12 @@ START_TEST(test_hostile_crafted_part_distances)
 }
 END_TEST
 
-/* Parts whose rows hold symbols no source may have (15): refused naming
- * the part, as the merged file's checks 38, 47 and T11 would refuse its
- * rows, for a CPD and a TRANSIT part. */
-START_TEST(test_hostile_crafted_part_rows)
+/* The first part of a CPD pair and of a TRANSIT pair, every u32 of
+ * their section kind from byte from on changed by change: each must be
+ * refused naming the part, with says in the message. */
+static void expect_first_parts_refused(uint32_t kind, size_t from,
+				       uint32_t (*change)(uint32_t),
+				       const char *name, const char *says)
 {
 	static const enum honest_file parts[][2] = {
 		{ H_CPD1, H_CPD2 }, { H_TR1, H_TR2 },
@@ -1882,16 +1884,50 @@ START_TEST(test_hostile_crafted_part_rows)
 	for (size_t k = 0; k < 2; k++) {
 		uint8_t *buf = twz_test_read_file(h.path[parts[k][0]], &len);
 		rebuild_read(&r, buf, len);
-		uint8_t *runs = rebuild_raw(&r, P_ROWS, &bytes);
-		for (size_t i = 0; i + 4 <= bytes; i += 4)
-			twz_put32(runs + i, twz_le32(runs + i) | TWZ_RUN_SYMBOL_MASK);
+		uint8_t *raw = rebuild_raw(&r, kind, &bytes);
+		for (size_t i = from; i + 4 <= bytes; i += 4)
+			twz_put32(raw + i, change(twz_le32(raw + i)));
 		uint8_t *bad = rebuild_write(&r, &n);
 		rebuild_free(&r);
-		expect_part_refused(&h, bad, n, "rows.twp", parts[k][1], "runs");
+		expect_part_refused(&h, bad, n, name, parts[k][1], says);
 		free(bad);
 		free(buf);
 	}
 	twz_test_remove_tree(h.dir);
+}
+
+static uint32_t symbol_15(uint32_t run)
+{
+	return run | TWZ_RUN_SYMBOL_MASK;
+}
+
+static uint32_t largest_size(uint32_t size)
+{
+	(void)size;
+	return UINT32_MAX;
+}
+
+/* Parts whose rows hold symbols no source may have (15): refused naming
+ * the part, as the merged file's checks 38, 47 and T11 would refuse its
+ * rows, for a CPD and a TRANSIT part. */
+START_TEST(test_hostile_crafted_part_rows)
+{
+	expect_first_parts_refused(P_ROWS, 0, symbol_15, "rows.twp", "runs");
+}
+END_TEST
+
+/* tests/fuzz/corpus/fuzz_part/regress-item-sizes-before-bytes.twp, and
+ * parts whose rows' sizes claim 16 GiB a row (every size 0xFFFFFFFF)
+ * while their rows' section holds a few kilobytes: the merge once took
+ * the whole stream's memory from the sizes alone (a calloc of a gigabyte
+ * from a 10 KiB part stalled the fuzzer, this one fails for want of
+ * memory); each part's rows must now claim what its sizes add up to
+ * first, and the part is refused by name, for CPD and TRANSIT. The
+ * sizes follow the items' lo and hi (8 bytes). */
+START_TEST(test_hostile_crafted_part_row_sizes)
+{
+	expect_first_parts_refused(P_ROW_ITEMS, 8, largest_size, "sizes.twp",
+				   "claims");
 }
 END_TEST
 
@@ -2173,6 +2209,7 @@ static Suite *twz_hostile_suite(void)
 	tcase_add_test(tc, test_hostile_crafted_part_bombs);
 	tcase_add_test(tc, test_hostile_crafted_part_distances);
 	tcase_add_test(tc, test_hostile_crafted_part_rows);
+	tcase_add_test(tc, test_hostile_crafted_part_row_sizes);
 	tcase_add_test(tc, test_hostile_crafted_transit_distances);
 	tcase_add_test(tc, test_hostile_crafted_navmesh_grid);
 	suite_add_tcase(s, tc);
