@@ -14,20 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "target_clones.h"
+
 #define TILE 32        /* nodes a tile side: 3 tiles of doubles fit L1 */
 #define EXACT 9007199254740992.0  /* 2^53: doubles hold integers below */
 
-/* The loops over tiles, compiled for the widest vectors the machine has
- * (chosen once at load time); the results are exact either way. Not
- * under a sanitizer: the load-time resolver runs before the sanitizer's
- * runtime is up, and ThreadSanitizer's instrumentation of it crashes. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-	defined(__linux__) && !defined(__SANITIZE_THREAD__) && \
-	!defined(__SANITIZE_ADDRESS__)
-#define WIDE __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define WIDE
-#endif
+/* The loops over tiles, compiled for the widest vectors the machine has. */
+#define WIDE TWZ_TARGET_CLONES("avx512f", "avx2", "default")
 
 /* c[j] = min(c[j], a + b[j]): the one inner loop, vectorised. */
 static inline __attribute__((always_inline)) void

@@ -29,20 +29,15 @@
 #include "first_moves.h"
 #include "rows.h"
 #include "spool.h"
+#include "target_clones.h"
 
 #define TARGET_CHUNK 256  /* targets worked out at a time */
 #define QUEUE_BUCKETS 8   /* a move goes up at most 4 buckets */
 #define STRIP_BYTES ((uint64_t)256 << 20)  /* line keys a strip holds */
 
 /* The loops over targets, sources and ring cells, compiled a second
- * time for AVX2 where the loader picks a version by the machine (GNU
- * ifunc): the same integer results, twice the lanes. */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) && \
-	!defined(__SANITIZE_ADDRESS__) && !defined(__clang__)
-#define VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define VECTOR_CLONES
-#endif
+ * time for AVX2: the same integer results, twice the lanes. */
+#define VECTOR_CLONES TWZ_TARGET_CLONES("avx2", "default")
 
 /* The convergents p / q of sqrt(2), as (q, p). */
 static const uint32_t convergent[][2] = {
