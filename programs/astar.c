@@ -30,6 +30,26 @@ static int db_walkable(const void *db, int64_t x, int64_t y)
 	return twz_node_at(db, x, y) != TWZ_NONE;
 }
 
+void twz_astar_node_moves(const twz_db *db, unsigned connectivity,
+			  uint32_t *xy, uint32_t *neighbour)
+{
+	uint32_t n = twz_node_count(db);
+
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t x, y;
+		twz_node_xy(db, v, &x, &y);
+		xy[v] = y << 16 | x;
+		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
+			twz_node to = TWZ_NONE;
+			if (m < connectivity &&
+			    twz_move_legal(db_walkable, db, x, y, m))
+				to = twz_node_at(db, (int64_t)x + twz_move_dx[m],
+						 (int64_t)y + twz_move_dy[m]);
+			neighbour[(size_t)v * TWZ_MOVE_COUNT + m] = to;
+		}
+	}
+}
+
 int twz_astar_init(struct twz_astar *a, const twz_db *db)
 {
 	twz_info info;
@@ -53,19 +73,7 @@ int twz_astar_init(struct twz_astar *a, const twz_db *db)
 		return -1;
 	}
 
-	for (uint32_t v = 0; v < n; v++) {
-		uint32_t x, y;
-		twz_node_xy(db, v, &x, &y);
-		a->xy[v] = y << 16 | x;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
-			twz_node to = TWZ_NONE;
-			if (m < a->connectivity &&
-			    twz_move_legal(db_walkable, db, x, y, m))
-				to = twz_node_at(db, (int64_t)x + twz_move_dx[m],
-						 (int64_t)y + twz_move_dy[m]);
-			a->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] = to;
-		}
-	}
+	twz_astar_node_moves(db, a->connectivity, a->xy, a->neighbour);
 	return 0;
 }
 

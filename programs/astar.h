@@ -53,6 +53,12 @@ struct twz_astar_result {
  * grid too wide for the 16-bit coordinates (more than 65535 cells). */
 int twz_astar_init(struct twz_astar *a, const twz_db *db);
 
+/* Every node's packed cell (xy[v] = y << 16 | x) and its neighbour by
+ * move (neighbour[v * TWZ_MOVE_COUNT + m], TWZ_NONE where the move is
+ * not legal or past `connectivity`), as the online searches read them. */
+void twz_astar_node_moves(const twz_db *db, unsigned connectivity,
+			  uint32_t *xy, uint32_t *neighbour);
+
 void twz_astar_free(struct twz_astar *a);
 
 /* Search s -> t (valid node ids). 0 and *r filled when t is reachable,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "astar.h"
 #include "twz_format.h"
 
 static const struct {
@@ -78,11 +79,6 @@ void twz_baseline_free(struct twz_baseline *b)
 	memset(b, 0, sizeof *b);
 }
 
-static int db_walkable(const void *db, int64_t x, int64_t y)
-{
-	return twz_node_at(db, x, y) != TWZ_NONE;
-}
-
 int twz_baseline_init(struct twz_baseline *b, const twz_db *db)
 {
 	twz_info info;
@@ -118,21 +114,12 @@ int twz_baseline_init(struct twz_baseline *b, const twz_db *db)
 	}
 	for (size_t c = 0; c < cells; c++)
 		b->cell_node[c] = TWZ_NONE;
+	twz_astar_node_moves(db, b->connectivity, b->xy, b->neighbour);
 	for (uint32_t v = 0; v < n; v++) {
-		uint32_t x, y;
-		twz_node_xy(db, v, &x, &y);
-		b->xy[v] = y << 16 | x;
+		uint32_t x = b->xy[v] & 0xFFFFu, y = b->xy[v] >> 16;
 		b->cell[v] = (y + 1) * b->pw + x + 1;
 		b->cell_node[b->cell[v]] = v;
 		b->open[b->cell[v]] = 1;
-		for (unsigned m = 0; m < TWZ_MOVE_COUNT; m++) {
-			twz_node to = TWZ_NONE;
-			if (m < b->connectivity &&
-			    twz_move_legal(db_walkable, db, x, y, m))
-				to = twz_node_at(db, (int64_t)x + twz_move_dx[m],
-						 (int64_t)y + twz_move_dy[m]);
-			b->neighbour[(size_t)v * TWZ_MOVE_COUNT + m] = to;
-		}
 	}
 	return 0;
 }
